@@ -1,0 +1,84 @@
+"""The errors the engine raises.  Every one carries a message meant for a person.
+
+The CLI maps them to exit codes (see docs/commands.md):
+
+* :class:`IllegalCommand` -> 1 (refused by the rules; nothing recorded)
+* :class:`UsageError`, :class:`CodecError` of a command, :class:`UnknownGame` -> 2
+* :class:`LogDamaged` -> 3
+* :class:`NotAllowed` -> 4 (authenticated, but not allowed to do that)
+"""
+
+from __future__ import annotations
+
+
+class DevilError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+    exit_code = 2
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return self.message
+
+
+class IllegalCommand(DevilError):
+    """A command the rules refuse.
+
+    ``rule`` is the id of the rule it broke (``"ATKR-3.1"``, ``"CASTLE-4.4"``); the message
+    is a sentence a player understands and always starts with the rule id.
+    """
+
+    exit_code = 1
+
+    def __init__(self, rule: str, message: str):
+        self.rule = rule
+        super().__init__(f"{rule}: {message}")
+
+
+class UsageError(DevilError):
+    """A command or option that is malformed (not a rules question)."""
+
+    exit_code = 2
+
+
+class CodecError(DevilError):
+    """A map that does not decode to a known event or command (unknown type or field)."""
+
+    exit_code = 2
+
+
+class UnknownGame(DevilError):
+    """No game with that id in the store."""
+
+    exit_code = 2
+
+
+class LogDamaged(DevilError):
+    """A .devlog file that is damaged anywhere but a torn last record.
+
+    ``seq`` is the sequence number of the first bad record (0 is the header).
+    """
+
+    exit_code = 3
+
+    def __init__(self, seq: int, reason: str, path: str | None = None):
+        self.seq = seq
+        self.reason = reason
+        self.path = path
+        where = f"{path}: " if path else ""
+        super().__init__(f"{where}record {seq} is bad: {reason}")
+
+
+class ConcurrencyConflict(DevilError):
+    """The stream moved on since the caller read it (optimistic concurrency)."""
+
+    exit_code = 2
+
+
+class NotAllowed(DevilError):
+    """The caller may not do this (acting as another seat, reading another seat's view)."""
+
+    exit_code = 4

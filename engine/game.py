@@ -1,0 +1,122 @@
+"""The contract every game implements, and the registry of game kinds.
+
+A game is a *decider* (docs/architecture.md)::
+
+    decide(state, command, chance) -> [event, ...]      # pure; raises IllegalCommand
+    evolve(state, event) -> state                        # pure fact application; never raises
+    fold(events) = reduce(evolve, events, initial())
+    view(state, viewer) -> dict                          # JSON-able, what `viewer` sees
+    redact(event, viewer) -> event | None                # the event as `viewer` may see it
+    legal_commands(state, seat) -> [command, ...]        # every command `seat` may submit now
+
+``viewer`` is a seat index (0-based, seat order as created), :data:`REFEREE` (sees
+everything) or :data:`PUBLIC` (a spectator: public facts only).  A seat's view must be
+computable from that seat's redacted stream alone: the service computes it as
+``view(fold(redact(e, seat) for e in events), seat)``, so hidden information can leak only
+through ``redact``.  ``legal_commands`` is called with the seat's own redacted fold.
+
+``evolve`` may update ``state`` in place and return it (folds are hot); callers that need an
+old state keep a copy (``copy.deepcopy``).  ``decide`` never mutates ``state``.
+
+``chance`` is a :class:`engine.chance.SeededChance` for digital games and ``None`` for physical
+ones (played with the box and recorded by a referee, who reports every draw and deal in the
+commands themselves).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable, Protocol
+
+import attrs
+
+from .codec import Registry
+from .errors import UsageError
+
+#: The viewer who sees everything.
+REFEREE: None = None
+#: The viewer who sees only public facts (a spectator).
+PUBLIC: int = -1
+
+
+class Chance(Protocol):  # pragma: no cover - typing only
+    commitment: str
+
+    def randbelow(self, n: int, *label: Any) -> int: ...
+    def shuffled(self, items: list, *label: Any) -> list: ...
+    def pick(self, counts: list[int], *label: Any) -> int: ...
+    def reveal(self) -> dict[str, Any]: ...
+
+
+@attrs.frozen
+class GameRules:
+    """One game kind, as the shared machinery (log, store, service, CLI) sees it.
+
+    * ``kind``: the short name used in logs and on the command line (``"atkr"``).
+    * ``events`` / ``commands``: the codec registries of the kind's tagged classes.
+    * ``setup(options, chance) -> [event]``: the first events of a new game from a JSON-able
+      options map (``players`` and the kind's own options); raises :class:`UsageError` for bad
+      options.  The first event records every option, house rules included, and the chance
+      commitment (``None`` for a physical game).
+    * ``initial() -> state``; ``evolve``; ``decide``; ``view``; ``redact``;
+      ``legal_commands``: see the module docstring.
+    * ``acting_seat(state, command) -> int | None``: the seat a command acts for; ``None``
+      when only the referee may submit it (e.g. a coal reported in a physical game).
+    * ``is_over(state) -> bool``; ``seats(state) -> list[str]`` (names in seat order).
+    * ``physical(state) -> bool``: whether chance comes from the referee.
+    """
+
+    kind: str
+    title: str
+    events: Registry
+    commands: Registry
+    setup: Callable[[dict, Any], list]
+    initial: Callable[[], Any]
+    evolve: Callable[[Any, Any], Any]
+    decide: Callable[[Any, Any, Any], list]
+    view: Callable[[Any, Any], dict]
+    redact: Callable[[Any, Any], Any]
+    legal_commands: Callable[[Any, int], list]
+    acting_seat: Callable[[Any, Any], "int | None"]
+    is_over: Callable[[Any], bool]
+    seats: Callable[[Any], list]
+    physical: Callable[[Any], bool]
+
+    def fold(self, events, state=None):
+        """``reduce(evolve, events, state or initial())``."""
+        if state is None:
+            state = self.initial()
+        evolve = self.evolve
+        for event in events:
+            state = evolve(state, event)
+        return state
+
+
+#: kind -> module that defines ``RULES``
+KINDS: dict[str, str] = {
+    "atkr": "engine.games.atkr",
+    "castle": "engine.games.castle",
+}
+
+
+def rules_for(kind: str) -> GameRules:
+    """The :class:`GameRules` of ``kind``; raises :class:`UsageError` for an unknown kind."""
+    module_name = KINDS.get(kind)
+    if module_name is None:
+        raise UsageError(f"unknown game kind {kind!r} (known: {', '.join(sorted(KINDS))})")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:  # a kind still being built
+        raise UsageError(f"game kind {kind!r} is not available in this version") from exc
+    return module.RULES
+
+
+def seat_of(names: list[str], name: str, rule: str) -> int:
+    """The seat index of player ``name``; raises IllegalCommand citing ``rule`` if unknown."""
+    from .errors import IllegalCommand
+
+    try:
+        return names.index(name)
+    except ValueError:
+        raise IllegalCommand(rule, f"there is no player called {name!r} in this game "
+                                   f"(players: {', '.join(names)})") from None

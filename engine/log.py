@@ -1,0 +1,359 @@
+"""The .devlog file: an append-only, hash-chained sequence of msgpack records.
+
+Byte-level layout (docs/log-format.md is the full description):
+
+* The file is a plain concatenation of msgpack objects; nothing else.
+* The first object is the **header**, a map, whose last entry is ``"link"``::
+
+      {"magic": "devil-log", "version": 1, "kind": "atkr", "game": "atkr-3k9f2m",
+       "created": <ms since the Unix epoch, UTC>, "link": <bin 8>}
+
+* Every following object is an **event record**, an array of 7::
+
+      [seq, actor, cmd, ts, event, left, link]
+
+  ``seq`` 1, 2, 3, ...; ``actor`` the seat index that submitted the command (-1: the referee);
+  ``cmd`` the command id (str) or nil; ``ts`` ms since the header's ``created`` (informational;
+  folding ignores it); ``event`` the tagged event map; ``left`` how many more records the same
+  command wrote after this one (0 on its last record: a command is atomic); ``link``.
+* ``link`` is always encoded as ``bin 8`` (``c4 08`` + 8 bytes) and is the last thing in its
+  object, so the object's bytes minus the final 10 are what it covers::
+
+      link = blake2b(previous_link + object_bytes[:-10], digest_size=8)
+
+  with ``previous_link`` = 8 zero bytes for the header.  Each link covers the previous one, so
+  the links form a hash chain: an edited, removed or reordered record breaks the chain at that
+  record, and the last record is protected by its own link.
+
+Recovery: an incomplete object at the end of the file (a crash in the middle of an append), a
+tail of NUL bytes, or trailing complete records of a command whose last record is missing
+(``left`` > 0) were never acknowledged: :func:`scan` reports them as a torn tail and
+:class:`LogWriter` cuts them when it opens the file.  Everything else is damage, reported as
+:class:`engine.errors.LogDamaged` with the sequence number of the first bad record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from typing import Any, Iterator
+
+import attrs
+import msgpack
+
+from .errors import LogDamaged, UsageError
+
+MAGIC = "devil-log"
+VERSION = 1
+LINK_SIZE = 8
+_LINK_TAIL = b"\xc4\x08"  # msgpack bin 8 marker + length
+ZERO_LINK = bytes(LINK_SIZE)
+#: the actor recorded for the referee (and for the game's own setup events)
+REFEREE_ACTOR = -1
+
+
+def link_of(previous: bytes, covered: bytes) -> bytes:
+    """The chain link of an object whose bytes (minus the trailing link) are ``covered``."""
+    return hashlib.blake2b(previous + covered, digest_size=LINK_SIZE).digest()
+
+
+@attrs.frozen(slots=True)
+class Header:
+    """The header record: format ``version``, game ``kind`` and ``game`` id, ``created`` (ms, UTC)."""
+
+    version: int
+    kind: str
+    game: str
+    created: int
+    link: bytes
+
+
+@attrs.frozen(slots=True)
+class Record:
+    """One event record as stored.  ``event`` is the raw tagged map (decode with the kind's registry)."""
+
+    seq: int
+    actor: int
+    cmd: str | None
+    ts: int
+    event: dict
+    left: int
+    link: bytes
+
+
+@attrs.frozen
+class Scan:
+    """What :func:`scan` found.
+
+    ``records``: every good record, in order.  ``good_end``: the byte offset just past the last
+    record of the last complete command (where an append continues).  ``torn``: how many bytes
+    after ``good_end`` are an unacknowledged torn tail (0 for a clean file).
+    """
+
+    header: Header
+    records: list[Record]
+    good_end: int
+    torn: int
+
+    @property
+    def last_seq(self) -> int:
+        return self.records[-1].seq if self.records else 0
+
+    @property
+    def last_link(self) -> bytes:
+        return self.records[-1].link if self.records else self.header.link
+
+
+def encode_header(kind: str, game: str, created: int) -> bytes:
+    """The bytes of a header record."""
+    body = msgpack.packb({"magic": MAGIC, "version": VERSION, "kind": kind, "game": game,
+                          "created": created, "link": b""}, use_bin_type=True)
+    # re-pack with the real link: same map, the link's bytes differ only at the end
+    covered = body[: -len(msgpack.packb(b"", use_bin_type=True))]
+    link = link_of(ZERO_LINK, covered)
+    return covered + _LINK_TAIL + link
+
+
+def encode_records(previous_link: bytes, first_seq: int, actor: int, cmd: str | None, ts: int,
+                   events: list[dict]) -> tuple[bytes, list[bytes]]:
+    """The bytes of the records one command writes, and their links.
+
+    ``events`` are tagged maps; ``ts`` is ms since the header's ``created``.
+    """
+    out = bytearray()
+    links = []
+    left = len(events)
+    pack = msgpack.Packer(use_bin_type=True).pack
+    for offset, event in enumerate(events):
+        left -= 1
+        covered = (b"\x97" + pack(first_seq + offset) + pack(actor) + pack(cmd) + pack(ts)
+                   + pack(event) + pack(left))
+        previous_link = link_of(previous_link, covered)
+        links.append(previous_link)
+        out += covered
+        out += _LINK_TAIL
+        out += previous_link
+    return bytes(out), links
+
+
+def _header_from(obj: Any, data: bytes, end: int) -> Header:
+    if not isinstance(obj, dict) or obj.get("magic") != MAGIC:
+        raise LogDamaged(0, "not a devil log (the header's magic is missing)")
+    version = obj.get("version")
+    if version != VERSION:
+        raise LogDamaged(0, f"format version {version!r} is not supported (this tool reads {VERSION})")
+    link = obj.get("link")
+    if (not isinstance(link, bytes) or len(link) != LINK_SIZE or data[end - 10:end - 8] != _LINK_TAIL
+            or list(obj)[-1] != "link"):
+        raise LogDamaged(0, "the header's link is missing or malformed")
+    if link_of(ZERO_LINK, data[:end - 10]) != link:
+        raise LogDamaged(0, "the header's link does not match its contents (edited header)")
+    kind, game, created = obj.get("kind"), obj.get("game"), obj.get("created")
+    if not isinstance(kind, str) or not isinstance(game, str) or not isinstance(created, int):
+        raise LogDamaged(0, "the header lacks kind, game or created")
+    return Header(version, kind, game, created, link)
+
+
+def _next_record_follows(data: bytes, start: int, seq: int) -> bool:
+    """Whether a well-formed record with a sequence number above ``seq`` starts after ``start``.
+
+    Used to tell a torn tail (a prefix of one command's write) from damage in the middle of a
+    file that happens to look incomplete (a flipped length byte).
+    """
+    pos = data.find(b"\x97", start + 1)
+    while pos != -1:
+        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
+        unpacker.feed(data[pos:pos + 1 << 16])
+        try:
+            obj = unpacker.unpack()
+        except Exception:
+            obj = None
+        if (isinstance(obj, list) and len(obj) == 7 and isinstance(obj[0], int) and obj[0] > seq
+                and isinstance(obj[6], bytes) and len(obj[6]) == LINK_SIZE):
+            return True
+        pos = data.find(b"\x97", pos + 1)
+    return False
+
+
+def scan(data: bytes, path: str | None = None) -> Scan:
+    """Parse and check a whole .devlog held in ``data``.
+
+    Returns a :class:`Scan`; raises :class:`LogDamaged` (with ``path`` in the message) at the
+    first bad record.  Checks: the header's magic, version and link; for every record its shape,
+    its ``seq`` (one more than the last), its link, and that a command's records run
+    ``left`` = k, k-1, ..., 0.
+    """
+    try:
+        return _scan(data)
+    except LogDamaged as exc:
+        if path is not None and exc.path is None:
+            raise LogDamaged(exc.seq, exc.reason, path) from None
+        raise
+
+
+def _scan(data: bytes) -> Scan:
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
+    unpacker.feed(data)
+    try:
+        header_obj = unpacker.unpack()
+    except msgpack.OutOfData:
+        raise LogDamaged(0, "the file is empty or its header is cut short") from None
+    except Exception as exc:
+        raise LogDamaged(0, f"the header is not msgpack ({exc})") from None
+    end = unpacker.tell()
+    header = _header_from(header_obj, data, end)
+    records: list[Record] = []
+    previous = header.link
+    good_end = end
+    seq = 0
+    pending = 0  # records still expected to finish the current command
+    tell = unpacker.tell
+    while True:
+        start = end
+        try:
+            obj = unpacker.unpack()
+        except msgpack.OutOfData:
+            break
+        except Exception as exc:
+            if not data[start:].strip(b"\0"):
+                break
+            raise LogDamaged(seq + 1, f"record is not msgpack ({exc})") from None
+        end = tell()
+        if not (type(obj) is list and len(obj) == 7):
+            if not data[start:].strip(b"\0"):
+                end = start
+                break
+            raise LogDamaged(seq + 1, "record is not an array of 7")
+        rseq, actor, cmd, ts, event, left, link = obj
+        if rseq != seq + 1:
+            raise LogDamaged(seq + 1, f"sequence number {rseq!r} where {seq + 1} was expected "
+                                      "(a record was removed, repeated or moved)")
+        if data[end - 10:end - 8] != _LINK_TAIL or type(link) is not bytes:
+            raise LogDamaged(rseq, "the record's link is missing or malformed")
+        expected = hashlib.blake2b(previous + data[start:end - 10], digest_size=LINK_SIZE).digest()
+        if link != expected:
+            raise LogDamaged(rseq, "the hash chain breaks here: this record, or the one before it, "
+                                   "was edited, removed or moved")
+        if (type(actor) is not int or (cmd is not None and type(cmd) is not str)
+                or type(ts) is not int or type(event) is not dict or type(left) is not int or left < 0):
+            raise LogDamaged(rseq, "a field of the record has the wrong type")
+        if pending and left != pending - 1:
+            raise LogDamaged(rseq, f"the command's records run out of order (left={left}, "
+                                   f"expected {pending - 1})")
+        records.append(Record(rseq, actor, cmd, ts, event, left, link))
+        previous = link
+        seq = rseq
+        pending = left
+        if left == 0:
+            good_end = end
+    if end < len(data):
+        tail = data[end:]
+        if _next_record_follows(data, end, seq):
+            raise LogDamaged(seq + 1, "record is cut short or garbled, and records follow it")
+        if len(tail) >= 10 and (tail[-10:-8] == _LINK_TAIL
+                                or link_of(previous, tail[:-10]) == tail[-8:]):
+            # a torn write is a prefix: it does not end exactly on a link
+            raise LogDamaged(seq + 1, "the last record is garbled (it is complete but does not parse)")
+    if pending:
+        # the last command's write never finished: its records were never acknowledged
+        while records and records[-1].left != 0:
+            records.pop()
+    return Scan(header, records, good_end, len(data) - good_end)
+
+
+def now_ms() -> int:
+    """The current UTC time in ms since the Unix epoch."""
+    return time.time_ns() // 1_000_000
+
+
+class LogWriter:
+    """Appends to one .devlog under an exclusive lock held by the caller (see engine.store).
+
+    Open with :meth:`create` (a new file) or :meth:`open` (an existing one: a torn tail is cut
+    here, and only here, under the lock).  :meth:`append` writes one command's records with one
+    ``write`` and ``fsync``s before it returns, so a returned append is durable.
+    """
+
+    def __init__(self, fd: int, path: str, header: Header, last_seq: int, last_link: bytes,
+                 cut: int = 0):
+        self.fd = fd
+        self.path = path
+        self.header = header
+        self.last_seq = last_seq
+        self.last_link = last_link
+        self.cut = cut
+
+    @classmethod
+    def create(cls, path: str, kind: str, game: str, created: int | None = None) -> "LogWriter":
+        """A new, empty log (header only).  Raises FileExistsError if ``path`` exists."""
+        created = now_ms() if created is None else created
+        data = encode_header(kind, game, created)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+        os.write(fd, data)
+        os.fsync(fd)
+        _fsync_dir(os.path.dirname(os.path.abspath(path)))
+        header = scan(data, path).header
+        return cls(fd, path, header, 0, header.link)
+
+    @classmethod
+    def open(cls, fd: int, path: str, data: bytes) -> tuple["LogWriter", Scan]:
+        """Take over ``fd`` (open read-write, already locked) whose bytes are ``data``; cut a torn tail."""
+        result = scan(data, path)
+        if result.torn:
+            os.ftruncate(fd, result.good_end)
+            os.fsync(fd)
+        writer = cls(fd, path, result.header, result.last_seq, result.last_link, cut=result.torn)
+        return writer, result
+
+    def append(self, actor: int, cmd: str | None, events: list[dict], ts: int | None = None
+               ) -> list[Record]:
+        """Write one command's events durably; returns their records (seq numbers assigned)."""
+        if not events:
+            return []
+        if ts is None:
+            ts = max(0, now_ms() - self.header.created)
+        data, links = encode_records(self.last_link, self.last_seq + 1, actor, cmd, ts, events)
+        os.lseek(self.fd, 0, os.SEEK_END)
+        written = os.write(self.fd, data)
+        if written != len(data):  # pragma: no cover - disk full and friends
+            raise OSError(f"short write to {self.path}: {written} of {len(data)} bytes")
+        os.fsync(self.fd)
+        left = len(events)
+        records = []
+        for index, (event, link) in enumerate(zip(events, links)):
+            left -= 1
+            records.append(Record(self.last_seq + 1 + index, actor, cmd, ts, event, left, link))
+        self.last_seq += len(events)
+        self.last_link = links[-1]
+        return records
+
+
+def _fsync_dir(path: str) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory fds
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def read_path(path: str) -> Scan:
+    """Read and check the .devlog at ``path`` without changing it (a torn tail is ignored)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        raise UsageError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a folder, not a .devlog file") from None
+    return scan(data, path)
+
+
+def iter_events(result: Scan) -> Iterator[tuple[Record, dict]]:  # pragma: no cover - convenience
+    for record in result.records:
+        yield record, record.event
