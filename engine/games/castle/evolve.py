@@ -1,0 +1,461 @@
+"""Applying one fact to the state (the ``evolve`` of the decider).  Never raises on a
+well-formed log; works the same on the referee's stream and on a seat's redacted stream
+(where hidden values are None)."""
+
+from __future__ import annotations
+
+from . import events as ev
+from .cards import PROFESSIONS
+from .state import (State, ability_eligible, doctor_queue, hypnotist_may, new_fight,
+                    next_ability_seat, priest_queue, support_queue)
+
+
+def initial() -> State:
+    """An empty state, before ``game_created``."""
+    return State()
+
+
+def learn(state: State, learner: int, about: int | None, what: str, value, reason: str) -> None:
+    """Record a private look (CASTLE-11.1) when the folding viewer can see its value."""
+    if value is None:
+        return
+    state.knowledge.setdefault(learner, []).append({
+        "about": None if about is None else state.players[about], "what": what,
+        "value": list(value) if isinstance(value, list) else value,
+        "reason": reason, "turn": state.turn})
+
+
+def take_card(hand: list, card) -> None:
+    """Remove ``card`` from ``hand``; an unknown card (None) removes an unknown entry."""
+    if card is not None and card in hand:
+        hand.remove(card)
+    elif None in hand:
+        hand.remove(None)
+    elif hand:
+        hand.pop()
+
+
+def move(state: State, src: int, dst: int, card) -> None:
+    take_card(state.hands[src], card)
+    state.hands[dst].append(card)
+
+
+def _pop(state: State, kind: str) -> dict | None:
+    for i in range(len(state.stack) - 1, -1, -1):
+        if state.stack[i]["kind"] == kind:
+            return state.stack.pop(i)
+    return None
+
+
+def _turn_done(state: State) -> None:
+    for frame in reversed(state.stack):
+        if frame["kind"] == "turn":
+            frame["done"] = True
+            return
+
+
+def settle_fight(state: State, f: dict) -> None:
+    """Move a fight past empty windows and set whose window it is (CASTLE-6.2 to 6.7)."""
+    if f["stage"] == "priest":
+        if f["queue"]:
+            f["ask"] = f["queue"][0]
+            return
+        f["stage"] = "support"
+        f["queue"] = support_queue(state, f)
+    if f["stage"] == "support":
+        if f["queue"]:
+            f["ask"] = f["queue"][0]
+            return
+        f["stage"] = "abilities"
+        f["passed"] = []
+        f["ask"] = next_ability_seat(state, f, None)
+        if f["ask"] is None:
+            f["stage"] = "count"
+        return
+    if f["stage"] == "doctor":
+        if f["queue"]:
+            f["ask"] = f["queue"][0]
+            return
+        winner = f["result"]["winner"]
+        if winner is None:
+            f["stage"] = "tie"
+            f["ask"] = None
+        else:
+            f["stage"] = "choice"
+            f["ask"] = f["attacker"] if winner == "attacker" else f["defender"]
+
+
+def _use_profession(state: State, seat: int, profession: str) -> None:
+    state.professions[seat] = profession
+    state.prof_used[seat] = True
+
+
+def evolve(state: State, event) -> State:
+    """Apply ``event`` to ``state`` in place and return it."""
+    handler = _HANDLERS[type(event)]
+    handler(state, event)
+    return state
+
+
+def _created(s: State, e: ev.GameCreated) -> None:
+    n = len(e.players)
+    s.players = list(e.players)
+    s.first = e.first
+    s.beginner = e.beginner
+    s.variants = list(e.variants)
+    s.house = dict(e.house)
+    s.limit = e.hand_limit
+    s.physical = e.physical
+    s.commitment = e.commitment
+    s.societies = [None] * n
+    s.professions = [None] * n
+    s.prof_used = [False] * n
+    s.prof_known = [set() for _ in range(n)]
+    s.society_known = [set() for _ in range(n)]
+    s.drinks = [False] * n
+    s.hands = [[] for _ in range(n)]
+    s.knowledge = {i: [] for i in range(n)}
+
+
+def _dealt(s: State, e: ev.CardsDealt) -> None:
+    s.societies = list(e.societies)
+    s.professions = list(e.professions)
+    s.hands = [list(h) for h in e.hands]
+    s.drinks = list(e.drinks)
+    s.pile = list(e.item_pile)
+    s.prof_pile = list(e.profession_pile)
+    s.set_aside = e.set_aside
+    s.removed = list(e.removed)
+    s.dealt = True
+
+
+def _turn_started(s: State, e: ev.TurnStarted) -> None:
+    if s.top is not None and s.top["kind"] == "turn":
+        s.stack.pop()
+    seat = e.player
+    s.active = seat
+    s.turn = e.turn
+    s.stack.append({"kind": "turn", "seat": seat, "done": False})
+
+
+def _passed(s: State, e: ev.TurnPassed) -> None:
+    _turn_done(s)
+
+
+def _offered(s: State, e: ev.TradeOffered) -> None:
+    _turn_done(s)
+    g, r = e.giver, e.receiver
+    s.stack.append({"kind": "offer", "giver": g, "receiver": r, "item": e.item, "silent": e.silent})
+    learn(s, r, g, "offered-item", e.item, "trade")
+
+
+def _refused(s: State, e: ev.TradeRefused) -> None:
+    _pop(s, "offer")
+
+
+def _completed(s: State, e: ev.TradeCompleted) -> None:
+    g, r = e.giver, e.receiver
+    _pop(s, "diplomat" if e.diplomat else "offer")
+    take_card(s.hands[g], e.offered)
+    take_card(s.hands[r], e.returned)
+    s.hands[g].append(e.returned)
+    s.hands[r].append(e.offered)
+    learn(s, g, r, "returned-item", e.returned, "trade")
+    effects = []
+    if e.offered_named:
+        effects.append({"kind": "effect", "effect": e.offered_named, "owner": g, "partner": r, "shown": False})
+    if e.returned_named:
+        effects.append({"kind": "effect", "effect": e.returned_named, "owner": r, "partner": g, "shown": False})
+    if s.house.get("sextant_last", True):
+        effects.sort(key=lambda f: f["effect"] == "sextant")
+    s.stack.extend(reversed(effects))
+
+
+def _limit(s: State, e: ev.HandLimitExceeded) -> None:
+    s.stack.append({"kind": "limit", "seat": e.player})
+
+
+def _given(s: State, e: ev.ItemGiven) -> None:
+    g, r = e.giver, e.receiver
+    move(s, g, r, e.item)
+    if e.reason == "hand-limit":
+        top = s.top
+        if top and top["kind"] == "limit" and top["seat"] == g and s.count(g) <= s.limit:
+            s.stack.pop()
+    elif e.reason == "priest":
+        _pop(s, "fight")
+
+
+def _drawn(s: State, e: ev.ItemDrawn) -> None:
+    if s.pile:
+        s.pile.pop(0)
+    s.hands[e.player].append(e.item)
+    if e.reason == "bag":
+        _pop(s, "effect")
+
+
+def _declined(s: State, e: ev.EffectDeclined) -> None:
+    _pop(s, "effect")
+
+
+def _items_seen(s: State, e: ev.ItemsSeen) -> None:
+    v, o = e.viewer, e.owner
+    learn(s, v, o, "items", e.items, e.reason)
+    if e.reason == "privilege":
+        _pop(s, "effect")
+    elif e.reason == "fight":
+        f = s.fight()
+        f["stage"] = "take"
+        f["loser_items"] = None if e.items is None else list(e.items)
+
+
+def _society_seen(s: State, e: ev.SocietySeen) -> None:
+    v, o = e.viewer, e.owner
+    s.society_known[o].add(v)
+    learn(s, v, o, "society", e.society, e.reason)
+    if e.reason == "monocle":
+        _pop(s, "effect")
+
+
+def _profession_seen(s: State, e: ev.ProfessionSeen) -> None:
+    v, o = e.viewer, e.owner
+    s.prof_known[o].add(v)
+    learn(s, v, o, "profession", e.profession, e.reason)
+
+
+def _swapped(s: State, e: ev.ProfessionsSwapped) -> None:
+    _pop(s, "effect")
+    a, b = e.first, e.second
+    s.professions[a], s.professions[b] = e.first_now, e.second_now
+    s.prof_used[a] = s.prof_used[b] = False
+    s.prof_known[a], s.prof_known[b] = {b}, {a}
+    learn(s, a, b, "profession", e.second_now, "tome")
+    learn(s, b, a, "profession", e.first_now, "tome")
+
+
+def _pile_seen(s: State, e: ev.ProfessionPileSeen) -> None:
+    s.top["shown"] = True
+    s.top["pile"] = None if e.pile is None else list(e.pile)
+    learn(s, e.player, None, "profession-pile", e.pile, "coat")
+
+
+def _exchanged(s: State, e: ev.ProfessionExchanged) -> None:
+    _pop(s, "effect")
+    p = e.player
+    take_card(s.prof_pile, e.taken)
+    s.prof_pile.append(e.returned)
+    s.professions[p] = e.taken
+    s.prof_used[p] = False
+    s.prof_known[p] = set()
+
+
+def _sextant_turned(s: State, e: ev.SextantTurned) -> None:
+    _pop(s, "effect")
+    s.stack.append({"kind": "sextant", "owner": e.player, "direction": e.direction,
+                    "done": [False] * s.n, "items": [None] * s.n})
+
+
+def _sextant_chosen(s: State, e: ev.SextantItemChosen) -> None:
+    frame = s.top
+    seat = e.player
+    frame["done"][seat] = True
+    frame["items"][seat] = e.item
+
+
+def _sextant_passed(s: State, e: ev.SextantPassed) -> None:
+    _pop(s, "sextant")
+    for seat, card in enumerate(e.items):
+        take_card(s.hands[seat], card)
+    for seat, card in enumerate(e.items):
+        dst = s.left(seat) if e.direction == "left" else s.right(seat)
+        s.hands[dst].append(card)
+
+
+def _clairvoyant(s: State, e: ev.ClairvoyantUsed) -> None:
+    seat = e.player
+    _use_profession(s, seat, "clairvoyant")
+    s.stack.append({"kind": "clairvoyant", "seat": seat,
+                    "pile": None if e.pile is None else list(e.pile)})
+    learn(s, seat, None, "pile", e.pile, "clairvoyant")
+
+
+def _arranged(s: State, e: ev.PileArranged) -> None:
+    _pop(s, "clairvoyant")
+    s.pile = list(e.pile)
+    top = [c for c in e.pile[:2] if c is not None]
+    learn(s, e.player, None, "pile-top", top if top or not e.pile else None, "clairvoyant")
+
+
+def _diplomat(s: State, e: ev.DiplomatUsed) -> None:
+    seat, target = e.player, e.target
+    _use_profession(s, seat, "diplomat")
+    if e.holds:
+        s.stack.append({"kind": "diplomat", "diplomat": seat, "target": target, "want": e.kind,
+                        "stage": "hand", "item": None, "silent": None})
+    else:
+        _turn_done(s)
+
+
+def _diplomat_chosen(s: State, e: ev.DiplomatItemChosen) -> None:
+    frame = s.top
+    frame["stage"] = "back"
+    frame["item"] = e.item
+    frame["silent"] = e.silent
+    learn(s, frame["diplomat"], frame["target"], "handed-item", e.item, "diplomat")
+
+
+def _bags_turned(s: State, e: ev.BagsTurned) -> None:
+    s.bags_turned = True
+
+
+def _attack(s: State, e: ev.AttackDeclared) -> None:
+    _turn_done(s)
+    f = new_fight(e.attacker, e.defender, s.n)
+    f["queue"] = priest_queue(s, f)
+    s.stack.append(f)
+    settle_fight(s, f)
+
+
+def _support(s: State, e: ev.SupportDeclared) -> None:
+    f = s.fight()
+    seat = e.player
+    f["sides"][seat] = e.side
+    if f["queue"] and f["queue"][0] == seat:
+        f["queue"].pop(0)
+    if e.side != "neutral" and hypnotist_may(s, f):
+        f["stage"] = "hypnotist"
+        f["last_supporter"] = seat
+        f["ask"] = f["attacker"]
+        return
+    settle_fight(s, f)
+
+
+def _power(s: State, e: ev.PowerUsed) -> None:
+    f = s.fight()
+    seat = e.player
+    power = e.power
+    if power in PROFESSIONS:
+        _use_profession(s, seat, power)
+    stage = f["stage"]
+    if stage == "priest":
+        f["priest"] = seat
+        if s.count(f["attacker"]) >= 2:
+            f["stage"] = "priest-payment"
+            f["ask"] = f["attacker"]
+        else:
+            _pop(s, "fight")
+        return
+    if stage == "hypnotist":
+        f["hypnotised"] = f["last_supporter"]
+        f["stage"] = "support"
+        settle_fight(s, f)
+        return
+    if stage == "doctor":
+        if f["result"]["winner"] is None and not s.house.get("doctor_cancels_tie_draw", True):
+            f["stage"] = "tie"
+            f["ask"] = None
+        else:
+            _pop(s, "fight")
+        return
+    # the ability round (CASTLE-6.5)
+    target = None if e.target is None else (
+        "attacker" if e.target == f["attacker"] else "defender")
+    f["uses"].append([seat, power, target])
+    if power == "duelist":
+        f["duel"] = seat
+    f["passed"] = []
+    f["ask"] = next_ability_seat(s, f, seat)
+    if f["ask"] is None:  # pragma: no cover - a use always reopens the round
+        f["stage"] = "count"
+
+
+def _window_passed(s: State, e: ev.WindowPassed) -> None:
+    f = s.fight()
+    seat = e.player
+    if f["stage"] in ("priest", "doctor"):
+        if f["queue"] and f["queue"][0] == seat:
+            f["queue"].pop(0)
+        settle_fight(s, f)
+    elif f["stage"] == "hypnotist":
+        f["stage"] = "support"
+        settle_fight(s, f)
+    elif f["stage"] == "abilities":
+        if seat not in f["passed"]:
+            f["passed"].append(seat)
+        f["ask"] = next_ability_seat(s, f, seat)
+        if f["ask"] is None:
+            f["stage"] = "count"
+
+
+def _counted(s: State, e: ev.FightCounted) -> None:
+    f = s.fight()
+    winner = None
+    if e.winner is not None:
+        winner = "attacker" if e.winner == f["attacker"] else "defender"
+    f["result"] = {"attacker": e.attacker_total, "defender": e.defender_total, "winner": winner,
+                   "mixer": e.by_poison_mixer, "ring": e.by_poison_ring}
+    f["stage"] = "doctor"
+    f["queue"] = doctor_queue(s, f)
+    settle_fight(s, f)
+
+
+def _tied(s: State, e: ev.FightTied) -> None:
+    f = _pop(s, "fight")
+    if e.drew:
+        if s.pile:
+            s.pile.pop(0)
+        s.hands[f["attacker"]].append(e.item)
+
+
+def _choice(s: State, e: ev.FightChoiceMade) -> None:
+    f = s.fight()
+    if e.choice == "look":
+        _pop(s, "fight")
+    else:
+        f["stage"] = "take"
+
+
+def _taken(s: State, e: ev.ItemTaken) -> None:
+    w, l = e.winner, e.loser
+    move(s, l, w, e.item)
+    if s.count(l) == 0:
+        move(s, w, l, e.given_back)
+    learn(s, l, w, "given-back-item", e.given_back, "fight")
+    _pop(s, "fight")
+
+
+def _declared(s: State, e: ev.Declared) -> None:
+    for r in e.revealed:
+        seat = r.player
+        s.societies[seat] = r.society
+        s.professions[seat] = r.profession
+        s.hands[seat] = list(r.items)
+        s.revealed[seat] = {"society": r.society, "profession": r.profession, "items": list(r.items)}
+    s.declaration = {"player": e.player, "kind": e.kind, "allies": list(e.allies), "right": e.right,
+                     "winning_society": e.winning_society}
+
+
+def _ended(s: State, e: ev.GameEnded) -> None:
+    s.winners = list(e.winners)
+    s.points = None if e.points is None else dict(e.points)
+    s.over = True
+    s.stack = []
+    s.active = None
+
+
+_HANDLERS = {
+    ev.GameCreated: _created, ev.CardsDealt: _dealt, ev.TurnStarted: _turn_started,
+    ev.TurnPassed: _passed, ev.TradeOffered: _offered, ev.TradeRefused: _refused,
+    ev.TradeCompleted: _completed, ev.HandLimitExceeded: _limit, ev.ItemGiven: _given,
+    ev.ItemDrawn: _drawn, ev.EffectDeclined: _declined, ev.ItemsSeen: _items_seen,
+    ev.SocietySeen: _society_seen, ev.ProfessionSeen: _profession_seen,
+    ev.ProfessionsSwapped: _swapped, ev.ProfessionPileSeen: _pile_seen,
+    ev.ProfessionExchanged: _exchanged, ev.SextantTurned: _sextant_turned,
+    ev.SextantItemChosen: _sextant_chosen, ev.SextantPassed: _sextant_passed,
+    ev.ClairvoyantUsed: _clairvoyant, ev.PileArranged: _arranged, ev.DiplomatUsed: _diplomat,
+    ev.DiplomatItemChosen: _diplomat_chosen, ev.BagsTurned: _bags_turned,
+    ev.AttackDeclared: _attack, ev.SupportDeclared: _support, ev.PowerUsed: _power,
+    ev.WindowPassed: _window_passed, ev.FightCounted: _counted, ev.FightTied: _tied,
+    ev.FightChoiceMade: _choice, ev.ItemTaken: _taken, ev.Declared: _declared,
+    ev.GameEnded: _ended,
+}
