@@ -212,6 +212,8 @@ def _items_seen(s: State, e: ev.ItemsSeen) -> None:
 def _society_seen(s: State, e: ev.SocietySeen) -> None:
     v, o = e.viewer, e.owner
     s.society_known[o].add(v)
+    if e.society is not None:
+        s.societies[o] = e.society
     learn(s, v, o, "society", e.society, e.reason)
     if e.reason == "monocle":
         _pop(s, "effect")
@@ -220,6 +222,8 @@ def _society_seen(s: State, e: ev.SocietySeen) -> None:
 def _profession_seen(s: State, e: ev.ProfessionSeen) -> None:
     v, o = e.viewer, e.owner
     s.prof_known[o].add(v)
+    if e.profession is not None:
+        s.professions[o] = e.profession
     learn(s, v, o, "profession", e.profession, e.reason)
 
 

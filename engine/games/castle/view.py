@@ -62,6 +62,8 @@ def redact(event, viewer):
         return e if v == e.player else _hide(e, item=None)
     if t is ev.SextantPassed:
         n = len(e.items)
+        if v < 0:
+            return _hide(e, items=[None] * n)
         src = (v - 1) % n if e.direction == "left" else (v + 1) % n
         return _hide(e, items=[x if i in (v, src) else None for i, x in enumerate(e.items)])
     if t is ev.ClairvoyantUsed:
