@@ -227,3 +227,27 @@ def random_game(n: int, rng: random.Random, chance, max_turns: int = 60, check_e
         if check_every and steps % check_every == 0:
             check_views(events, state)
     return events, state
+
+
+# --- common positions -------------------------------------------------------------------------
+
+def game(seats, pile=None, set_aside=None, chance=None, **options) -> Game:
+    """A game from ``[(society, profession, items), ...]`` (see make_deal); Ann starts."""
+    return Game(make_deal(seats, pile, set_aside, options.get("beginner", False)),
+                chance=chance, **options)
+
+
+def end_turn_by_passing(g: Game, until: str) -> None:
+    """Everyone passes their turn until it is ``until``'s turn."""
+    for _ in range(20):
+        if g.view(None)["turn"] == until and g.state.top["kind"] == "turn":
+            return
+        g.do(C.Pass(player=g.view(None)["turn"]))
+    raise AssertionError("never reached")
+
+
+def tie_fight(g: Game, attacker: str, defender: str) -> list:
+    """``attacker`` attacks ``defender`` and everybody passes: a 1:1 tie (CASTLE-6.6)."""
+    out = g.do(C.Attack(player=attacker, defender=defender))
+    g.pass_fight()
+    return out

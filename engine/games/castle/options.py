@@ -168,7 +168,7 @@ def parse_deal(deal: Any, players: list[str], beginner: bool) -> dict:
             raise UsageError("with 3 players each player starts with 2 items (CASTLE-2.5)")
         # two hands hold one bag each, the third a sealed item; the second card is any draw
         bag_seats = [i for i, h in enumerate(hands) if set(h) & set(BAGS)]
-        if len(bag_seats) != 2 or any(len(set(h) & set(BAGS)) != 1 for h in hands):
+        if len(bag_seats) != 2 or any(len(set(hands[i]) & set(BAGS)) != 1 for i in bag_seats):
             raise UsageError("the two bags must be dealt to two different players (CASTLE-2.4)")
         other = [h for i, h in enumerate(hands) if i not in bag_seats][0]
         if not set(other) & set(SEALED):
