@@ -1,0 +1,35 @@
+"""Auf Teufel komm raus (Zoch, 2013), as a decider.  Rules: shared/rules/atkr.md (ATKR-n.m).
+
+Parts: ``events`` (facts), ``commands``, ``state`` (the fold's record, coals, track),
+``options`` (new-game options and first events), ``decide``, ``evolve``, ``view``
+(view, redact, legal commands), ``bots``.
+"""
+
+from ...game import GameRules
+from .commands import COMMANDS
+from .decide import decide
+from .events import EVENTS
+from .evolve import evolve, initial
+from .options import setup
+from .state import PHASE_OVER
+from .view import acting_seat, legal_commands, redact, view
+
+RULES = GameRules(
+    kind="atkr",
+    title="Auf Teufel komm raus",
+    events=EVENTS,
+    commands=COMMANDS,
+    setup=setup,
+    initial=initial,
+    evolve=evolve,
+    decide=decide,
+    view=view,
+    redact=redact,
+    legal_commands=legal_commands,
+    acting_seat=acting_seat,
+    is_over=lambda state: state.phase == PHASE_OVER,
+    seats=lambda state: list(state.players),
+    physical=lambda state: state.physical,
+)
+
+__all__ = ["RULES"]

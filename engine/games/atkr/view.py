@@ -1,0 +1,108 @@
+"""What one seat may see of an Auf Teufel komm raus game, and what it may do.
+
+* :func:`redact`: another seat's bet is sealed (ATKR-3.2) until ``bets_revealed``; everything
+  else happens openly at the table.
+* :func:`view`: a JSON-able map of the table as ``viewer`` sees it.  A seat sees its own money
+  and bet, everyone's track space, the exact money of pact holders (ATKR-6.4) and, once
+  revealed, every bet; the referee sees everything.  Values the viewer may not see are None.
+* :func:`legal_commands`: every command ``seat`` may submit now.
+"""
+
+from __future__ import annotations
+
+from ...errors import IllegalCommand
+from ...game import REFEREE
+from . import events as ev
+from .commands import Bet, Draw, Stop
+from .state import (COAL_KINDS, KIND_INDEX, PHASE_BET, PHASE_DRAW, State, coal_name,
+                    space_label)
+
+
+def redact(event, viewer):
+    """``event`` as ``viewer`` (a seat, REFEREE or PUBLIC) may see it."""
+    if type(event) is ev.BetPlaced and viewer is not REFEREE and viewer != event.seat:
+        return ev.BetPlaced(event.seat, None)
+    return event
+
+
+def _sees_money(state: State, viewer, seat: int) -> bool:
+    if state.bets and state.bet_in[seat] and state.bets[seat] is None:
+        return False  # sealed bet: money not on the table is unknown
+    return viewer is REFEREE or viewer == seat or seat in state.pacts
+
+
+def view(state: State, viewer) -> dict:
+    """The table as ``viewer`` sees it (the shape is documented in docs/commands.md)."""
+    players = []
+    for seat, name in enumerate(state.players):
+        coals = state.coals[seat] if state.coals else []
+        bet = state.bets[seat] if state.bets else None
+        if bet is not None and not state.revealed and viewer is not REFEREE and viewer != seat:
+            bet = None  # (cannot happen with a redacted fold; belt and braces)
+        space = state.spaces[seat] if state.spaces else 0
+        players.append({
+            "name": name,
+            "money": state.money[seat] if _sees_money(state, viewer, seat) else None,
+            "bet": bet,
+            "has_bet": bool(state.bet_in[seat]) if state.bet_in else False,
+            "coals": [coal_name(c) if c == ev.DEVIL else c for c in coals],
+            "total": state.total(seat) if state.coals else 0,
+            "busted": bool(state.busted[seat]) if state.busted else False,
+            "stopped": bool(state.stopped[seat]) if state.stopped else False,
+            "pact": seat in state.pacts,
+            "track": space_label(space, state.track_low, state.track),
+            "space": space,
+        })
+    left = state.left_in_furnace()
+    devils = state.furnace[KIND_INDEX[ev.DEVIL]]
+    return {
+        "kind": "atkr",
+        "round": state.round,
+        "phase": state.phase,
+        "start_player": state.players[state.start] if state.players else None,
+        "turn": state.players[state.turn] if state.turn is not None else None,
+        "players": players,
+        "furnace": {
+            "left": left,
+            "devils_left": devils,
+            "coals": {coal_name(kind): count for kind, count in zip(COAL_KINDS, state.furnace)},
+            "devil_chance": round(devils / left, 4) if left else 0.0,
+        },
+        "winners": [state.players[s] for s in state.winners],
+        "physical": state.physical,
+        "options": {"ring": state.ring, "track": [f"0-{state.track_low}", *state.track]},
+        "bank": state.bank if viewer is REFEREE else None,
+        "seed_commitment": state.commitment,
+        "seed": state.seed,
+    }
+
+
+def legal_commands(state: State, seat: int) -> list:
+    """Every command ``seat`` may submit now (from the seat's own redacted fold)."""
+    if seat is None or seat < 0 or seat >= state.n:
+        return []
+    name = state.players[seat]
+    if state.phase == PHASE_BET and not state.bet_in[seat]:
+        return [Bet(name, amount) for amount in range(0, state.money[seat] + 1, 10)]
+    if state.phase == PHASE_DRAW and state.turn == seat:
+        if state.physical:
+            out = [Draw(name, kind) for kind, count in zip(COAL_KINDS, state.furnace) if count]
+        else:
+            out = [Draw(name)]
+        if state.coals[seat]:
+            out.append(Stop(name))
+        return out
+    return []
+
+
+def acting_seat(state: State, command) -> int | None:
+    """The seat ``command`` acts for; None for a coal reported in a physical game (the
+    referee's job, ATKR-9.3)."""
+    try:
+        seat = state.players.index(command.player)
+    except ValueError:
+        raise IllegalCommand("ATKR-9.2", f"there is no player called {command.player!r} in this "
+                                         f"game (players: {', '.join(state.players)})") from None
+    if isinstance(command, Draw) and command.coal is not None:
+        return None
+    return seat

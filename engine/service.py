@@ -1,0 +1,215 @@
+"""GameService: create games, submit commands, read events and views.
+
+The one object the CLI uses in-process and the HTTP app (engine.http) wraps.  It knows no
+game's rules: it asks :func:`engine.game.rules_for` for them.
+
+Submitting a command (:meth:`GameService.submit`)::
+
+    lock the stream -> fold -> authorise -> decide -> append (fsync) -> unlock -> result
+
+A command id already in the log returns that command's original events and appends nothing
+(safe retries).  A refused command raises and appends nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from .chance import SeededChance
+from .errors import CodecError, LogDamaged, NotAllowed, UsageError
+from .game import REFEREE, GameRules, rules_for
+from .log import REFEREE_ACTOR, Header, Record
+from .store.file import FileStore, new_game_id
+
+#: ``actor`` for a trusted console (the local CLI): the command acts for the seat it names,
+#: or as the referee where only the referee may give it.
+CONSOLE = "console"
+
+
+@attrs.define
+class Loaded:
+    """A game read from the store and folded (the referee's full view)."""
+
+    game: str
+    header: Header
+    rules: GameRules
+    records: list[Record]
+    events: list
+    state: Any
+    commands: dict[str, list[int]]  # command id -> indexes into records
+
+    @property
+    def version(self) -> int:
+        return self.records[-1].seq if self.records else 0
+
+
+@attrs.frozen
+class Submitted:
+    """What a submitted command did: its ``records`` and decoded ``events``; ``repeated`` is True
+    when the command id had already been applied (nothing was appended this time)."""
+
+    game: str
+    records: list[Record]
+    events: list
+    repeated: bool = False
+
+
+def actor_code(actor) -> int:
+    """The ``actor`` field of a record: a seat index, or -1 for the referee."""
+    return REFEREE_ACTOR if actor is REFEREE else actor
+
+
+class GameService:
+    """Games in a store.  ``store`` defaults to a :class:`FileStore`."""
+
+    def __init__(self, store: FileStore):
+        self.store = store
+        self._cache: dict[str, Loaded] = {}
+
+    # -- creating ---------------------------------------------------------------------------
+    def create(self, kind: str, options: dict, *, seed: int | None = None) -> Loaded:
+        """A new game of ``kind`` with ``options`` (see the kind's ``options`` module).
+
+        ``seed`` fixes a digital game's chance (for reproducible games and tests); ``None``
+        draws a secret one.  Raises UsageError for bad options.
+        """
+        rules = rules_for(kind)
+        physical = bool(options.get("physical", False)) or self._castle_physical(kind, options)
+        if physical and seed is not None:
+            raise UsageError("a physical game has no seed: the referee reports every draw")
+        chance = None if physical else SeededChance.fresh(seed)
+        events = rules.setup(dict(options), chance)
+        maps = [rules.events.to_map(e) for e in events]
+        game = new_game_id(kind)
+        while self.store.exists(game):  # pragma: no cover - 32**6 ids
+            game = new_game_id(kind)
+        secret = chance.reveal() if chance is not None else None
+        self.store.create(kind, game, REFEREE_ACTOR, maps, secret)
+        return self.load(game)
+
+    @staticmethod
+    def _castle_physical(kind: str, options: dict) -> bool:
+        return kind == "castle" and bool(options.get("physical", False))
+
+    # -- reading ----------------------------------------------------------------------------
+    def resolve(self, text: str) -> str:
+        """The id of the game ``text`` names (an id, or a unique prefix or suffix of one)."""
+        return self.store.resolve(text)
+
+    def load(self, game: str) -> Loaded:
+        """``game`` read and folded (cached; the cache follows appends by any process)."""
+        result = self.store.read(game)
+        return self._fold(game, result.header, result.records)
+
+    def _fold(self, game: str, header: Header, records: list[Record]) -> Loaded:
+        cached = self._cache.get(game)
+        rules = rules_for(header.kind)
+        if (cached is not None and cached.header == header and len(records) >= len(cached.records)
+                and (not cached.records or records[len(cached.records) - 1].link
+                     == cached.records[-1].link)):
+            loaded = cached
+            start = len(cached.records)
+        else:
+            loaded = Loaded(game, header, rules, [], [], rules.initial(), {})
+            start = 0
+        decode = rules.events.from_map
+        evolve = rules.evolve
+        state = loaded.state
+        for index in range(start, len(records)):
+            record = records[index]
+            try:
+                event = decode(record.event)
+            except CodecError as exc:
+                raise LogDamaged(record.seq, exc.message, self.store.path(game)) from None
+            state = evolve(state, event)
+            loaded.records.append(record)
+            loaded.events.append(event)
+            if record.cmd is not None:
+                loaded.commands.setdefault(record.cmd, []).append(index)
+        loaded.state = state
+        self._cache[game] = loaded
+        return loaded
+
+    def state(self, game: str, viewer=REFEREE):
+        """The state as ``viewer`` knows it: the fold of ``viewer``'s redacted stream."""
+        loaded = self.load(game)
+        if viewer is REFEREE:
+            return loaded.state
+        rules = loaded.rules
+        return rules.fold(rules.redact(event, viewer) for event in loaded.events)
+
+    def view(self, game: str, viewer=REFEREE) -> dict:
+        """The kind's view map for ``viewer`` plus ``game`` (id) and ``version`` (last seq)."""
+        loaded = self.load(game)
+        state = self.state(game, viewer)
+        view = loaded.rules.view(state, viewer)
+        return {"game": game, "version": loaded.version, **view}
+
+    def stream(self, game: str, viewer=REFEREE, after: int = 0) -> list[tuple[Record, Any]]:
+        """``(record, event)`` pairs after sequence number ``after``, redacted for ``viewer``."""
+        loaded = self.load(game)
+        redact = loaded.rules.redact
+        out = []
+        for record, event in zip(loaded.records[after:], loaded.events[after:]):
+            shown = event if viewer is REFEREE else redact(event, viewer)
+            if shown is not None:
+                out.append((record, shown))
+        return out
+
+    def legal(self, game: str, seat: int) -> list:
+        """Every command ``seat`` may submit now (from that seat's own knowledge)."""
+        loaded = self.load(game)
+        return loaded.rules.legal_commands(self.state(game, seat), seat)
+
+    def seat(self, game: str, name: str) -> int:
+        """The seat index of player ``name``; UsageError if there is none."""
+        loaded = self.load(game)
+        names = loaded.rules.seats(loaded.state)
+        if name not in names:
+            raise UsageError(f"there is no player called {name!r} in {game} "
+                             f"(players: {', '.join(names)})")
+        return names.index(name)
+
+    # -- submitting -------------------------------------------------------------------------
+    def submit(self, game: str, command, *, actor=CONSOLE, command_id: str | None = None
+               ) -> Submitted:
+        """Check ``command`` (an object or a tagged map) and record what it causes.
+
+        ``actor``: a seat index (may act only for itself), REFEREE (may act for anyone and
+        report chance), or CONSOLE (the local CLI: as the seat the command names).
+        Raises IllegalCommand (rules), NotAllowed (actor), CodecError / UsageError (malformed).
+        """
+        with self.store.session(game) as session:
+            loaded = self._fold(game, session.header, list(session.records))
+            rules = loaded.rules
+            if isinstance(command, dict):
+                command = rules.commands.from_map(command)
+            if command_id is not None and command_id in loaded.commands:
+                indexes = loaded.commands[command_id]
+                return Submitted(game, [loaded.records[i] for i in indexes],
+                                 [loaded.events[i] for i in indexes], repeated=True)
+            state = loaded.state
+            seat = rules.acting_seat(state, command)
+            if actor == CONSOLE:
+                actor = REFEREE if seat is None else seat
+            elif actor is not REFEREE:
+                if seat is None:
+                    raise NotAllowed("only the referee may give this command")
+                if seat != actor:
+                    names = rules.seats(state)
+                    raise NotAllowed(f"you sit as {names[actor]} and cannot act as {names[seat]}")
+            chance = None if rules.physical(state) else self._chance(game)
+            events = rules.decide(state, command, chance)
+            maps = [rules.events.to_map(e) for e in events]
+            records = session.append(loaded.version, actor_code(actor), command_id, maps)
+            loaded = self._fold(game, session.header, session.records)
+            return Submitted(game, records, events)
+
+    def _chance(self, game: str) -> SeededChance:
+        secret = self.store.secret(game)
+        if secret is None:
+            raise UsageError(f"the secret seed of {game} is missing from the store; "
+                             "no digital draw can be made")
+        return SeededChance(int(secret["seed"]), str(secret["salt"]))
