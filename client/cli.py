@@ -7,18 +7,15 @@ command); 3 damaged log; 4 not allowed.
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
-import os
-import sys
 
 import click
 
 from engine.errors import DevilError
-from engine.game import REFEREE
-from engine.service import CONSOLE, GameService
+from engine.service import GameService
 from engine.store import FileStore
 
+from .api import LocalClient
 from .render import renderer_for
 
 DEFAULT_STORE = click.get_app_dir("devil")
@@ -27,16 +24,23 @@ DEFAULT_STORE = click.get_app_dir("devil")
 class Context:
     """What every command shares: the store folder, the service, whether output is JSON."""
 
-    def __init__(self, store: str):
+    def __init__(self, store: str, server: str | None = None, token: str | None = None):
         self.store_dir = store
+        self.server = server
+        self.token = token
         self.json = False
-        self._service: GameService | None = None
+        self._client = None
 
     @property
-    def service(self) -> GameService:
-        if self._service is None:
-            self._service = GameService(FileStore(self.store_dir))
-        return self._service
+    def client(self):
+        """The API the commands use (client.api): local, or remote with --server."""
+        if self._client is None:
+            if self.server:
+                from .remote import RemoteClient
+                self._client = RemoteClient(self.server, self.token)
+            else:
+                self._client = LocalClient(GameService(FileStore(self.store_dir)))
+        return self._client
 
 
 class DevilGroup(click.Group):
@@ -75,9 +79,15 @@ def emit(data) -> None:
 @click.group(cls=DevilGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--store", envvar="DEVIL_STORE", default=DEFAULT_STORE, show_default=True,
               type=click.Path(file_okay=False), help="Folder of game logs (env DEVIL_STORE).")
+@click.option("--server", envvar="DEVIL_SERVER", metavar="URL",
+              help="Play against a `devil serve` service instead of the local store "
+                   "(env DEVIL_SERVER).")
+@click.option("--token", envvar="DEVIL_TOKEN", metavar="TOKEN",
+              help="Bearer token for --server: a seat's, the referee's or a spectator's "
+                   "(env DEVIL_TOKEN).")
 @click.version_option(package_name="devil", prog_name="devil")
 @click.pass_context
-def cli(ctx: click.Context, store: str):
+def cli(ctx: click.Context, store: str, server: str | None, token: str | None):
     """devil: play, record and check 'Auf Teufel komm raus' at the command line.
 
     Every bet, draw and payout is an event in a tamper-evident log (one .devlog file per game
@@ -93,7 +103,7 @@ def cli(ctx: click.Context, store: str):
     Exit codes: 0 done, 1 refused by the rules (the message names the rule), 2 usage error,
     3 damaged log, 4 not allowed.
     """
-    ctx.obj = Context(store)
+    ctx.obj = Context(store, server, token)
 
 
 # -- new ---------------------------------------------------------------------------------------
@@ -127,61 +137,39 @@ def new_atkr(obj: Context, players, first, seed, physical, ring, track, as_json)
         options["ring"] = ring
     if track is not None:
         options["track"] = track
-    loaded = obj.service.create("atkr", options, seed=seed)
-    _print_created(obj, loaded, as_json)
+    print_created(obj, obj.client.create("atkr", options, seed), as_json)
 
 
-def _print_created(obj: Context, loaded, as_json: bool) -> None:
-    names = loaded.rules.seats(loaded.state)
+def print_created(obj: Context, created: dict, as_json: bool) -> None:
+    """Print a new game's id (stdout) and its first events (stderr), or JSON."""
     if as_json:
-        emit({"game": loaded.game, "kind": loaded.header.kind, "players": names,
-              "path": obj.service.store.path(loaded.game),
-              "view": obj.service.view(loaded.game, REFEREE)})
+        emit(created)
         return
-    click.echo(loaded.game)
-    render = renderer_for(loaded.header.kind)
-    for event in loaded.events:
-        click.echo("  " + render.describe(event, names), err=True)
+    click.echo(created["game"])
+    render = renderer_for(created["kind"])
+    for entry in obj.client.events(created["game"], None):
+        click.echo("  " + render.describe_map(entry["event"], created["players"]), err=True)
+    for seat, token in (created.get("tokens") or {}).items():
+        click.echo(f"  token for {seat}: {token}", err=True)
 
 
 # -- commands of a game ------------------------------------------------------------------------
 def _submit(obj: Context, game: str, command: dict, as_name: str | None, command_id, as_json):
-    service = obj.service
-    game = service.resolve(game)
-    loaded = service.load(game)
-    rules = loaded.rules
-    if as_name is not None:
-        service.seat(game, as_name)  # a clear error for an unknown name
-        command.setdefault("player", as_name)
-    result = service.submit(game, command, actor=CONSOLE, command_id=command_id)
-    loaded = service.load(game)
-    names = rules.seats(loaded.state)
-    viewer = names.index(as_name) if as_name in names else REFEREE
-    shown = [(r, rules.redact(e, viewer) if viewer is not REFEREE else e)
-             for r, e in zip(result.records, result.events)]
+    client = obj.client
+    game = client.resolve(game)
+    result = client.submit(game, command, as_name, command_id)
     if as_json:
-        emit({"game": game, "repeated": result.repeated,
-              "events": [{"seq": r.seq, **rules.events.to_map(e)} for r, e in shown],
-              "view": service.view(game, viewer)})
+        emit(result)
         return
-    render = renderer_for(loaded.header.kind)
-    if result.repeated:
+    names = client.players(game)
+    render = renderer_for(client.kind(game))
+    if result["repeated"]:
         click.echo(f"(command {command_id} was already applied; nothing new recorded)")
-    for record, event in shown:
-        click.echo(f"#{record.seq:<4} {render.describe(event, names)}")
-    click.echo(_next_hint(service, game, render))
-
-
-def _next_hint(service: GameService, game: str, render) -> str:
-    view = service.view(game, REFEREE)
-    if view["phase"] == "over":
-        return "The game is over. `devil show " + game + "` for the final table."
-    if view["phase"] == "bet":
-        waiting = [p["name"] for p in view["players"] if not p["has_bet"]]
-        return "Waiting for bets from: " + ", ".join(waiting)
-    if view["phase"] == "draw":
-        return f"{view['turn']}'s turn: draw or stop."
-    return ""
+    for event in result["events"]:
+        click.echo(f"#{event['seq']:<4} {render.describe_map(event, names)}")
+    hint = render.next_hint(result["view"])
+    if hint:
+        click.echo(hint)
 
 
 as_option = click.option("--as", "as_name", metavar="NAME", help="The player giving the command.")
@@ -263,10 +251,6 @@ def submit(obj: Context, game, command, as_name, command_id, as_json):
 
 
 # -- reading -----------------------------------------------------------------------------------
-def _viewer(service: GameService, game: str, as_name: str | None):
-    return REFEREE if as_name is None else service.seat(game, as_name)
-
-
 @cli.command()
 @click.argument("game")
 @click.option("--as", "as_name", metavar="NAME",
@@ -274,27 +258,23 @@ def _viewer(service: GameService, game: str, as_name: str | None):
 @json_option
 @click.pass_obj
 def show(obj: Context, game, as_name, as_json):
-    """Show the table of a game, as the referee or as one player sees it."""
-    service = obj.service
-    game = service.resolve(game)
-    viewer = _viewer(service, game, as_name)
-    view = service.view(game, viewer)
-    legal = service.legal(game, viewer) if viewer is not REFEREE else None
-    loaded = service.load(game)
+    """Show the table of a game, as the referee or as one player sees it.
+
+    With --as, also what that player may do now.
+    """
+    client = obj.client
+    game = client.resolve(game)
+    view = client.view(game, as_name)
+    legal = client.legal(game, as_name) if as_name is not None else None
     if as_json:
         if legal is not None:
-            view["legal"] = [loaded.rules.commands.to_map(c) for c in legal]
+            view["legal"] = legal
         emit(view)
         return
-    render = renderer_for(loaded.header.kind)
+    render = renderer_for(view["kind"])
     click.echo(render.table(view, as_name))
     if legal is not None:
         click.echo(f"{as_name} may: {render.summarize_legal(legal)}")
-
-
-def _time(created_ms: int, ts: int) -> str:
-    moment = _dt.datetime.fromtimestamp((created_ms + ts) / 1000, tz=_dt.timezone.utc)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @cli.command()
@@ -305,20 +285,16 @@ def _time(created_ms: int, ts: int) -> str:
 @click.pass_obj
 def log(obj: Context, game, as_name, as_json):
     """List a game's events, one per line, with sequence numbers."""
-    service = obj.service
-    game = service.resolve(game)
-    viewer = _viewer(service, game, as_name)
-    loaded = service.load(game)
-    names = loaded.rules.seats(loaded.state)
-    pairs = service.stream(game, viewer)
+    client = obj.client
+    game = client.resolve(game)
+    entries = client.events(game, as_name)
     if as_json:
-        emit([{"seq": r.seq, "actor": r.actor, "cmd": r.cmd,
-               "time": _time(loaded.header.created, r.ts),
-               "event": loaded.rules.events.to_map(e)} for r, e in pairs])
+        emit(entries)
         return
-    render = renderer_for(loaded.header.kind)
-    for record, event in pairs:
-        click.echo(f"#{record.seq:<4} {render.describe(event, names)}")
+    names = client.players(game)
+    render = renderer_for(client.kind(game))
+    for entry in entries:
+        click.echo(f"#{entry['seq']:<4} {render.describe_map(entry['event'], names)}")
 
 
 @cli.command()
@@ -326,23 +302,12 @@ def log(obj: Context, game, as_name, as_json):
 @click.pass_obj
 def games(obj: Context, as_json):
     """List the games in the store."""
-    service = obj.service
-    rows = []
-    for game in service.store.games():
-        try:
-            view = service.view(game, REFEREE)
-        except DevilError as exc:
-            rows.append({"game": game, "error": exc.message})
-            continue
-        rows.append({"game": game, "kind": view["kind"],
-                     "players": [p["name"] for p in view["players"]],
-                     "phase": view["phase"], "round": view.get("round"),
-                     "events": view["version"], "winners": view.get("winners", [])})
+    rows = obj.client.games()
     if as_json:
         emit(rows)
         return
     if not rows:
-        click.echo(f"no games in {service.store.root}")
+        click.echo(f"no games in {obj.store_dir}")
     for row in rows:
         if "error" in row:
             click.echo(f"{row['game']}  DAMAGED: {row['error']}")
@@ -351,6 +316,12 @@ def games(obj: Context, as_json):
             else f"round {row['round']}, {row['phase']}"
         click.echo(f"{row['game']}  {row['kind']}  {', '.join(row['players'])}  {status}  "
                    f"({row['events']} events)")
+
+
+from . import cmd_service, cmd_tools  # noqa: E402  (commands of later layers)
+
+cmd_tools.register(cli)
+cmd_service.register(cli)
 
 
 def main() -> None:

@@ -105,19 +105,38 @@ def table(view: dict, you: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def summarize_legal(commands: list) -> str:
-    """A short phrase for a seat's legal commands (``[]``: nothing to do now)."""
+def summarize_legal(commands: list[dict]) -> str:
+    """A short phrase for a seat's legal commands (tagged maps; ``[]``: nothing to do now)."""
     if not commands:
         return "nothing to do now"
-    kinds = {c.TYPE for c in commands}
+    kinds = {c["type"] for c in commands}
     parts = []
     if "bet" in kinds:
-        amounts = [c.amount for c in commands if c.TYPE == "bet"]
+        amounts = [c["amount"] for c in commands if c["type"] == "bet"]
         parts.append(f"bet {min(amounts)} to {max(amounts)} in steps of 10")
     if "draw" in kinds:
-        coals = [c.coal for c in commands if c.TYPE == "draw" and c.coal is not None]
+        coals = [c.get("coal") for c in commands
+                 if c["type"] == "draw" and c.get("coal") is not None]
         parts.append("draw" + (f" (report one of: {', '.join(coal_text(c) for c in coals)})"
                                if coals else ""))
     if "stop" in kinds:
         parts.append("stop")
     return ", ".join(parts)
+
+
+def describe_map(data: dict, names: list[str]) -> str:
+    """:func:`describe` for an event given as a tagged map (a ``seq`` key is ignored)."""
+    from engine.games.atkr.events import EVENTS
+    return describe(EVENTS.from_map({k: v for k, v in data.items() if k != "seq"}), names)
+
+
+def next_hint(view: dict) -> str:
+    """What the table waits for, from a view map."""
+    if view["phase"] == "over":
+        return "The game is over: " + ", ".join(view["winners"]) + " won."
+    if view["phase"] == "bet":
+        waiting = [p["name"] for p in view["players"] if not p["has_bet"]]
+        return "Waiting for bets from: " + ", ".join(waiting)
+    if view["phase"] == "draw" and view["turn"]:
+        return f"{view['turn']}'s turn: draw or stop."
+    return ""

@@ -1,0 +1,100 @@
+"""The narrow API the CLI talks to, so one CLI runs against the local store or a server.
+
+:class:`LocalClient` wraps an in-process :class:`engine.service.GameService`; the HTTP client
+(client.remote.RemoteClient) implements the same methods against ``devil serve``.  Everything
+crosses this seam as JSON-able data: events and commands as tagged maps.
+
+Methods (``as_name``: a player's name, or None for the referee / the token's own seat):
+
+* ``create(kind, options, seed) -> {"game", "kind", "players", "path"?, "tokens"?}``
+* ``resolve(game) -> id``; ``kind(game) -> str``; ``players(game) -> [names]``
+* ``view(game, as_name) -> dict``; ``legal(game, as_name) -> [command map]``
+* ``events(game, as_name, after=0) -> [{"seq", "actor", "cmd", "time", "event"}]``
+* ``submit(game, command, as_name, command_id) -> {"game", "repeated", "events": [...], "view"}``
+  (each event map carries its ``seq``)
+* ``games() -> [{"game", "kind", "players", "phase", "round", "events", "winners"}]``
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from engine.errors import DevilError
+from engine.game import REFEREE
+from engine.service import CONSOLE, GameService
+
+
+def iso_time(created_ms: int, ts: int) -> str:
+    """An ISO 8601 UTC time from a header's ``created`` and a record's ``ts`` (both ms)."""
+    moment = _dt.datetime.fromtimestamp((created_ms + ts) / 1000, tz=_dt.timezone.utc)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class LocalClient:
+    """The CLI's view of an in-process service on a store folder."""
+
+    def __init__(self, service: GameService):
+        self.service = service
+
+    def create(self, kind: str, options: dict, seed: int | None = None) -> dict:
+        loaded = self.service.create(kind, options, seed=seed)
+        return {"game": loaded.game, "kind": kind, "players": loaded.rules.seats(loaded.state),
+                "path": self.service.store.path(loaded.game)}
+
+    def resolve(self, game: str) -> str:
+        return self.service.resolve(game)
+
+    def kind(self, game: str) -> str:
+        return self.service.load(game).header.kind
+
+    def players(self, game: str) -> list[str]:
+        loaded = self.service.load(game)
+        return loaded.rules.seats(loaded.state)
+
+    def _viewer(self, game: str, as_name: str | None):
+        return REFEREE if as_name is None else self.service.seat(game, as_name)
+
+    def view(self, game: str, as_name: str | None) -> dict:
+        return self.service.view(game, self._viewer(game, as_name))
+
+    def legal(self, game: str, as_name: str) -> list[dict]:
+        loaded = self.service.load(game)
+        commands = self.service.legal(game, self._viewer(game, as_name))
+        return [loaded.rules.commands.to_map(c) for c in commands]
+
+    def events(self, game: str, as_name: str | None, after: int = 0) -> list[dict]:
+        loaded = self.service.load(game)
+        to_map = loaded.rules.events.to_map
+        return [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd,
+                 "time": iso_time(loaded.header.created, r.ts), "event": to_map(e)}
+                for r, e in self.service.stream(game, self._viewer(game, as_name), after)]
+
+    def submit(self, game: str, command: dict, as_name: str | None,
+               command_id: str | None = None) -> dict:
+        viewer = self._viewer(game, as_name)
+        if as_name is not None:
+            command = {**command}
+            command.setdefault("player", as_name)
+        result = self.service.submit(game, command, actor=CONSOLE, command_id=command_id)
+        rules = self.service.load(game).rules
+        shown = [(r, e if viewer is REFEREE else rules.redact(e, viewer))
+                 for r, e in zip(result.records, result.events)]
+        return {"game": game, "repeated": result.repeated,
+                "events": [{"seq": r.seq, **rules.events.to_map(e)} for r, e in shown
+                           if e is not None],
+                "view": self.service.view(game, viewer)}
+
+    def games(self) -> list[dict]:
+        rows = []
+        for game in self.service.store.games():
+            try:
+                view = self.service.view(game, REFEREE)
+            except DevilError as exc:
+                rows.append({"game": game, "error": exc.message})
+                continue
+            rows.append({"game": game, "kind": view["kind"],
+                         "players": [p["name"] for p in view["players"]],
+                         "phase": view["phase"], "round": view.get("round"),
+                         "events": view["version"],
+                         "winners": view.get("winners", [])})
+        return rows
