@@ -64,6 +64,13 @@ class GameRules:
       when only the referee may submit it (e.g. a coal reported in a physical game).
     * ``is_over(state) -> bool``; ``seats(state) -> list[str]`` (names in seat order).
     * ``physical(state) -> bool``: whether chance comes from the referee.
+    * ``command_for(state, events) -> (command, answers)`` (optional, used by ``devil verify``
+      and the strict refold in :mod:`engine.replay`): the command that produced ``events`` (one
+      command's records) from ``state``, and the chance answers it drew, in the order ``decide``
+      asks for them (``pick`` -> index, ``randbelow`` -> int, ``shuffled`` -> permutation).
+      For the first batch ``state`` is ``initial()`` and the "command" is the options map
+      ``setup`` was given.  Raise ``ValueError`` when no command can have produced ``events``.
+      ``None``: :mod:`engine.replay` uses its built-in hook for the kind, if it has one.
     """
 
     kind: str
@@ -81,6 +88,7 @@ class GameRules:
     is_over: Callable[[Any], bool]
     seats: Callable[[Any], list]
     physical: Callable[[Any], bool]
+    command_for: "Callable[[Any, list], tuple[Any, list]] | None" = None
 
     def fold(self, events, state=None):
         """``reduce(evolve, events, state or initial())``."""
