@@ -52,7 +52,7 @@ BASE_ITEMS = [["bag-key"], ["bag-goblet"], ["casting-knives"], ["key-1"], ["gobl
 
 
 def test_case_a_supporters_knives_and_bodyguard():
-    """Worked case A: S1, S2 support A, S2 shows knives; S3 supports D with the bodyguard:
+    """CASTLE-1.5 (support declarations stand for the person cards). Worked case A: S1, S2 support A, S2 shows knives; S3 supports D with the bodyguard:
     A = 1 + 2 + 1 = 4, D = 1 + 1 + 1 = 3; A wins and chooses (CASTLE-6.3, 6.5, 6.6, 6.8)."""
     g = six(BASE_PROFS, BASE_ITEMS)
     fight(g, "Ann", "Dora", sides={"Ben": "attacker", "Cid": "attacker", "Eve": "defender"},

@@ -23,7 +23,7 @@ def digital(n, seed=1, **opts):
 
 
 def test_castle_1_components():
-    """CASTLE-1.1 to 1.3: 10 professions, 21 items with instance ids for keys and goblets."""
+    """CASTLE-1.1, CASTLE-1.2, CASTLE-1.3: 10 professions, 21 items with instance ids for keys and goblets."""
     assert len(PROFESSIONS) == 10
     assert len(ALL_ITEMS) == 21 and len(set(ALL_ITEMS)) == 21
     assert [c for c in ALL_ITEMS if c.startswith("key")] == ["key-1", "key-2", "key-3"]
@@ -38,7 +38,8 @@ def test_castle_1_6_sealed_items():
 
 @pytest.mark.parametrize("n", range(3, 11))
 def test_castle_2_deal_by_player_count(n):
-    """CASTLE-2.1 to 2.5, 2.7: the random deal for every player count."""
+    """CASTLE-2.1, CASTLE-2.2, CASTLE-2.3, CASTLE-2.4, CASTLE-2.5, CASTLE-2.7: the random deal
+    for every player count."""
     events, state, chance = digital(n, seed=n)
     created, dealt, started = events
     assert created.commitment == chance.commitment and not created.physical

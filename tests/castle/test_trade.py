@@ -136,7 +136,7 @@ def test_castle_4_6_offered_effect_first_then_returned_5_2_5_3():
 
 
 def test_castle_4_6_monocle_returned_for_privilege_both_looks_in_order():
-    """The privilege offered, the monocle returned: Ann looks at Cid's items, then Cid at
+    """CASTLE-5.2, CASTLE-5.3. The privilege offered, the monocle returned: Ann looks at Cid's items, then Cid at
     Ann's society."""
     items = [["privilege"], ["bag-goblet"], ["monocle"], ["bag-key"]]
     g = four(items)
@@ -166,7 +166,7 @@ def test_castle_4_6_sextant_resolves_last(last):
 
 
 def test_castle_4_7_case_c_broken_mirror_silences_the_trade():
-    """Worked case C: Ann offers the broken mirror, Dora returns the monocle: nobody looks,
+    """CASTLE-5.8. Worked case C: Ann offers the broken mirror, Dora returns the monocle: nobody looks,
     neither card is named."""
     items = [["bag-key"], ["bag-goblet"], ["key-1"], ["monocle"]]
     g = four(items, pile=["broken-mirror"])
@@ -223,6 +223,7 @@ def test_castle_5_5_coat_takes_a_profession_from_the_pile():
 
 
 def test_castle_5_6_sextant_everyone_passes_one_item():
+    """CASTLE-5.6; CASTLE-4.8: the items passed fire no effect."""
     items = [["bag-key"], ["bag-goblet"], ["key-1"], ["privilege"]]
     g = four(items, pile=["sextant"])
     draw_by_tie(g, "Ann", "Ben")

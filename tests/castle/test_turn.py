@@ -34,6 +34,7 @@ def test_castle_8_1_pass():
 
 
 def test_castle_7_1_clairvoyant_sees_the_pile_and_arranges_two():
+    """CASTLE-7.1, CASTLE-7.2 (private choice, public use), CASTLE-3.2 (not the action)."""
     g = game(FOUR, pile=["key-1", "key-2", "key-3"], chance=SeededChance(3, "ee"))
     (used,) = g.do(C.Clairvoyant(player="Ann"))
     assert used.pile == g.state.pile and RULES.redact(used, 1).pile is None
