@@ -50,7 +50,7 @@ def decide(state: State, command, chance) -> list:
     if isinstance(command, Draw):
         return _draw(state, seat, command.coal, chance)
     if isinstance(command, Stop):
-        return _stop(state, seat)
+        return _stop(state, seat, chance)
     raise IllegalCommand("ATKR-9.2", f"{type(command).__name__} is not an atkr command")
 
 
@@ -108,7 +108,7 @@ def _draw(state: State, seat: int, coal: int | None, chance) -> list:
     return facts.events
 
 
-def _stop(state: State, seat: int) -> list:
+def _stop(state: State, seat: int, chance) -> list:
     _check_turn(state, seat, "stop")
     if not state.coals[seat]:
         raise IllegalCommand("ATKR-4.2", f"{state.players[seat]} must draw at least one coal "
@@ -116,7 +116,7 @@ def _stop(state: State, seat: int) -> list:
     facts = _Facts(state)
     facts.add(ev.Stopped(seat))
     if facts.state.turn is None:
-        _end_round(facts, None)
+        _end_round(facts, chance)
     return facts.events
 
 
