@@ -54,7 +54,9 @@ class Game:
         return self.names.index(name)
 
     def do(self, command) -> list:
+        before = copy.deepcopy(self.state)
         new = RULES.decide(self.state, command, self.chance)
+        assert self.state == before, "decide mutated the state"
         self.events += new
         self.state = RULES.fold(new, self.state)
         return new
