@@ -318,8 +318,9 @@ def games(obj: Context, as_json):
                    f"({row['events']} events)")
 
 
-from . import cmd_service, cmd_tools  # noqa: E402  (commands of later layers)
+from . import cmd_castle, cmd_service, cmd_tools  # noqa: E402  (commands of later layers)
 
+cmd_castle.register(cli)
 cmd_tools.register(cli)
 cmd_service.register(cli)
 
