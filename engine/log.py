@@ -164,7 +164,7 @@ def _next_record_follows(data: bytes, start: int, seq: int) -> bool:
     pos = data.find(b"\x97", start + 1)
     while pos != -1:
         unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
-        unpacker.feed(data[pos:pos + 1 << 16])
+        unpacker.feed(data[pos:pos + (1 << 16)])
         try:
             obj = unpacker.unpack()
         except Exception:

@@ -13,6 +13,7 @@ A command id already in the log returns that command's original events and appen
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import attrs
@@ -67,6 +68,8 @@ class GameService:
     def __init__(self, store: FileStore):
         self.store = store
         self._cache: dict[str, Loaded] = {}
+        # folds update cached states in place: one thread at a time (the HTTP app uses threads)
+        self._lock = threading.RLock()
 
     # -- creating ---------------------------------------------------------------------------
     def create(self, kind: str, options: dict, *, seed: int | None = None) -> Loaded:
@@ -104,6 +107,10 @@ class GameService:
         return self._fold(game, result.header, result.records)
 
     def _fold(self, game: str, header: Header, records: list[Record]) -> Loaded:
+        with self._lock:
+            return self._fold_locked(game, header, records)
+
+    def _fold_locked(self, game: str, header: Header, records: list[Record]) -> Loaded:
         cached = self._cache.get(game)
         rules = rules_for(header.kind)
         if (cached is not None and cached.header == header and len(records) >= len(cached.records)
@@ -133,26 +140,33 @@ class GameService:
         return loaded
 
     def state(self, game: str, viewer=REFEREE):
-        """The state as ``viewer`` knows it: the fold of ``viewer``'s redacted stream."""
-        loaded = self.load(game)
-        if viewer is REFEREE:
-            return loaded.state
-        rules = loaded.rules
-        return rules.fold(rules.redact(event, viewer) for event in loaded.events)
+        """The state as ``viewer`` knows it: the fold of ``viewer``'s redacted stream.
+
+        The referee's state is the service's cached fold: read it, do not change it.
+        """
+        with self._lock:
+            loaded = self.load(game)
+            if viewer is REFEREE:
+                return loaded.state
+            rules = loaded.rules
+            return rules.fold(rules.redact(event, viewer) for event in loaded.events)
 
     def view(self, game: str, viewer=REFEREE) -> dict:
         """The kind's view map for ``viewer`` plus ``game`` (id) and ``version`` (last seq)."""
-        loaded = self.load(game)
-        state = self.state(game, viewer)
-        view = loaded.rules.view(state, viewer)
-        return {"game": game, "version": loaded.version, **view}
+        with self._lock:
+            loaded = self.load(game)
+            state = self.state(game, viewer)
+            view = loaded.rules.view(state, viewer)
+            return {"game": game, "version": loaded.version, **view}
 
     def stream(self, game: str, viewer=REFEREE, after: int = 0) -> list[tuple[Record, Any]]:
         """``(record, event)`` pairs after sequence number ``after``, redacted for ``viewer``."""
-        loaded = self.load(game)
+        with self._lock:
+            loaded = self.load(game)
+            pairs = list(zip(loaded.records[after:], loaded.events[after:]))
         redact = loaded.rules.redact
         out = []
-        for record, event in zip(loaded.records[after:], loaded.events[after:]):
+        for record, event in pairs:
             shown = event if viewer is REFEREE else redact(event, viewer)
             if shown is not None:
                 out.append((record, shown))
@@ -160,8 +174,9 @@ class GameService:
 
     def legal(self, game: str, seat: int) -> list:
         """Every command ``seat`` may submit now (from that seat's own knowledge)."""
-        loaded = self.load(game)
-        return loaded.rules.legal_commands(self.state(game, seat), seat)
+        with self._lock:
+            loaded = self.load(game)
+            return loaded.rules.legal_commands(self.state(game, seat), seat)
 
     def seat(self, game: str, name: str) -> int:
         """The seat index of player ``name``; UsageError if there is none."""
