@@ -138,5 +138,6 @@ def next_hint(view: dict) -> str:
         waiting = [p["name"] for p in view["players"] if not p["has_bet"]]
         return "Waiting for bets from: " + ", ".join(waiting)
     if view["phase"] == "draw" and view["turn"]:
-        return f"{view['turn']}'s turn: draw or stop."
+        player = next(p for p in view["players"] if p["name"] == view["turn"])
+        return f"{view['turn']}'s turn: " + ("draw or stop." if player["coals"] else "draw.")
     return ""
