@@ -26,12 +26,21 @@ def learn(state: State, learner: int, about: int | None, what: str, value, reaso
 
 
 def take_card(hand: list, card) -> None:
-    """Remove ``card`` from ``hand``; an unknown card (None) removes an unknown entry."""
+    """Remove ``card`` from ``hand``.
+
+    In a seat's fold a hand of another seat may hold known ids (cards this seat gave or saw)
+    and unknown entries (None).  When a card this seat cannot see leaves that hand, it may be
+    any of them, so every known id there becomes unknown again and one entry goes: an id in a
+    hand of a seat's fold is then always a card that seat *certainly* holds (bots rely on it).
+    The referee's fold never has None, so this only ever applies to redacted folds.
+    """
     if card is not None and card in hand:
         hand.remove(card)
-    elif None in hand:
+    elif card is None and hand:
+        hand[:] = [None] * (len(hand) - 1)
+    elif None in hand:  # a known card this fold had not placed in the hand
         hand.remove(None)
-    elif hand:
+    elif hand:  # pragma: no cover - a well-formed log never gets here
         hand.pop()
 
 
@@ -201,6 +210,8 @@ def _declined(s: State, e: ev.EffectDeclined) -> None:
 def _items_seen(s: State, e: ev.ItemsSeen) -> None:
     v, o = e.viewer, e.owner
     learn(s, v, o, "items", e.items, e.reason)
+    if e.items is not None and len(e.items) == len(s.hands[o]):
+        s.hands[o] = list(e.items)  # the looker now knows that whole hand
     if e.reason == "privilege":
         _pop(s, "effect")
     elif e.reason == "fight":

@@ -8,7 +8,11 @@
      "beginner": False,                    # CASTLE-2.6
      "variants": ["smuggling", "prophecy", "scoring"],   # CASTLE-10, any subset
      "house": {"doctor_cancels_tie_draw": True, ...},    # see HOUSE_DEFAULTS
-     "deal": None | {...}}                 # a fixed deal, see parse_deal
+     "deal": None | {...},                 # a fixed deal, see parse_deal
+     "physical": False}                    # True: played with the box, no chance (needs a deal)
+
+``physical`` is what ``GameService.create`` reads to create the game without chance; ``setup``
+checks it agrees with the chance it is given.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ HOUSE_DEFAULTS: dict[str, bool] = {
     "diplomat_smuggling": True,
 }
 
-KNOWN_OPTIONS = {"players", "first", "beginner", "variants", "house", "deal"}
+KNOWN_OPTIONS = {"players", "first", "beginner", "variants", "house", "deal", "physical"}
 
 
 def in_play(n: int, beginner: bool) -> tuple[list[str], list[str]]:
@@ -85,9 +89,12 @@ def parse_options(options: Any) -> dict:
         if not isinstance(value, bool):
             raise UsageError(f"house rule {key!r} must be true or false")
         house[key] = value
+    physical = options.get("physical", False)
+    if not isinstance(physical, bool):
+        raise UsageError("physical must be true or false")
     return {"players": list(players), "first": first, "beginner": beginner,
             "variants": [v for v in VARIANTS if v in variants], "house": house,
-            "deal": options.get("deal")}
+            "deal": options.get("deal"), "physical": physical}
 
 
 def parse_deal(deal: Any, players: list[str], beginner: bool) -> dict:
@@ -214,6 +221,8 @@ def setup(options: dict, chance) -> list:
     opts = parse_options(options)
     players = opts["players"]
     n = len(players)
+    if opts["physical"] and chance is not None:
+        raise UsageError("a physical game has no seed: the referee reports the deal")
     if opts["deal"] is not None:
         deal = parse_deal(opts["deal"], players, opts["beginner"])
     elif chance is None:

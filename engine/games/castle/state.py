@@ -67,6 +67,12 @@ class State:
     def n(self) -> int:
         return len(self.players)
 
+    @property
+    def round(self) -> int:
+        """How many times the turn has gone round the table (1 during the first n turns; 0
+        before the deal).  ``engine.bots.play_out`` caps games by it (``max_rounds``)."""
+        return 0 if self.turn <= 0 or not self.players else (self.turn - 1) // self.n + 1
+
     def seat(self, name: str) -> int:
         return self.players.index(name)
 
