@@ -3,7 +3,8 @@
 Rules: shared/rules/castle.md (rule ids CASTLE-n.m); house rules and the deal format:
 docs/castle-rules.md.  Modules: ``cards`` (the components), ``events``, ``commands``,
 ``state`` (state and public questions), ``options`` (options, deal, ``setup``), ``rules``
-(checks), ``decide``, ``evolve``, ``view`` (view, redact, legal_commands).
+(checks), ``decide``, ``evolve``, ``view`` (view, redact, legal_commands), ``replay``
+(``command_for`` for the strict refold of ``devil verify``), ``bots``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from .decide import acting_seat, decide
 from .events import EVENTS
 from .evolve import evolve, initial
 from .options import setup
+from .replay import command_for
 from .view import legal_commands, redact, view
 
 
@@ -36,5 +38,5 @@ RULES = GameRules(
     kind="castle", title="Die Kutschfahrt zur Teufelsburg", events=EVENTS, commands=COMMANDS,
     setup=setup, initial=initial, evolve=evolve, decide=decide, view=view, redact=redact,
     legal_commands=legal_commands, acting_seat=acting_seat, is_over=is_over, seats=seats,
-    physical=physical,
+    physical=physical, command_for=command_for,
 )
