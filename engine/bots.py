@@ -1,0 +1,133 @@
+"""The bot registry and the loop that lets bots play through the service.
+
+A bot is an object with ``choose(state, seat, legal) -> command``: ``state`` is the fold of the
+seat's own redacted stream (what that seat knows, nothing more) and ``legal`` the seat's legal
+commands from that state.  Bots act only through :meth:`GameService.submit` with ``actor`` = their
+seat, exactly like a person at the keyboard.
+
+``make_bot(kind, name, rng)`` builds a bot; ``bot_names(kind)`` lists them.
+:class:`Table` keeps each seat's redacted fold up to date from what the service returns, and
+:func:`play_out` runs a game to its end with bots at every seat (or to a cap).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any, Callable
+
+from .errors import UsageError
+from .game import REFEREE, rules_for
+
+#: kind -> module with ``BOTS = {name: class(rng=...)}``
+BOT_MODULES = {"atkr": "engine.games.atkr.bots", "castle": "engine.games.castle.bots"}
+
+
+def _registry(kind: str) -> dict:
+    module_name = BOT_MODULES.get(kind)
+    if module_name is None:
+        raise UsageError(f"no bots for game kind {kind!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError:
+        raise UsageError(f"no bots for game kind {kind!r} yet") from None
+    return module.BOTS
+
+
+def bot_names(kind: str) -> list[str]:
+    """The bot kinds available for game ``kind``."""
+    return sorted(_registry(kind))
+
+
+def make_bot(kind: str, name: str, rng: random.Random | None = None, **params):
+    """A bot called ``name`` (e.g. ``"random"``, ``"cautious"``) for game ``kind``."""
+    registry = _registry(kind)
+    if name not in registry:
+        raise UsageError(f"no bot {name!r} for {kind} (bots: {', '.join(sorted(registry))})")
+    return registry[name](rng=rng or random.Random(), **params)
+
+
+class Table:
+    """Every seat's own knowledge of one game in a service, kept up to date incrementally.
+
+    ``states[seat]`` is the fold of the seat's redacted stream (as ``GameService.state(game,
+    seat)`` computes it, without re-reading the log for every decision).
+    """
+
+    def __init__(self, service, game: str):
+        self.service = service
+        self.game = game
+        loaded = service.load(game)
+        self.rules = loaded.rules
+        self.names = self.rules.seats(loaded.state)
+        self.referee = self.rules.fold(loaded.events)
+        self.states = [self.rules.fold(self.rules.redact(e, seat) for e in loaded.events)
+                       for seat in range(len(self.names))]
+        self.events = len(loaded.events)
+
+    def apply(self, events: list) -> None:
+        """Fold newly recorded ``events`` into every seat's state (redacted for each)."""
+        rules = self.rules
+        for event in events:
+            self.referee = rules.evolve(self.referee, event)
+            for seat in range(len(self.states)):
+                shown = rules.redact(event, seat)
+                if shown is not None:
+                    self.states[seat] = rules.evolve(self.states[seat], shown)
+        self.events += len(events)
+
+    def over(self) -> bool:
+        return bool(self.rules.is_over(self.referee))
+
+    def legal(self, seat: int) -> list:
+        return self.rules.legal_commands(self.states[seat], seat)
+
+    def waiting(self) -> list[int]:
+        """The seats that may act now."""
+        return [seat for seat in range(len(self.names)) if self.legal(seat)]
+
+    def submit(self, seat: int, command) -> list:
+        """Submit ``command`` as ``seat`` (through the service) and fold what it caused."""
+        result = self.service.submit(self.game, command, actor=seat)
+        self.apply(result.events)
+        return result.events
+
+
+def play_out(service, game: str, bots: dict[int, Any], *, max_rounds: int = 500,
+             max_commands: int = 100_000, on_events: Callable | None = None) -> dict:
+    """Let ``bots`` (seat -> bot) play ``game`` to its end.
+
+    Stops early when the game reaches round ``max_rounds + 1`` or after ``max_commands``
+    commands (a game that never ends); returns ``{"over", "capped", "commands", "rounds"}``.
+    """
+    table = Table(service, game)
+    commands = 0
+    capped = False
+    while not table.over():
+        rounds = getattr(table.referee, "round", 0) or 0
+        if rounds > max_rounds or commands >= max_commands:
+            capped = True
+            break
+        acted = False
+        for seat in range(len(table.names)):
+            legal = table.legal(seat)
+            if not legal:
+                continue
+            bot = bots.get(seat)
+            if bot is None:
+                raise UsageError(f"seat {seat} ({table.names[seat]}) has no bot")
+            command = bot.choose(table.states[seat], seat, legal)
+            events = table.submit(seat, command)
+            commands += 1
+            acted = True
+            if on_events is not None:
+                on_events(events)
+            if table.over():
+                break
+        if not acted:
+            raise UsageError("nobody can act, but the game is not over")
+    return {"over": table.over(), "capped": capped, "commands": commands,
+            "rounds": getattr(table.referee, "round", None), "state": table.referee}
+
+
+__all__ = ["REFEREE", "Table", "bot_names", "make_bot", "play_out", "rules_for"]

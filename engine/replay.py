@@ -1,0 +1,446 @@
+"""Recorded games without a store: open a .devlog, step through it, verify it strictly.
+
+* :func:`open_log` reads a .devlog file (hash chain checked by :func:`engine.log.scan`) and
+  decodes every event with its kind's registry.
+* :func:`steps` walks a game event by event as one viewer saw it (the referee, or a seat:
+  then every event is redacted for that seat and the state is the fold of that seat's redacted
+  stream, exactly as the service computes a seat's view).
+* :func:`verify_bytes` / :func:`verify_path`: the format version, the hash chain, the seed
+  commitment against the revealed seed, and a **strict refold**: the records are grouped into
+  commands (a command's records end with ``left == 0``); the first batch is re-run through the
+  kind's ``setup`` (options from its first event), and every later batch is rebuilt into the
+  command it came from (the kind's ``command_for`` hook) and re-decided: ``decide`` must give
+  exactly the recorded events.  With the seed revealed (a finished digital game) this re-derives
+  every draw from the seed and every payout from the rules; while the seed is still secret the
+  recorded draws are fed back as the chance answers, so each is checked to have been *possible*
+  (that coal was still in the furnace) but not re-derived: the result says so.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+from typing import Any, Iterator
+
+import attrs
+
+from .chance import SeededChance, commitment as commitment_of
+from .errors import CodecError, DevilError, LogDamaged, UsageError
+from .game import REFEREE, GameRules, rules_for
+from .log import REFEREE_ACTOR, VERSION, Header, Record, scan
+
+
+@attrs.define
+class LoadedLog:
+    """A .devlog read without a store: its header, good records, decoded events, rules."""
+
+    path: str | None
+    header: Header
+    records: list[Record]
+    events: list
+    rules: GameRules
+    torn: int = 0
+
+    @property
+    def names(self) -> list[str]:
+        state = self.rules.initial()
+        for event in self.events[:4]:
+            state = self.rules.evolve(state, event)
+            try:
+                names = self.rules.seats(state)
+            except Exception:  # pragma: no cover - a kind whose first event has no players
+                continue
+            if names:
+                return names
+        return []
+
+
+def decode_all(rules: GameRules, records: list[Record], path: str | None = None) -> list:
+    """Every record's event decoded; :class:`LogDamaged` at the first that does not decode."""
+    decode = rules.events.from_map
+    out = []
+    for record in records:
+        try:
+            out.append(decode(record.event))
+        except CodecError as exc:
+            raise LogDamaged(record.seq, exc.message, path) from None
+    return out
+
+
+def load_bytes(data: bytes, path: str | None = None) -> LoadedLog:
+    """Scan and decode a whole .devlog (raises LogDamaged / UsageError)."""
+    result = scan(data, path)
+    rules = rules_for(result.header.kind)
+    events = decode_all(rules, result.records, path)
+    return LoadedLog(path, result.header, result.records, events, rules, result.torn)
+
+
+def open_log(path: str) -> LoadedLog:
+    """The .devlog at ``path``, read and decoded (no store, nothing written)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        raise UsageError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a folder, not a .devlog file") from None
+    return load_bytes(data, path)
+
+
+# -- stepping --------------------------------------------------------------------------------
+@attrs.define
+class Step:
+    """One step of a replay: the ``record``, the ``event`` as the viewer saw it, the viewer's
+    ``state`` after it (the same object at every step: render it before asking for the next)."""
+
+    record: Record
+    event: Any
+    state: Any
+
+
+def steps(log: LoadedLog, viewer=REFEREE, to: int | None = None) -> Iterator[Step]:
+    """The game event by event as ``viewer`` saw it, up to sequence number ``to`` (inclusive).
+
+    For a seat, events are redacted for it; events it never saw (``redact`` gives None) are
+    skipped.  The state is the fold of what the viewer saw, so a step can show nothing the
+    viewer did not know at that moment.
+    """
+    rules = log.rules
+    state = rules.initial()
+    redact = rules.redact
+    evolve = rules.evolve
+    for record, event in zip(log.records, log.events):
+        if to is not None and record.seq > to:
+            break
+        shown = event if viewer is REFEREE else redact(event, viewer)
+        if shown is None:
+            continue
+        state = evolve(state, shown)
+        yield Step(record, shown, state)
+
+
+def view_at(log: LoadedLog, state, viewer, seq: int) -> dict:
+    """The kind's view of ``state`` for ``viewer``, with ``game`` and ``version`` added."""
+    return {"game": log.header.game, "version": seq, **log.rules.view(state, viewer)}
+
+
+# -- chance for the strict refold ------------------------------------------------------------
+class ChanceMismatch(Exception):
+    """A recorded chance answer that could not have been drawn (e.g. no such coal left)."""
+
+
+class ScriptedChance:
+    """Chance that answers from a list of recorded answers, checking each one was possible.
+
+    Used where the seed is not known (a game in progress): the draws are checked to be
+    possible, not re-derived.  ``reveal`` returns what the log revealed (or raises if nothing).
+    """
+
+    def __init__(self, answers: list, commitment: str | None, revealed: dict | None = None):
+        self.answers = list(answers)
+        self.commitment = commitment
+        self._revealed = revealed
+
+    def _next(self):
+        if not self.answers:
+            raise ChanceMismatch("the command drew more by chance than the log records")
+        return self.answers.pop(0)
+
+    def randbelow(self, n: int, *label) -> int:
+        value = self._next()
+        if not (type(value) is int and 0 <= value < n):
+            raise ChanceMismatch(f"{value!r} cannot be drawn below {n} ({'|'.join(map(str, label))})")
+        return value
+
+    def pick(self, counts, *label) -> int:
+        index = self._next()
+        if not (type(index) is int and 0 <= index < len(counts) and counts[index] > 0):
+            raise ChanceMismatch(f"that piece was no longer there to draw "
+                                 f"({'|'.join(map(str, label))})")
+        return index
+
+    def shuffled(self, items, *label) -> list:
+        perm = self._next()
+        if sorted(perm) != list(range(len(items))):
+            raise ChanceMismatch(f"not a shuffle of {len(items)} items ({'|'.join(map(str, label))})")
+        return [items[i] for i in perm]
+
+    def reveal(self) -> dict:
+        if self._revealed is None:
+            raise ChanceMismatch("the game ends here but its seed was never revealed")
+        return dict(self._revealed)
+
+
+# -- the per-game hook -----------------------------------------------------------------------
+#: kind -> "module:function" of a built-in ``command_for`` hook (see GameRules.command_for)
+BUILTIN_HOOKS = {"atkr": "engine.replay:atkr_command_for"}
+
+
+def command_hook(rules: GameRules):
+    """The kind's ``command_for`` hook, or None if it has none."""
+    if rules.command_for is not None:
+        return rules.command_for
+    where = BUILTIN_HOOKS.get(rules.kind)
+    if where is None:
+        return None
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def atkr_command_for(state, events: list) -> tuple[Any, list]:
+    """Auf Teufel komm raus: the command (or setup options) that produced ``events``."""
+    from .games.atkr import commands as cmd
+    from .games.atkr import events as ev
+    from .games.atkr.state import KIND_INDEX, PHASE_SETUP
+
+    first = events[0]
+    if state.phase == PHASE_SETUP:
+        if type(first) is not ev.GameCreated:
+            raise ValueError("a game must begin with game_created")
+        options: dict[str, Any] = {
+            "players": list(first.players), "physical": first.physical, "ring": first.ring,
+            "track": [f"0-{first.track_low}", *first.track]}
+        answers = []
+        if first.first_drawn:
+            answers.append(first.first)
+        elif 0 <= first.first < len(first.players):
+            options["first"] = first.players[first.first]
+        return options, answers
+    if not 0 <= getattr(first, "seat", -1) < state.n:
+        raise ValueError(f"a command cannot begin with {first.TYPE}")
+    name = state.players[first.seat]
+    if type(first) is ev.BetPlaced:
+        return cmd.Bet(name, first.amount), []
+    if type(first) is ev.CoalDrawn:
+        if first.coal not in KIND_INDEX:
+            raise ValueError(f"there is no coal {first.coal!r}")
+        if state.physical:
+            return cmd.Draw(name, first.coal), []
+        return cmd.Draw(name), [KIND_INDEX[first.coal]]
+    if type(first) is ev.Stopped:
+        return cmd.Stop(name), []
+    raise ValueError(f"a command cannot begin with {first.TYPE}")
+
+
+# -- verification ----------------------------------------------------------------------------
+@attrs.define
+class Verification:
+    """What :func:`verify_bytes` found.  ``checks``: sentences of what holds."""
+
+    ok: bool
+    finished: bool
+    events: int
+    first_bad_seq: int | None = None
+    reason: str | None = None
+    kind: str | None = None
+    game: str | None = None
+    commands: int = 0
+    seed_checked: bool = False
+    physical: bool = False
+    torn: int = 0
+    checks: list = attrs.field(factory=list)
+
+    def to_json(self) -> dict:
+        return {"ok": self.ok, "finished": self.finished, "events": self.events,
+                "first_bad_seq": self.first_bad_seq, "reason": self.reason, "kind": self.kind,
+                "game": self.game, "commands": self.commands, "physical": self.physical,
+                "seed_checked": self.seed_checked, "torn_bytes": self.torn,
+                "checks": list(self.checks)}
+
+
+def _bad(result: Verification, seq: int, reason: str) -> Verification:
+    result.ok = False
+    result.first_bad_seq = seq
+    result.reason = reason
+    return result
+
+
+def batches(records: list[Record]) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` index ranges of the records of each command (ends with ``left == 0``)."""
+    start = 0
+    for index, record in enumerate(records):
+        if record.left == 0:
+            yield start, index + 1
+            start = index + 1
+    if start < len(records):  # pragma: no cover - scan drops an unfinished last command
+        yield start, len(records)
+
+
+def verify_path(path: str) -> Verification:
+    """:func:`verify_bytes` of the file at ``path``."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        raise UsageError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a folder, not a .devlog file") from None
+    return verify_bytes(data, path)
+
+
+def verify_bytes(data: bytes, path: str | None = None) -> Verification:
+    """Check a whole .devlog: format, hash chain, seed, strict refold (see the module doc)."""
+    result = Verification(ok=True, finished=False, events=0)
+    try:
+        scanned = scan(data, path)
+    except LogDamaged as exc:
+        return _bad(result, exc.seq, exc.reason)
+    header, records = scanned.header, scanned.records
+    result.kind, result.game, result.events, result.torn = header.kind, header.game, \
+        len(records), scanned.torn
+    result.checks.append(f"format version {VERSION}: readable")
+    result.checks.append(f"hash chain: header and {len(records)} records linked")
+    if scanned.torn:
+        result.checks.append(f"a torn tail of {scanned.torn} bytes (a command whose write never "
+                             "finished, never acknowledged) is ignored")
+    try:
+        rules = rules_for(header.kind)
+    except UsageError as exc:
+        return _bad(result, 0, exc.message)
+    try:
+        events = decode_all(rules, records)
+    except LogDamaged as exc:
+        return _bad(result, exc.seq, exc.reason)
+    result.checks.append("every event decodes strictly")
+
+    # the plain fold: can every event be applied, and where does the game stand?
+    state = rules.initial()
+    for record, event in zip(records, events):
+        try:
+            state = rules.evolve(state, event)
+        except Exception as exc:  # a well-formed log never makes evolve fail
+            return _bad(result, record.seq, f"{event.TYPE} cannot be applied at this point ({exc!r})")
+    final = state
+    if not records:
+        result.checks.append("the log holds no events yet")
+        return result
+    result.finished = bool(rules.is_over(final))
+    physical = bool(rules.physical(final))
+    result.physical = physical
+    committed = getattr(final, "commitment", None)
+    seed, salt = getattr(final, "seed", None), getattr(final, "salt", None)
+    revealed = {"seed": seed, "salt": salt} if seed is not None else None
+    if result.finished and not physical and revealed is None:
+        return _bad(result, records[-1].seq, "the game ends but its seed is not revealed")
+    if revealed is not None:
+        if physical:
+            return _bad(result, records[-1].seq, "a physical game reveals a seed it never had")
+        if committed is None or commitment_of(int(seed), str(salt)) != committed:
+            return _bad(result, records[-1].seq, "the revealed seed does not match the commitment "
+                                                 "published in the first event")
+        result.checks.append("the revealed seed matches the commitment in the first event")
+
+    hook = command_hook(rules)
+    if hook is None:
+        result.checks.append(f"strict refold: not available for {header.kind} (no command_for "
+                             "hook); events were only folded")
+        return result
+    seeded = revealed is not None
+    bad = _refold(rules, hook, records, events, committed, revealed, physical, result)
+    if bad is not None:
+        return _bad(result, *bad)
+    if physical:
+        result.checks.append(f"strict refold: all {result.commands} commands re-decided to "
+                             "exactly the recorded events (physical game: every coal the referee "
+                             "reported was still in the furnace)")
+    elif seeded:
+        result.seed_checked = True
+        result.checks.append(f"strict refold: all {result.commands} commands re-decided to "
+                             "exactly the recorded events; every draw re-derived from the "
+                             "revealed seed")
+    else:
+        result.checks.append(f"strict refold: all {result.commands} commands re-decided to "
+                             "exactly the recorded events; draws checked as possible only "
+                             "(the seed is revealed when the game ends)")
+    if result.finished:
+        result.checks.append("finished: the last event ends the game"
+                             + ("" if physical else " and reveals the seed"))
+    else:
+        result.checks.append("in progress: the game has not ended (or its end was cut off)")
+    return result
+
+
+def _refold(rules: GameRules, hook, records, events, committed, revealed, physical,
+            result: Verification):
+    """The strict refold; returns ``(seq, reason)`` of the first bad record, or None."""
+    to_map = rules.events.to_map
+    state = rules.initial()
+    for number, (start, end) in enumerate(batches(records)):
+        result.commands += 1
+        batch_records, batch_events = records[start:end], events[start:end]
+        first_seq = batch_records[0].seq
+        if len({r.actor for r in batch_records}) != 1 or len({r.cmd for r in batch_records}) != 1:
+            return first_seq, "the records of one command name different actors or command ids"
+        try:
+            command, answers = hook(state, batch_events)
+        except Exception as exc:
+            return first_seq, f"no command can have caused this event: {exc}"
+
+        def run(chance):
+            if number == 0:
+                return rules.setup(dict(command), chance)
+            return rules.decide(state, command, chance)
+
+        if physical:
+            chance = None
+        elif revealed is not None:
+            chance = SeededChance(int(revealed["seed"]), str(revealed["salt"]))
+        else:
+            chance = ScriptedChance(answers, committed, None)
+        if number == 0:
+            if batch_records[0].actor != REFEREE_ACTOR:
+                return first_seq, "the game's first events must be recorded by the referee"
+        else:
+            try:
+                seat = rules.acting_seat(state, command)
+            except DevilError as exc:
+                return first_seq, exc.message
+            actor = batch_records[0].actor
+            if actor != REFEREE_ACTOR and actor != seat:
+                return first_seq, (f"recorded as given by seat {actor}, but only seat {seat} "
+                                   "(or the referee) may give this command")
+        try:
+            produced = run(chance)
+        except (DevilError, ChanceMismatch) as exc:
+            return first_seq, f"this command was not possible here: {exc}"
+        mismatch = _compare(to_map, produced, batch_records)
+        if mismatch is not None and revealed is not None and not physical:
+            # does the log hold up with its own draws? then the seed is what fails
+            try:
+                again = run(ScriptedChance(answers, committed, revealed))
+            except (DevilError, ChanceMismatch):
+                again = None
+            if again is not None and _compare(to_map, again, batch_records) is None:
+                return mismatch[0], ("this draw does not match the revealed seed: re-derived from "
+                                     f"it the rules give {mismatch[2]}, the log records "
+                                     f"{mismatch[1]}")
+        if mismatch is not None:
+            seq, recorded, expected = mismatch
+            return seq, f"the log records {recorded}, but the rules give {expected} here"
+        for event in batch_events:
+            state = rules.evolve(state, event)
+    return None
+
+
+def _compare(to_map, produced: list, batch_records: list[Record]):
+    """``(seq, recorded, expected)`` of the first difference, or None."""
+    for index, record in enumerate(batch_records):
+        if index >= len(produced):
+            return record.seq, _short(record.event), "nothing more from this command"
+        expected = to_map(produced[index])
+        if expected != record.event:
+            return record.seq, _short(record.event), _short(expected)
+    if len(produced) > len(batch_records):
+        return (batch_records[-1].seq, "no more events from this command",
+                _short(to_map(produced[len(batch_records)])))
+    return None
+
+
+def _short(event_map: dict) -> str:
+    body = ", ".join(f"{k}={v!r}" for k, v in event_map.items() if k != "type")
+    return f"{event_map.get('type')}({body})"
+
+
+def copy_state(state):
+    """A deep copy of a state (for callers that keep old states while folding in place)."""
+    return state.copy() if hasattr(state, "copy") else copy.deepcopy(state)
