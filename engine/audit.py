@@ -1,0 +1,393 @@
+"""The bank's ledger of an Auf Teufel komm raus game, re-derived and reconciled.
+
+:func:`audit` walks a recorded game (a :class:`engine.replay.LoadedLog`) and
+
+* lists, round by round, every bet, the highest coal total and every transfer of money
+  between accounts: a seat (by name), ``"bank"`` or ``"table"`` (a stake in play), each with
+  the rule that moved it and the sequence number of the event;
+* **re-derives** every payout from the bets and the draws, independently of the engine's
+  ``decide`` (ATKR-5.3 to 5.8 for phase 3, ATKR-4.5 / 6.5 for the pact, ATKR-6.2 for who holds
+  one) and compares it with what the log records; any difference is a problem at that
+  record's sequence number;
+* reconciles each player's money from the starting 200 through every transfer, and checks it
+  against the money the log states (pact holders' money, ATKR-6.4; the final money);
+* reports the largest amount the bank was ever down (ATKR-1.4).
+
+Transfers: a bet moves its stake from the seat to the table (ATKR-3.5); a won bet moves the
+stake back from the table and the bank pays the win (ATKR-5.3, or 2x for ATKR-5.5); a lost bet
+moves the stake from the table to the bank (ATKR-5.4); prizes come from the bank (ATKR-5.6,
+5.7); a pact payment comes from the drawer or, when the drawer cannot pay, the bank (ATKR-6.5).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import attrs
+
+from .errors import UsageError
+from .replay import LoadedLog
+
+BANK_NAME = "bank"
+TABLE_NAME = "table"
+PRIZE = 50
+PACT = 50
+
+
+@attrs.define
+class Transfer:
+    frm: str
+    to: str
+    amount: int
+    rule: str
+    seq: int
+
+    def to_json(self) -> dict:
+        return {"from": self.frm, "to": self.to, "amount": self.amount, "rule": self.rule,
+                "seq": self.seq}
+
+
+@attrs.define
+class Round:
+    round: int
+    start: str
+    bets: dict = attrs.field(factory=dict)
+    highest_total: int | None = None
+    highest_bet: int | None = None
+    transfers: list = attrs.field(factory=list)
+
+    def to_json(self) -> dict:
+        return {"round": self.round, "start": self.start, "bets": dict(self.bets),
+                "highest_total": self.highest_total, "highest_bet": self.highest_bet,
+                "transfers": [t.to_json() for t in self.transfers]}
+
+
+@attrs.define
+class Audit:
+    game: str
+    players: list
+    rounds: list = attrs.field(factory=list)
+    money: dict = attrs.field(factory=dict)
+    start_money: int = 200
+    bank: int = 0
+    bank_low: int = 0
+    problems: list = attrs.field(factory=list)  # [(seq, reason)]
+    finished: bool = False
+    ledger: dict = attrs.field(factory=dict)  # name -> [(seq, delta, balance, rule)]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def first_bad_seq(self) -> int | None:
+        return self.problems[0][0] if self.problems else None
+
+    @property
+    def bank_max_deficit(self) -> int:
+        return max(0, -self.bank_low)
+
+    def transfers(self) -> list[tuple[int, Transfer]]:
+        return [(r.round, t) for r in self.rounds for t in r.transfers]
+
+    def to_json(self) -> dict:
+        return {"ok": self.ok, "game": self.game, "finished": self.finished,
+                "first_bad_seq": self.first_bad_seq,
+                "problems": [{"seq": s, "reason": r} for s, r in self.problems],
+                "rounds": [r.to_json() for r in self.rounds],
+                "final_money": dict(self.money),
+                "start_money": self.start_money,
+                "bank_balance": self.bank,
+                "bank_max_deficit": self.bank_max_deficit,
+                "ledger": {name: [{"seq": s, "amount": d, "balance": b, "rule": r}
+                                  for s, d, b, r in rows] for name, rows in self.ledger.items()}}
+
+    def to_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["round", "seq", "from", "to", "amount", "rule"])
+        for number, t in self.transfers():
+            writer.writerow([number, t.seq, t.frm, t.to, t.amount, t.rule])
+        return out.getvalue()
+
+
+def _fmt(item: tuple) -> str:
+    kind, *fields = item
+    return f"{kind}({', '.join(map(str, fields))})"
+
+
+class _Auditor:
+    def __init__(self, log: LoadedLog):
+        from .games.atkr import events as ev
+        from .games.atkr.state import track_space
+        self.ev = ev
+        self.track_space = track_space
+        self.log = log
+        self.result: Audit | None = None
+        self.expected: list[tuple] = []  # re-derived payouts still to come: (item, reason)
+        self.phase3 = False
+
+    # -- accounts ---------------------------------------------------------------------------
+    def name(self, seat: int) -> str:
+        return BANK_NAME if seat == self.ev.BANK else self.names[seat]
+
+    def move(self, frm: str, to: str, amount: int, rule: str, seq: int) -> None:
+        if amount == 0:
+            return
+        self.round.transfers.append(Transfer(frm, to, amount, rule, seq))
+        for account, delta in ((frm, -amount), (to, amount)):
+            if account == BANK_NAME:
+                self.bank += delta
+                self.bank_low = min(self.bank_low, self.bank)
+            elif account == TABLE_NAME:
+                pass
+            else:
+                seat = self.names.index(account)
+                self.money[seat] += delta
+                self.result.ledger[account].append((seq, delta, self.money[seat], rule))
+                if self.money[seat] < 0:
+                    self.problem(seq, f"{account}'s money would go below 0 ({self.money[seat]})")
+
+    def problem(self, seq: int, reason: str) -> None:
+        self.result.problems.append((seq, reason))
+
+    # -- re-derivation ----------------------------------------------------------------------
+    def order(self) -> list[int]:
+        return [(self.start + i) % self.n for i in range(self.n)]
+
+    def derive_winnings(self) -> None:
+        """Phase 3 re-derived from the bets and the coals (ATKR-5.1 to 5.8)."""
+        self.phase3 = True
+        totals = [0 if self.busted[s] else sum(self.coals[s]) for s in range(self.n)]
+        high = max(totals) if totals else 0  # ATKR-5.1
+        highest_bet = max(self.bets) if self.bets else 0
+        self.round.highest_total = high
+        self.round.highest_bet = highest_bet
+        for seat in self.order():  # ATKR-5.2
+            stake = self.bets[seat]
+            if stake == 0:
+                continue
+            if high >= stake:  # ATKR-5.3, 5.5
+                if stake == highest_bet:
+                    self.expected.append(("bet_won", seat, stake, 2 * stake, "ATKR-5.5"))
+                else:
+                    self.expected.append(("bet_won", seat, stake, stake, "ATKR-5.3"))
+            else:
+                self.expected.append(("bet_lost", seat, stake, "ATKR-5.4"))
+        laid = [s for s in self.order() if not self.busted[s] and self.coals[s]]
+        if not laid:  # ATKR-5.8
+            return
+        for seat in laid:
+            if totals[seat] == high and high > 0:
+                self.expected.append(("prize_paid", seat, PRIZE, "ATKR-5.6"))
+        most = max(len(self.coals[s]) for s in laid)
+        for seat in laid:
+            if len(self.coals[seat]) == most:
+                self.expected.append(("prize_paid", seat, PRIZE, "ATKR-5.7"))
+
+    def derive_pact(self, drawer: int) -> None:
+        """ATKR-4.5 / 6.5: 50 to each other holder clockwise from the drawer, from the drawer's
+        money not on the table while it lasts, else from the bank."""
+        purse = self.money[drawer]
+        for holder in sorted((h for h in self.pacts if h != drawer),
+                             key=lambda h: (h - drawer) % self.n):
+            if purse >= PACT:
+                purse -= PACT
+                self.expected.append(("pact_paid", drawer, drawer, holder, PACT, "ATKR-6.5"))
+            else:
+                self.expected.append(("pact_paid", drawer, self.ev.BANK, holder, PACT, "ATKR-6.5"))
+
+    def derive_pacts(self) -> tuple[list[int], list[int]]:
+        """ATKR-6.1 / 6.2: each seat's track space and who enters the pact."""
+        spaces = [self.track_space(m, self.track_low, self.track) for m in self.money]
+        lowest = min(spaces)
+        on_lowest = [s for s, space in enumerate(spaces) if space == lowest]
+        pacts = [s for s, space in enumerate(spaces)
+                 if space == 0 or (len(on_lowest) == 1 and s == on_lowest[0])]
+        return spaces, pacts
+
+    def check_expected(self, recorded: tuple, seq: int) -> None:
+        if not self.expected:
+            self.problem(seq, f"the log records {self.describe(recorded)}, but the rules call "
+                              "for no payment here")
+            return
+        wanted = self.expected.pop(0)
+        if wanted != recorded:
+            self.problem(seq, f"the log records {self.describe(recorded)}, but re-derived from "
+                              f"the bets and draws it is {self.describe(wanted)}")
+
+    def check_none_pending(self, seq: int) -> None:
+        if self.expected:
+            missing = "; ".join(self.describe(item) for item in self.expected)
+            self.problem(seq, f"payments the rules call for are missing before this event: "
+                              f"{missing}")
+            self.expected = []
+
+    def describe(self, item: tuple) -> str:
+        kind = item[0]
+        if kind == "bet_won":
+            _, seat, stake, win, rule = item
+            return f"{self.names[seat]}'s bet of {stake} wins {win} ({rule})"
+        if kind == "bet_lost":
+            _, seat, stake, rule = item
+            return f"{self.names[seat]}'s bet of {stake} is lost ({rule})"
+        if kind == "prize_paid":
+            _, seat, amount, rule = item
+            return f"a prize of {amount} to {self.names[seat]} ({rule})"
+        if kind == "pact_paid":
+            _, drawer, payer, to, amount, rule = item
+            return (f"{self.name(payer)} pays {self.names[to]} {amount} after "
+                    f"{self.names[drawer]}'s devil ({rule})")
+        return _fmt(item)  # pragma: no cover
+
+    # -- the walk ---------------------------------------------------------------------------
+    def run(self) -> Audit:
+        ev = self.ev
+        log = self.log
+        if log.header.kind != "atkr":
+            raise UsageError(f"the bank audit is for Auf Teufel komm raus (atkr) games, not "
+                             f"{log.header.kind}")
+        for record, event in zip(log.records, log.events):
+            seq = record.seq
+            t = type(event)
+            if t is ev.GameCreated:
+                self.names = list(event.players)
+                self.n = len(self.names)
+                self.money = [event.start_money] * self.n
+                self.track_low, self.track = event.track_low, list(event.track)
+                self.bank = 0
+                self.bank_low = 0
+                self.pacts: list[int] = []
+                self.result = Audit(log.header.game, list(self.names),
+                                    start_money=event.start_money)
+                self.result.ledger = {name: [] for name in self.names}
+                if event.start_money != 200:
+                    self.problem(seq, f"players start with {event.start_money}, not 200 "
+                                      "(ATKR-1.3)")
+                self.round = Round(0, self.names[event.first])
+                continue
+            if self.result is None:
+                raise UsageError("the log does not begin with game_created")
+            if t is ev.RoundStarted:
+                self.check_none_pending(seq)
+                self.start = event.start
+                self.round = Round(event.round, self.names[event.start])
+                self.result.rounds.append(self.round)
+                self.bets = [0] * self.n
+                self.placed = [False] * self.n
+                self.coals = [[] for _ in range(self.n)]
+                self.busted = [False] * self.n
+                self.phase3 = False
+            elif t is ev.BetPlaced:
+                if event.amount is None:
+                    self.problem(seq, "a sealed bet: audit the referee's log, which holds every bet")
+                    continue
+                if event.amount > self.money[event.seat]:
+                    self.problem(seq, f"{self.names[event.seat]} bets {event.amount} with only "
+                                      f"{self.money[event.seat]} (ATKR-3.1)")
+                self.bets[event.seat] = event.amount
+                self.placed[event.seat] = True
+                self.move(self.names[event.seat], TABLE_NAME, event.amount, "ATKR-3.5", seq)
+            elif t is ev.BetsRevealed:
+                if list(event.bets) != self.bets:
+                    self.problem(seq, f"the revealed bets {list(event.bets)} are not the bets "
+                                      f"placed {self.bets}")
+                self.round.bets = {self.names[s]: b for s, b in enumerate(event.bets)}
+            elif t is ev.CoalDrawn:
+                self.check_none_pending(seq)
+                self.coals[event.seat].append(event.coal)
+                if event.coal == ev.DEVIL:
+                    self.busted[event.seat] = True
+                    self.derive_pact(event.seat)
+            elif t is ev.Stopped:
+                self.check_none_pending(seq)
+            elif t is ev.PactPaid:
+                self.check_expected(("pact_paid", event.drawer, event.payer, event.to,
+                                     event.amount, event.rule), seq)
+                self.move(self.name(event.payer), self.names[event.to], event.amount,
+                          event.rule, seq)
+            elif t in (ev.BetWon, ev.BetLost, ev.PrizePaid):
+                if not self.phase3:
+                    self.check_none_pending(seq)
+                    self.derive_winnings()
+                if t is ev.BetWon:
+                    self.check_expected(("bet_won", event.seat, event.stake, event.win,
+                                         event.rule), seq)
+                    name = self.names[event.seat]
+                    self.move(TABLE_NAME, name, event.stake, event.rule, seq)
+                    self.move(BANK_NAME, name, event.win, event.rule, seq)
+                elif t is ev.BetLost:
+                    self.check_expected(("bet_lost", event.seat, event.stake, event.rule), seq)
+                    self.move(TABLE_NAME, BANK_NAME, event.stake, event.rule, seq)
+                else:
+                    self.check_expected(("prize_paid", event.seat, event.amount, event.rule), seq)
+                    self.move(BANK_NAME, self.names[event.seat], event.amount, event.rule, seq)
+            elif t is ev.PawnsPlaced:
+                if not self.phase3:
+                    self.check_none_pending(seq)
+                    self.derive_winnings()
+                self.check_none_pending(seq)
+                spaces, pacts = self.derive_pacts()
+                if list(event.spaces) != spaces or list(event.pacts) != pacts:
+                    self.problem(seq, f"pawns and pacts recorded as {list(event.spaces)} / "
+                                      f"{[self.names[s] for s in event.pacts]}, but the money "
+                                      f"gives {spaces} / {[self.names[s] for s in pacts]} "
+                                      "(ATKR-6.1, 6.2)")
+                wanted = [self.money[s] for s in event.pacts]
+                if list(event.pact_money) != wanted:
+                    self.problem(seq, f"the pact holders' money is recorded as "
+                                      f"{list(event.pact_money)}, but the transfers give {wanted}")
+                self.pacts = list(event.pacts)
+            elif t is ev.GameEnded:
+                self.check_none_pending(seq)
+                self.result.finished = True
+                if list(event.money) != self.money:
+                    self.problem(seq, f"the final money is recorded as {list(event.money)}, but "
+                                      f"the transfers give {self.money}")
+        if self.result is None:
+            raise UsageError("the log holds no game yet")
+        self.result.money = {name: self.money[s] for s, name in enumerate(self.names)}
+        self.result.bank = self.bank
+        self.result.bank_low = self.bank_low
+        total = sum(self.money) + self.bank + sum(
+            sum(t.amount for t in r.transfers if t.to == TABLE_NAME)
+            - sum(t.amount for t in r.transfers if t.frm == TABLE_NAME) for r in self.result.rounds)
+        if total != self.n * self.result.start_money:  # pragma: no cover - by construction
+            self.problem(self.log.records[-1].seq, "money is not conserved")
+        return self.result
+
+
+def audit(log: LoadedLog) -> Audit:
+    """The bank's ledger of ``log`` (see the module docstring)."""
+    return _Auditor(log).run()
+
+
+def render_text(result: Audit) -> str:
+    """The ledger as text."""
+    lines = [f"Bank audit of {result.game}: {', '.join(result.players)} "
+             f"({'finished' if result.finished else 'in progress'})"]
+    for r in result.rounds:
+        bets = ", ".join(f"{n} {b}" for n, b in r.bets.items()) or "(not yet revealed)"
+        high = "-" if r.highest_total is None else str(r.highest_total)
+        lines.append(f"Round {r.round} (start {r.start}): bets {bets}; highest total {high}")
+        for t in r.transfers:
+            lines.append(f"  #{t.seq:<5} {t.frm:>8} -> {t.to:<8} {t.amount:>5}  {t.rule}")
+    lines.append("Money, reconciled from the start through every transfer:")
+    for name, rows in result.ledger.items():
+        gained = sum(d for _, d, _, _ in rows if d > 0)
+        lost = -sum(d for _, d, _, _ in rows if d < 0)
+        lines.append(f"  {name}: {result.start_money} + {gained} - {lost} = {result.money[name]}")
+    lines.append(f"Bank balance {result.bank:+d}; the bank was down at most "
+                 f"{result.bank_max_deficit}")
+    if result.ok:
+        lines.append("OK: every payout matches the one re-derived from the bets and draws")
+    else:
+        for seq, reason in result.problems:
+            lines.append(f"PROBLEM at #{seq}: {reason}")
+    return "\n".join(lines)
+
+
+def summary(result: Audit) -> dict[str, Any]:  # pragma: no cover - convenience
+    return {"ok": result.ok, "bank_max_deficit": result.bank_max_deficit}
