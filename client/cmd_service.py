@@ -1,5 +1,133 @@
-"""The network service commands: serve, watch (issue 5).  Registered by client.cli."""
+"""The network service commands: ``devil serve`` and ``devil watch`` (issue 5; docs/service.md).
+Registered by client.cli."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
 
 
 def register(cli) -> None:
     """Add this module's commands to the ``devil`` group."""
+    cli.add_command(serve)
+    cli.add_command(watch)
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (keep 127.0.0.1 unless a proxy fronts the service).")
+@click.option("--port", default=8350, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--store", "store_dir", type=click.Path(file_okay=False),
+              help="Folder of game logs (default: devil's global --store / DEVIL_STORE).")
+@click.option("--organiser-key", envvar="DEVIL_ORGANISER_KEY", metavar="KEY",
+              help="Only this key may create games (env DEVIL_ORGANISER_KEY); it also acts as "
+                   "the referee of every game.")
+@click.option("--max-body", type=click.IntRange(256), default=None, metavar="BYTES",
+              help="Largest request body accepted (default 65536).")
+@click.option("--log-level", default="warning", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@click.pass_obj
+def serve(obj, host, port, store_dir, organiser_key, max_body, log_level):
+    """Serve the games of a store folder over HTTP (Starlette app run by uvicorn).
+
+    Creating a game (POST /games) answers one token per seat, a referee token and a
+    spectator token; players then run `devil --server URL --token T ...`.  The API is
+    described at /openapi.json; docs/service.md plays a whole game with curl.
+    """
+    import uvicorn
+
+    from engine.http import MAX_BODY, create_app
+
+    store = store_dir or obj.store_dir
+    app = create_app(store, organiser_key, max_body=max_body or MAX_BODY)
+    who = "the organiser only" if organiser_key else "anyone"
+    click.echo(f"devil serve: games in {store} on http://{host}:{port} "
+               f"(games may be created by {who})", err=True)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False,
+                timeout_graceful_shutdown=5)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--as", "as_name", metavar="NAME",
+              help="Follow what this player sees (with a seat's token: that seat).")
+@click.option("--after", type=click.IntRange(0), default=0, show_default=True, metavar="SEQ",
+              help="Resume after this sequence number.")
+@click.option("--timeout", type=click.FloatRange(0), default=None, metavar="SECONDS",
+              help="Stop after this long (default: when the game is over).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per event.")
+@click.pass_obj
+def watch(obj, game, as_name, after, timeout, as_json):
+    """Print a game's events live, as they happen, until the game is over.
+
+    Against a server (--server) it long-polls GET /games/{id}/events and reconnects by itself,
+    resuming from the last sequence number it printed; locally it polls the store.
+    """
+    from client.render import renderer_for
+
+    client = obj.client
+    deadline = None if timeout is None else time.monotonic() + timeout
+    game = _retrying(lambda: client.resolve(game), deadline)
+    if game is None:
+        return
+    names = client.players(game)
+    render = renderer_for(client.kind(game))
+    waiting = getattr(client, "wait_events", None)
+    while True:
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            return
+        wait = 25.0 if left is None else max(0.0, min(25.0, left))
+        if waiting is not None:
+            data = _retrying(lambda: waiting(game, as_name, after, wait), deadline)
+            if data is None:
+                return
+        else:
+            data = _poll_local(client, game, as_name, after, wait)
+        for entry in data["events"]:
+            if as_json:
+                click.echo(json.dumps(entry))
+            else:
+                click.echo(f"#{entry['seq']:<4} {render.describe_map(entry['event'], names)}")
+            after = max(after, entry["seq"])
+        after = max(after, data.get("version", after))
+        sys.stdout.flush()
+        if data.get("over"):
+            if not as_json:
+                click.echo("(the game is over)", err=True)
+            return
+
+
+def _retrying(call, deadline, attempts: int = 60):
+    """``call()``, retried while the server is unreachable (bounded by ``attempts`` and
+    ``deadline``); None if the deadline passed."""
+    from client.remote import ServerUnreachable
+
+    delay = 0.2
+    for attempt in range(attempts):
+        try:
+            return call()
+        except ServerUnreachable as exc:
+            if attempt + 1 == attempts:
+                raise
+            if deadline is not None and time.monotonic() + delay > deadline:
+                return None
+            click.echo(f"(connection lost: {exc.message}; reconnecting)", err=True)
+            time.sleep(delay)
+            delay = min(2.0, delay * 2)
+    return None  # pragma: no cover
+
+
+def _poll_local(client, game, as_name, after, wait):
+    """The local store's answer to a long-poll: new events, or none after ``wait`` seconds."""
+    end = time.monotonic() + wait
+    while True:
+        events = client.events(game, as_name, after)
+        view = client.view(game, as_name)
+        over = view.get("phase") == "over"
+        if events or over or time.monotonic() >= end:
+            return {"events": events, "version": view.get("version", after), "over": over}
+        time.sleep(min(0.3, max(0.0, end - time.monotonic())))

@@ -1,0 +1,162 @@
+"""Tokens of the network service (issue 5): who a bearer token is, in which game.
+
+Creating a game over HTTP hands out one secret token per role: the ``referee``, a
+``spectator`` and one per seat.  A token reads ``<game>.<secret>``: the game id in front lets
+the service find the game's token book without an index, the secret (``secrets.token_urlsafe``,
+256 bits) is what proves the role.  Only SHA-256 hashes of the tokens are kept, in a sidecar
+file beside the game's log::
+
+    <store>/<game>.tokens.json   (mode 0600, written atomically)
+    {"version": 1, "game": "atkr-k3f9qz",
+     "tokens": {"<sha256 hex>": "referee" | "spectator" | <seat index>, ...}}
+
+so the .devlog stays readable with msgpack alone and the local CLI keeps working on the same
+store folder.  A game without a token book (created by the local CLI) can be reached over HTTP
+only with the organiser key, which acts as the referee of every game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import tempfile
+import threading
+
+import attrs
+
+from .errors import UsageError
+
+REFEREE_ROLE = "referee"
+SPECTATOR_ROLE = "spectator"
+
+
+@attrs.frozen
+class Role:
+    """Who a request speaks for: ``kind`` is ``"referee"``, ``"spectator"``, ``"seat"`` or
+    ``"organiser"`` (the organiser key: the referee of every game); ``seat`` is the seat index
+    for ``"seat"``; ``game`` the game the token belongs to (None for the organiser)."""
+
+    kind: str
+    game: str | None = None
+    seat: int | None = None
+
+    @property
+    def is_referee(self) -> bool:
+        return self.kind in ("referee", "organiser")
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 hex digest stored for ``token``."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def game_of_token(token: str) -> str | None:
+    """The game id a token names (the part before the first dot), or None."""
+    game, dot, secret = token.partition(".")
+    return game if dot and game and secret else None
+
+
+def keys_equal(given: str, expected: str) -> bool:
+    """Constant-time comparison of two secrets."""
+    return hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8"))
+
+
+class TokenBook:
+    """The token files of a store folder (``root``)."""
+
+    def __init__(self, root: str):
+        self.root = os.path.abspath(os.path.expanduser(str(root)))
+        self._cache: dict[str, dict[str, object]] = {}
+        self._lock = threading.Lock()
+
+    def path(self, game: str) -> str:
+        return os.path.join(self.root, f"{game}.tokens.json")
+
+    def issue(self, game: str, seats: list[str]) -> dict[str, str]:
+        """New tokens for ``game``: ``{"referee": t, "spectator": t, <name>: t, ...}``.
+
+        The plain tokens are returned once and never stored.  Raises UsageError if the game
+        already has tokens.
+        """
+        if os.path.exists(self.path(game)):
+            raise UsageError(f"{game} already has tokens")
+        plain: dict[str, str] = {}
+        hashes: dict[str, object] = {}
+        roles: list[tuple[str, object]] = [("referee", REFEREE_ROLE), ("spectator", SPECTATOR_ROLE)]
+        roles += [(name, seat) for seat, name in enumerate(seats)]
+        for label, role in roles:
+            token = f"{game}.{secrets.token_urlsafe(32)}"
+            plain[label] = token
+            hashes[token_hash(token)] = role
+        self._write(game, {"version": 1, "game": game, "tokens": hashes})
+        with self._lock:
+            self._cache[game] = hashes
+        return plain
+
+    def _write(self, game: str, data: dict) -> None:
+        os.makedirs(self.root, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{game}.tokens.", dir=self.root)
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w") as handle:
+                json.dump(data, handle)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.path(game))
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+            raise
+        dir_fd = os.open(self.root, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+    def _hashes(self, game: str) -> dict[str, object] | None:
+        with self._lock:
+            cached = self._cache.get(game)
+        if cached is not None:
+            return cached
+        try:
+            with open(self.path(game)) as handle:
+                data = json.load(handle)
+        except (FileNotFoundError, ValueError):
+            return None
+        hashes = data.get("tokens") if isinstance(data, dict) else None
+        if not isinstance(hashes, dict):
+            return None
+        with self._lock:
+            self._cache[game] = hashes
+        return hashes
+
+    def has_tokens(self, game: str) -> bool:
+        return self._hashes(game) is not None
+
+    def role(self, token: str) -> Role | None:
+        """The role ``token`` proves, or None for a token no game issued."""
+        game = game_of_token(token)
+        if game is None or "/" in game or game.startswith("."):
+            return None
+        hashes = self._hashes(game)
+        if not hashes:
+            return None
+        digest = token_hash(token)
+        found = None
+        for stored, role in hashes.items():  # constant time over the (few) entries
+            if hmac.compare_digest(stored, digest):
+                found = role
+        if found is None:
+            return None
+        if found == REFEREE_ROLE:
+            return Role("referee", game)
+        if found == SPECTATOR_ROLE:
+            return Role("spectator", game)
+        if isinstance(found, int) and not isinstance(found, bool):
+            return Role("seat", game, found)
+        return None

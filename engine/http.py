@@ -1,0 +1,760 @@
+"""The HTTP service around :class:`engine.service.GameService` (issue 5; docs/service.md).
+
+``create_app(store_dir, organiser_key=None)`` returns a Starlette (ASGI) app; ``devil serve``
+runs it with uvicorn.  Every game of every kind in the store folder is served; the local CLI
+may use the same folder at the same time (the file store's ``flock`` serializes appends across
+processes, and watchers notice appends by other processes by polling the log's size).
+
+Who may do what (tokens: :mod:`engine.auth`):
+
+* creating a game: anyone, or only the organiser key holder when the server has one;
+* a seat's token: act as that seat, read that seat's view, legal commands and stream;
+* the referee's token: everything, including any seat's view, chance reports in a physical
+  game and the raw log (``GET /games/{id}/log``);
+* the spectator's token: the public view and stream only;
+* the organiser key: the referee of every game (also games created by the local CLI).
+
+Blocking work (fsync, flock, folds) runs in a thread pool; every access to one game is
+serialized by an ``asyncio.Lock`` per game, so concurrent commands are neither lost nor applied
+twice.  Errors are JSON: ``{"error": message, "rule": rule-or-null, "code": CLI exit code}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as _dt
+import json
+import os
+import re
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from .auth import Role, TokenBook, keys_equal
+from .errors import (CodecError, ConcurrencyConflict, DevilError, IllegalCommand, LogDamaged,
+                     NotAllowed, UnknownGame, UsageError)
+from .game import PUBLIC, REFEREE
+from .log import scan
+from .service import GameService, actor_code
+from .store.file import FileStore
+
+#: default request body limit (bytes)
+MAX_BODY = 64 * 1024
+#: longest long-poll wait (seconds)
+MAX_WAIT = 60.0
+#: longest a server-sent event stream stays open before the client must reconnect (seconds)
+MAX_STREAM = 3600.0
+#: how often a waiting reader checks the log for appends by other processes (seconds)
+POLL_INTERVAL = 0.25
+_IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+
+
+class ApiError(Exception):
+    """An error answered as JSON with ``status``."""
+
+    def __init__(self, status: int, message: str, code: int = 2, rule: str | None = None,
+                 headers: dict | None = None):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.code = code
+        self.rule = rule
+        self.headers = headers
+
+
+def error_body(message: str, code: int, rule: str | None = None) -> dict:
+    return {"error": message, "rule": rule, "code": code}
+
+
+def status_of(exc: DevilError) -> int:
+    """The HTTP status answering an engine error."""
+    if isinstance(exc, IllegalCommand):
+        return 409
+    if isinstance(exc, NotAllowed):
+        return 403
+    if isinstance(exc, UnknownGame):
+        return 404
+    if isinstance(exc, ConcurrencyConflict):
+        return 409
+    if isinstance(exc, LogDamaged):
+        return 500
+    if isinstance(exc, (CodecError, UsageError)):
+        return 400
+    return 400
+
+
+def iso_time(created_ms: int, ts: int) -> str:
+    """ISO 8601 UTC time of a record (same as client.api.iso_time)."""
+    moment = _dt.datetime.fromtimestamp((created_ms + ts) / 1000, tz=_dt.timezone.utc)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class ServedGames(GameService):
+    """A GameService that keeps each viewer's redacted fold and extends it incrementally.
+
+    ``GameService.state`` refolds a seat's whole redacted stream on every call; a server asks
+    for views and legal commands all the time, so the fold of each (game, viewer) is kept and
+    extended with the new events only.  The result is the same fold
+    (``fold(redact(e, viewer) for e in events)``); callers hold the game's lock.
+    """
+
+    def __init__(self, store: FileStore):
+        super().__init__(store)
+        self._folds: dict[tuple[str, Any], tuple[Any, int, Any]] = {}
+        self._sizes: dict[str, int] = {}
+
+    def load(self, game: str):
+        """Like ``GameService.load``, but a log whose size has not changed since it was last
+        read and verified is not read again (appends only ever grow a log)."""
+        try:
+            size = os.stat(self.store.path(game)).st_size
+        except FileNotFoundError:
+            size = None
+        cached = self._cache.get(game)
+        if cached is not None and size is not None and self._sizes.get(game) == size:
+            return cached
+        loaded = super().load(game)
+        if size is not None:
+            self._sizes[game] = size
+        return loaded
+
+    def state(self, game: str, viewer=REFEREE):
+        loaded = self.load(game)
+        if viewer is REFEREE:
+            return loaded.state
+        rules = loaded.rules
+        key = (game, viewer)
+        entry = self._folds.get(key)
+        if entry is not None and entry[0] is loaded and entry[1] <= len(loaded.events):
+            _, count, state = entry
+        else:
+            count, state = 0, rules.initial()
+        redact, evolve = rules.redact, rules.evolve
+        events = loaded.events
+        for index in range(count, len(events)):
+            state = evolve(state, redact(events[index], viewer))
+        self._folds[key] = (loaded, len(events), state)
+        return state
+
+
+class Hub:
+    """Per-game locks and change notifications (within this process)."""
+
+    def __init__(self):
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._changed: dict[str, asyncio.Event] = {}
+
+    def lock(self, game: str) -> asyncio.Lock:
+        lock = self._locks.get(game)
+        if lock is None:
+            lock = self._locks[game] = asyncio.Lock()
+        return lock
+
+    def changed(self, game: str) -> asyncio.Event:
+        """An event set at the next append to ``game`` by this process."""
+        event = self._changed.get(game)
+        if event is None:
+            event = self._changed[game] = asyncio.Event()
+        return event
+
+    def notify(self, game: str) -> None:
+        event = self._changed.pop(game, None)
+        if event is not None:
+            event.set()
+
+
+class Api:
+    """The endpoints, sharing one service, token book and hub."""
+
+    def __init__(self, store_dir: str, organiser_key: str | None = None,
+                 max_body: int = MAX_BODY, poll_interval: float = POLL_INTERVAL):
+        self.store = FileStore(store_dir)
+        self.service = ServedGames(self.store)
+        self.book = TokenBook(self.store.root)
+        self.organiser_key = organiser_key or None
+        self.max_body = max_body
+        self.poll_interval = poll_interval
+        self.hub = Hub()
+
+    # -- helpers --------------------------------------------------------------------------
+    async def call(self, game: str, fn, *args, **kwargs):
+        """``fn(*args)`` in the thread pool, holding ``game``'s lock."""
+        async with self.hub.lock(game):
+            return await run_in_threadpool(fn, *args, **kwargs)
+
+    @staticmethod
+    def bearer(request: Request) -> str | None:
+        header = request.headers.get("authorization")
+        if not header:
+            return None
+        scheme, _, value = header.partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            raise ApiError(401, "the Authorization header must read 'Bearer <token>'", 4,
+                           headers={"WWW-Authenticate": "Bearer"})
+        return value.strip()
+
+    def authenticate(self, request: Request) -> Role:
+        token = self.bearer(request)
+        if token is None:
+            raise ApiError(401, "this needs a token: send 'Authorization: Bearer <token>' "
+                                "(devil --token, env DEVIL_TOKEN)", 4,
+                           headers={"WWW-Authenticate": "Bearer"})
+        if self.organiser_key and keys_equal(token, self.organiser_key):
+            return Role("organiser")
+        role = self.book.role(token)
+        if role is None:
+            raise ApiError(401, "the token is not valid (wrong or unknown token)", 4,
+                           headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+        return role
+
+    async def game_for(self, request: Request, role: Role) -> str:
+        """The game the path names, if ``role`` may reach it (404 / 403 otherwise)."""
+        text = request.path_params["game"]
+        if role.kind == "organiser":
+            return await run_in_threadpool(self.service.resolve, text)
+        game = role.game
+        if not (text == game or game.startswith(text) or game.endswith(text)):
+            if re.match(r"^[a-z]+-[a-z0-9]{4,32}$", text) and not self.store.exists(text):
+                raise UnknownGame(f"no game {text!r} on this server")
+            raise NotAllowed(f"this token belongs to game {game}, not {text}")
+        if not self.store.exists(game):
+            raise UnknownGame(f"no game {game!r} on this server")
+        return game
+
+    def viewer_for(self, role: Role, names: list[str], as_name: str | None):
+        """The viewer a request reads as: REFEREE, a seat index or PUBLIC."""
+        if role.is_referee:
+            if as_name is None:
+                return REFEREE
+            if as_name not in names:
+                raise UsageError(f"there is no player called {as_name!r} in this game "
+                                 f"(players: {', '.join(names)})")
+            return names.index(as_name)
+        if role.kind == "spectator":
+            if as_name is not None:
+                raise NotAllowed(f"a spectator sees only public information, not {as_name}'s view")
+            return PUBLIC
+        own = names[role.seat]
+        if as_name is not None and as_name != own:
+            raise NotAllowed(f"your token is {own}'s: you cannot act or read as {as_name}")
+        return role.seat
+
+    def names(self, game: str) -> list[str]:
+        loaded = self.service.load(game)
+        return loaded.rules.seats(loaded.state)
+
+    async def read_json(self, request: Request) -> dict:
+        length = request.headers.get("content-length")
+        if length is not None:
+            try:
+                too_big = int(length) > self.max_body
+            except ValueError:
+                raise ApiError(400, "the Content-Length header is not a number") from None
+            if too_big:
+                raise ApiError(413, f"the request body is larger than {self.max_body} bytes")
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > self.max_body:
+                raise ApiError(413, f"the request body is larger than {self.max_body} bytes")
+        if not body.strip():
+            raise ApiError(400, "the request body is empty: send a JSON object")
+        try:
+            data = json.loads(bytes(body))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ApiError(400, f"the request body is not valid JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise ApiError(400, "the request body must be a JSON object")
+        return data
+
+    @staticmethod
+    def query_int(request: Request, name: str, default: int, low: int = 0) -> int:
+        value = request.query_params.get(name)
+        if value is None or value == "":
+            return default
+        try:
+            number = int(value)
+        except ValueError:
+            raise ApiError(400, f"query parameter {name} must be a whole number, not {value!r}"
+                           ) from None
+        if number < low:
+            raise ApiError(400, f"query parameter {name} must be at least {low}")
+        return number
+
+    @staticmethod
+    def query_float(request: Request, name: str, default: float, high: float) -> float:
+        value = request.query_params.get(name)
+        if value is None or value == "":
+            return default
+        try:
+            number = float(value)
+        except ValueError:
+            raise ApiError(400, f"query parameter {name} must be a number, not {value!r}") from None
+        if not number >= 0:
+            raise ApiError(400, f"query parameter {name} must not be negative")
+        return min(number, high)
+
+    def log_size(self, game: str) -> int:
+        try:
+            return os.stat(self.store.path(game)).st_size
+        except OSError:
+            return -1
+
+    async def wait_change(self, game: str, size: int, changed: asyncio.Event,
+                          deadline: float) -> None:
+        """Return once ``game`` changed (an append here, or the log's size changed: an append
+        by another process) or at ``deadline``."""
+        loop = asyncio.get_running_loop()
+        while True:
+            left = deadline - loop.time()
+            if left <= 0 or changed.is_set():
+                return
+            try:
+                await asyncio.wait_for(changed.wait(), timeout=min(left, self.poll_interval))
+                return
+            except asyncio.TimeoutError:
+                pass
+            if self.log_size(game) != size:
+                return
+
+    # -- synchronous bodies (thread pool, under the game's lock) ----------------------------
+    def _summary(self, game: str, role: Role) -> dict:
+        loaded = self.service.load(game)
+        names = loaded.rules.seats(loaded.state)
+        you: dict[str, Any] = {"role": role.kind}
+        if role.kind == "seat":
+            you.update(seat=role.seat, name=names[role.seat])
+        return {"game": game, "kind": loaded.header.kind, "players": names,
+                "version": loaded.version, "over": bool(loaded.rules.is_over(loaded.state)),
+                "you": you}
+
+    def _row(self, game: str, viewer) -> dict:
+        try:
+            view = self.service.view(game, viewer)
+        except DevilError as exc:
+            return {"game": game, "error": exc.message}
+        return {"game": game, "kind": view.get("kind"),
+                "players": [p["name"] for p in view.get("players", [])],
+                "phase": view.get("phase"), "round": view.get("round"),
+                "events": view.get("version"), "winners": view.get("winners") or []}
+
+    def _events(self, game: str, viewer, after: int) -> tuple[list[dict], int, bool]:
+        loaded = self.service.load(game)
+        to_map = loaded.rules.events.to_map
+        created = loaded.header.created
+        out = [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd, "time": iso_time(created, r.ts),
+                "event": to_map(e)}
+               for r, e in self.service.stream(game, viewer, after)]
+        return out, loaded.version, bool(loaded.rules.is_over(loaded.state))
+
+    def _submit(self, game: str, body: dict, role: Role, as_name: str | None, key: str) -> dict:
+        if role.kind == "spectator":
+            raise NotAllowed("a spectator cannot give commands")
+        loaded = self.service.load(game)
+        names = loaded.rules.seats(loaded.state)
+        viewer = self.viewer_for(role, names, as_name)
+        command = dict(body)
+        if viewer is not REFEREE and not role.is_referee:
+            command.setdefault("player", names[viewer])
+        elif as_name is not None:
+            command.setdefault("player", as_name)
+        actor = REFEREE if role.is_referee else role.seat
+        result = self.service.submit(game, command, actor=actor, command_id=key)
+        if result.repeated and result.records and result.records[0].actor != actor_code(actor):
+            raise ApiError(409, f"the command id {key!r} was already used by another caller in "
+                                f"{game}; give every command a fresh Idempotency-Key", 2)
+        rules = self.service.load(game).rules
+        shown = []
+        for record, event in zip(result.records, result.events):
+            seen = event if viewer is REFEREE else rules.redact(event, viewer)
+            if seen is not None:
+                shown.append({"seq": record.seq, **rules.events.to_map(seen)})
+        return {"game": game, "repeated": result.repeated, "events": shown,
+                "view": self.service.view(game, viewer)}
+
+    def _log_bytes(self, game: str) -> bytes:
+        path = self.store.path(game)
+        with open(path, "rb") as handle:
+            data = handle.read()
+        result = scan(data, path)
+        return data[:result.good_end]
+
+    # -- endpoints --------------------------------------------------------------------------
+    async def create_game(self, request: Request) -> Response:
+        if self.organiser_key:
+            token = self.bearer(request)
+            if token is None:
+                raise ApiError(401, "creating a game on this server needs the organiser key "
+                                    "(Authorization: Bearer <key>)", 4,
+                               headers={"WWW-Authenticate": "Bearer"})
+            if not keys_equal(token, self.organiser_key):
+                raise ApiError(403, "only the organiser may create games on this server "
+                                    "(the key given is not the organiser key)", 4)
+        body = await self.read_json(request)
+        unknown = set(body) - {"kind", "options", "seed"}
+        if unknown:
+            raise ApiError(400, f"unknown field(s) {', '.join(sorted(unknown))}: a new game is "
+                                '{"kind": ..., "options": {...}, "seed": n?}')
+        kind = body.get("kind")
+        options = body.get("options", {})
+        seed = body.get("seed")
+        if not isinstance(kind, str):
+            raise ApiError(400, 'a new game needs "kind": "atkr" or "castle"')
+        if not isinstance(options, dict):
+            raise ApiError(400, '"options" must be a JSON object')
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+            raise ApiError(400, '"seed" must be a whole number of at least 0')
+        loaded = await run_in_threadpool(self.service.create, kind, options, seed=seed)
+        names = loaded.rules.seats(loaded.state)
+        issued = await run_in_threadpool(self.book.issue, loaded.game, names)
+        tokens = {"referee": issued.pop("referee"), "spectator": issued.pop("spectator")}
+        for seat, name in enumerate(names):
+            label = name if name not in tokens else f"{name} (seat {seat + 1})"
+            tokens[label] = issued[name]
+        return JSONResponse({"game": loaded.game, "kind": kind, "players": names,
+                             "tokens": tokens}, status_code=201)
+
+    async def list_games(self, request: Request) -> Response:
+        role = self.authenticate(request)
+        if role.kind == "organiser":
+            rows = []
+            for game in await run_in_threadpool(self.store.games):
+                rows.append(await self.call(game, self._row, game, REFEREE))
+            return JSONResponse(rows)
+        if not self.store.exists(role.game):
+            return JSONResponse([])
+        names = await self.call(role.game, self.names, role.game)
+        viewer = self.viewer_for(role, names, None)
+        return JSONResponse([await self.call(role.game, self._row, role.game, viewer)])
+
+    async def get_game(self, request: Request) -> Response:
+        role = self.authenticate(request)
+        game = await self.game_for(request, role)
+        return JSONResponse(await self.call(game, self._summary, game, role))
+
+    async def get_view(self, request: Request) -> Response:
+        role = self.authenticate(request)
+        game = await self.game_for(request, role)
+        names = await self.call(game, self.names, game)
+        viewer = self.viewer_for(role, names, request.query_params.get("as"))
+        return JSONResponse(await self.call(game, self.service.view, game, viewer))
+
+    async def get_legal(self, request: Request) -> Response:
+        role = self.authenticate(request)
+        game = await self.game_for(request, role)
+        names = await self.call(game, self.names, game)
+        viewer = self.viewer_for(role, names, request.query_params.get("as"))
+        if viewer is REFEREE or viewer == PUBLIC:
+            raise ApiError(400, "legal commands belong to a seat: give ?as=NAME", 2)
+
+        def legal():
+            loaded = self.service.load(game)
+            return [loaded.rules.commands.to_map(c) for c in self.service.legal(game, viewer)]
+
+        return JSONResponse(await self.call(game, legal))
+
+    async def get_events(self, request: Request) -> Response:
+        role = self.authenticate(request)
+        game = await self.game_for(request, role)
+        names = await self.call(game, self.names, game)
+        viewer = self.viewer_for(role, names, request.query_params.get("as"))
+        after = self.query_int(request, "after", 0)
+        wait = self.query_float(request, "wait", 0.0, MAX_WAIT)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        while True:
+            changed = self.hub.changed(game)
+            size = self.log_size(game)
+            out, version, over = await self.call(game, self._events, game, viewer, after)
+            if out or over or loop.time() >= deadline:
+                return JSONResponse({"game": game, "events": out,
+                                     "version": max(version, after), "over": over})
+            after = max(after, version)
+            await self.wait_change(game, size, changed, deadline)
+
+    async def get_stream(self, request: Request) -> Response:
+        role = self.authenticate(request)
+        game = await self.game_for(request, role)
+        names = await self.call(game, self.names, game)
+        viewer = self.viewer_for(role, names, request.query_params.get("as"))
+        after = self.query_int(request, "after", 0)
+        last_id = request.headers.get("last-event-id")
+        if last_id:
+            try:
+                after = max(0, int(last_id))
+            except ValueError:
+                raise ApiError(400, f"Last-Event-ID must be a sequence number, not {last_id!r}"
+                               ) from None
+        limit = self.query_float(request, "timeout", 300.0, MAX_STREAM)
+        loop = asyncio.get_running_loop()
+
+        async def frames():
+            nonlocal after
+            deadline = loop.time() + limit
+            yield "retry: 1000\n: devil event stream\n\n"
+            while loop.time() < deadline:
+                changed = self.hub.changed(game)
+                size = self.log_size(game)
+                out, version, over = await self.call(game, self._events, game, viewer, after)
+                for entry in out:
+                    yield f"id: {entry['seq']}\nevent: event\ndata: {json.dumps(entry)}\n\n"
+                after = max(after, version)
+                if over:
+                    yield f"event: over\ndata: {json.dumps({'version': after})}\n\n"
+                    return
+                if not out:
+                    await self.wait_change(game, size, changed, min(deadline, loop.time() + 15))
+                    if not changed.is_set() and self.log_size(game) == size:
+                        yield ": keep-alive\n\n"
+
+        return StreamingResponse(frames(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    async def post_command(self, request: Request) -> Response:
+        role = self.authenticate(request)
+        game = await self.game_for(request, role)
+        key = request.headers.get("idempotency-key")
+        if key is None:
+            raise ApiError(400, "every command needs a command id: send an Idempotency-Key "
+                                "header (a fresh random string; resend it to retry safely)")
+        if not _IDEMPOTENCY_KEY.match(key):
+            raise ApiError(400, "the Idempotency-Key must be 1 to 200 printable characters "
+                                "without spaces")
+        body = await self.read_json(request)
+        as_name = request.query_params.get("as")
+        result = await self.call(game, self._submit, game, body, role, as_name, key)
+        if not result["repeated"]:
+            self.hub.notify(game)
+        return JSONResponse(result, status_code=200 if result["repeated"] else 201)
+
+    async def get_log(self, request: Request) -> Response:
+        role = self.authenticate(request)
+        game = await self.game_for(request, role)
+        if not role.is_referee:
+            raise NotAllowed("only the referee may export the full log "
+                             "(players read their own stream: GET /games/{id}/events)")
+        data = await self.call(game, self._log_bytes, game)
+        return Response(data, media_type="application/vnd.devil.log",
+                        headers={"Content-Disposition": f'attachment; filename="{game}.devlog"'})
+
+    async def openapi(self, request: Request) -> Response:
+        return JSONResponse(OPENAPI)
+
+    async def health(self, request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+
+# -- errors as JSON ---------------------------------------------------------------------------
+async def _api_error(request: Request, exc: ApiError) -> Response:
+    return JSONResponse(error_body(exc.message, exc.code, exc.rule), status_code=exc.status,
+                        headers=exc.headers)
+
+
+async def _devil_error(request: Request, exc: DevilError) -> Response:
+    return JSONResponse(error_body(exc.message, exc.exit_code, getattr(exc, "rule", None)),
+                        status_code=status_of(exc))
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    message = {404: "no such endpoint (see /openapi.json)",
+               405: f"method {request.method} is not allowed here (see /openapi.json)"
+               }.get(exc.status_code, str(exc.detail))
+    return JSONResponse(error_body(message, 2), status_code=exc.status_code,
+                        headers=getattr(exc, "headers", None))
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    return JSONResponse(error_body("internal server error (the server's log has the details)",
+                                   2), status_code=500)
+
+
+def create_app(store_dir: str, organiser_key: str | None = None, *, max_body: int = MAX_BODY,
+               poll_interval: float = POLL_INTERVAL) -> Starlette:
+    """The ASGI app serving every game in ``store_dir``."""
+    api = Api(store_dir, organiser_key, max_body, poll_interval)
+    routes = [
+        Route("/games", api.create_game, methods=["POST"]),
+        Route("/games", api.list_games, methods=["GET"]),
+        Route("/games/{game}", api.get_game, methods=["GET"]),
+        Route("/games/{game}/view", api.get_view, methods=["GET"]),
+        Route("/games/{game}/legal", api.get_legal, methods=["GET"]),
+        Route("/games/{game}/events", api.get_events, methods=["GET"]),
+        Route("/games/{game}/stream", api.get_stream, methods=["GET"]),
+        Route("/games/{game}/commands", api.post_command, methods=["POST"]),
+        Route("/games/{game}/log", api.get_log, methods=["GET"]),
+        Route("/openapi.json", api.openapi, methods=["GET"]),
+        Route("/health", api.health, methods=["GET"]),
+    ]
+    app = Starlette(routes=routes, exception_handlers={
+        ApiError: _api_error, DevilError: _devil_error, HTTPException: _http_error,
+        Exception: _server_error})
+    app.state.api = api
+    return app
+
+
+# -- the OpenAPI document ----------------------------------------------------------------------
+def _op(summary: str, who: str, responses: dict, params: list | None = None,
+        body: dict | None = None, secured: bool = True) -> dict:
+    op: dict[str, Any] = {"summary": summary, "description": f"Who may call: {who}",
+                          "responses": responses}
+    if params:
+        op["parameters"] = params
+    if body:
+        op["requestBody"] = body
+    if not secured:
+        op["security"] = []
+    return op
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict, description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+_ERR = {"401": {"$ref": "#/components/responses/Unauthorized"},
+        "403": {"$ref": "#/components/responses/Forbidden"},
+        "404": {"$ref": "#/components/responses/NotFound"}}
+_GAME = {"name": "game", "in": "path", "required": True, "schema": {"type": "string"},
+         "description": "A game id (or a unique prefix or suffix of it)."}
+_AS = {"name": "as", "in": "query", "required": False, "schema": {"type": "string"},
+       "description": "Read or act as this player.  A seat's token may name only its own seat; "
+                      "the referee may name any seat; spectators may not use it."}
+_AFTER = {"name": "after", "in": "query", "required": False,
+          "schema": {"type": "integer", "minimum": 0, "default": 0},
+          "description": "Only events with a sequence number above this."}
+
+OPENAPI: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "devil table service", "version": "1",
+             "description": "Games of Auf Teufel komm raus (atkr) and Castle of the Devil "
+                            "(castle) as event-sourced logs.  Every request but creating a "
+                            "game carries a bearer token (a seat's, the referee's or the "
+                            "spectator's) handed out when the game was created.  Errors are "
+                            "JSON: {error, rule, code} where code is the devil CLI's exit code "
+                            "(1 refused by the rules, 2 usage, 3 damaged log, 4 not allowed).  "
+                            "See docs/service.md."},
+    "components": {
+        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        "schemas": {
+            "Error": {"type": "object", "required": ["error", "code"], "properties": {
+                "error": {"type": "string"}, "rule": {"type": ["string", "null"]},
+                "code": {"type": "integer", "enum": [1, 2, 3, 4]}}},
+            "NewGame": {"type": "object", "required": ["kind"], "additionalProperties": False,
+                        "properties": {
+                            "kind": {"type": "string", "enum": ["atkr", "castle"]},
+                            "options": {"type": "object", "description": "The kind's options "
+                                        "(players, first, physical, ...)"},
+                            "seed": {"type": "integer", "minimum": 0}}},
+            "Created": {"type": "object", "properties": {
+                "game": {"type": "string"}, "kind": {"type": "string"},
+                "players": {"type": "array", "items": {"type": "string"}},
+                "tokens": {"type": "object", "additionalProperties": {"type": "string"},
+                           "description": "referee, spectator and one per player name; shown "
+                                          "once, stored only as hashes"}}},
+            "Command": {"type": "object", "required": ["type"],
+                        "properties": {"type": {"type": "string"},
+                                       "player": {"type": "string"}},
+                        "additionalProperties": True,
+                        "description": "The same JSON command objects as `devil submit` "
+                                       "(a seat's token fills in its own player)."},
+            "Event": {"type": "object", "properties": {
+                "seq": {"type": "integer"}, "actor": {"type": "integer"},
+                "cmd": {"type": ["string", "null"]}, "time": {"type": "string"},
+                "event": {"type": "object"}}},
+            "Events": {"type": "object", "properties": {
+                "game": {"type": "string"}, "events": {"type": "array", "items": _ref("Event")},
+                "version": {"type": "integer", "description": "resume with after=version"},
+                "over": {"type": "boolean"}}},
+            "Submitted": {"type": "object", "properties": {
+                "game": {"type": "string"}, "repeated": {"type": "boolean"},
+                "events": {"type": "array", "items": {"type": "object"}},
+                "view": {"type": "object"}}},
+        },
+        "responses": {
+            "Unauthorized": _json(_ref("Error"), "Missing or invalid token."),
+            "Forbidden": _json(_ref("Error"), "The token may not do this."),
+            "NotFound": _json(_ref("Error"), "No such game."),
+            "BadRequest": _json(_ref("Error"), "Malformed request, JSON or command."),
+        },
+    },
+    "security": [{"bearer": []}],
+    "paths": {
+        "/games": {
+            "post": _op("Create a game", "anyone; only the organiser key when the server has "
+                        "one (devil serve --organiser-key)",
+                        {"201": _json(_ref("Created"), "The game and its tokens."),
+                         "400": {"$ref": "#/components/responses/BadRequest"},
+                         "401": {"$ref": "#/components/responses/Unauthorized"},
+                         "403": {"$ref": "#/components/responses/Forbidden"},
+                         "413": _json(_ref("Error"), "Body too large.")},
+                        body={"required": True, "content": {"application/json": {
+                            "schema": _ref("NewGame")}}}),
+            "get": _op("List games", "the organiser key (every game) or any game token (its own "
+                       "game, as that token sees it)",
+                       {"200": _json({"type": "array", "items": {"type": "object"}}, "Rows."),
+                        "401": {"$ref": "#/components/responses/Unauthorized"}}),
+        },
+        "/games/{game}": {"get": _op(
+            "Game summary: id, kind, players, version, over, and who the token is",
+            "any token of the game", {"200": _json({"type": "object"}, "Summary."), **_ERR},
+            [_GAME])},
+        "/games/{game}/view": {"get": _op(
+            "The table as the caller (or ?as=NAME for the referee) sees it",
+            "any token of the game (seat: its own view; spectator: the public view)",
+            {"200": _json({"type": "object"}, "The view map."), **_ERR}, [_GAME, _AS])},
+        "/games/{game}/legal": {"get": _op(
+            "Every command a seat may submit now", "the seat's token, or the referee with ?as",
+            {"200": _json({"type": "array", "items": _ref("Command")}, "Commands."), **_ERR},
+            [_GAME, _AS])},
+        "/games/{game}/events": {"get": _op(
+            "Events after a sequence number, redacted for the caller; long-poll with ?wait",
+            "any token of the game (each reads its own redacted stream)",
+            {"200": _json(_ref("Events"), "Events (empty if none arrived within wait)."),
+             **_ERR},
+            [_GAME, _AS, _AFTER, {"name": "wait", "in": "query", "required": False,
+                                  "schema": {"type": "number", "minimum": 0, "maximum": MAX_WAIT},
+                                  "description": "Seconds to wait for a new event."}])},
+        "/games/{game}/stream": {"get": _op(
+            "Server-sent events: one `event` per record (id = seq), `over` at the end; resume "
+            "with Last-Event-ID or ?after", "any token of the game",
+            {"200": {"description": "text/event-stream",
+                     "content": {"text/event-stream": {"schema": {"type": "string"}}}}, **_ERR},
+            [_GAME, _AS, _AFTER, {"name": "timeout", "in": "query", "required": False,
+                                  "schema": {"type": "number", "maximum": MAX_STREAM},
+                                  "description": "Close the stream after this many seconds."}])},
+        "/games/{game}/commands": {"post": _op(
+            "Submit a command", "a seat (as itself), or the referee (for anyone, and chance "
+            "reports in a physical game); not spectators",
+            {"201": _json(_ref("Submitted"), "Recorded."),
+             "200": _json(_ref("Submitted"), "A retry: the command id was already applied; "
+                          "nothing new was recorded."),
+             "400": {"$ref": "#/components/responses/BadRequest"},
+             "409": _json(_ref("Error"), "Refused by the rules (rule holds the rule id), or the "
+                          "command id was used by another caller."),
+             "413": _json(_ref("Error"), "Body too large."), **_ERR},
+            [_GAME, _AS, {"name": "Idempotency-Key", "in": "header", "required": True,
+                          "schema": {"type": "string", "maxLength": 200},
+                          "description": "The command id; a retry with the same id returns the "
+                                         "first answer and appends nothing."}],
+            body={"required": True, "content": {"application/json": {
+                "schema": _ref("Command")}}})},
+        "/games/{game}/log": {"get": _op(
+            "The game's .devlog file (docs/log-format.md)", "the referee only",
+            {"200": {"description": "The log's bytes.",
+                     "content": {"application/vnd.devil.log": {"schema": {
+                         "type": "string", "format": "binary"}}}}, **_ERR}, [_GAME])},
+        "/openapi.json": {"get": _op("This document", "anyone",
+                                     {"200": _json({"type": "object"}, "OpenAPI 3.1")},
+                                     secured=False)},
+        "/health": {"get": _op("Liveness", "anyone", {"200": _json({"type": "object"}, "ok")},
+                               secured=False)},
+    },
+}
