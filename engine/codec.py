@@ -12,8 +12,11 @@ two games may overlap because a log's header names its kind.
 
 from __future__ import annotations
 
+import types
+import typing
 from typing import Any, Iterable
 
+import attrs
 import cattrs
 from cattrs.preconf.msgpack import make_converter
 
@@ -34,12 +37,17 @@ class Registry:
         self.name = name
         self.by_type: dict[str, type] = {}
         self._structure: dict[str, Any] = {}
+        #: tag -> (class, the map's keys in canonical order, allowed value types per field)
+        self._fast: dict[str, tuple] = {}
         for cls in classes:
             tag = cls.TYPE
             if tag in self.by_type:
                 raise ValueError(f"{name}: two classes share the tag {tag!r}")
             self.by_type[tag] = cls
             self._structure[tag] = converter.get_structure_hook(cls)
+            fast = _fast_plan(cls)
+            if fast is not None:
+                self._fast[tag] = fast
 
     def types(self) -> list[str]:
         """The tags, sorted."""
@@ -59,6 +67,15 @@ class Registry:
         Raises :class:`CodecError` when ``data`` is not a map, has no known ``type``, or its
         fields do not fit that type (the message names the type and the field).
         """
+        if type(data) is dict:
+            # fast path (folds are hot): a map written by ``to_map`` has exactly the fields in
+            # canonical order and plain values of the declared types; anything else takes the
+            # full cattrs path below, which accepts and refuses exactly as before
+            fast = self._fast.get(data.get("type"))
+            if fast is not None:
+                obj = fast(data)
+                if obj is not None:
+                    return obj
         if not isinstance(data, dict):
             raise CodecError(f"a {self.name} must be a map with a 'type', not {type(data).__name__}")
         tag = data.get("type")
@@ -75,3 +92,46 @@ class Registry:
             raise CodecError(f"bad {self.name} {tag!r}: {details}") from None
         except (TypeError, ValueError) as exc:  # pragma: no cover - cattrs wraps these
             raise CodecError(f"bad {self.name} {tag!r}: {exc}") from None
+
+
+_SCALARS = {int: "int", str: "str", bool: "bool", type(None): None}
+
+
+def _fast_plan(cls: type):
+    """A generated decoder for a class whose fields are all ``int``, ``str``, ``bool`` or
+    optional ones (``int | None``), without converters, validators or post-init: it returns
+    the object for a map with exactly the fields, in canonical order, of exactly those types,
+    and None for anything else.  None when the class does not qualify."""
+    try:
+        fields = attrs.fields(cls)
+        hints = typing.get_type_hints(cls)
+    except Exception:  # pragma: no cover - not an attrs class with resolvable hints
+        return None
+    if hasattr(cls, "__attrs_post_init__") or "__slots__" not in cls.__dict__:
+        return None
+    checks, names = [], []
+    env: dict[str, Any] = {"cls": cls, "new": object.__new__}
+    for index, field in enumerate(fields):
+        if field.converter is not None or field.validator is not None or not field.init:
+            return None
+        hint = hints.get(field.name)
+        options = typing.get_args(hint) if isinstance(hint, types.UnionType) or \
+            typing.get_origin(hint) is typing.Union else (hint,)
+        if not options or any(option not in _SCALARS for option in options):
+            return None
+        var = f"v{index}"
+        tests = [f"{var} is None" if _SCALARS[o] is None else f"type({var}) is {_SCALARS[o]}"
+                 for o in options]
+        checks.append("(" + " or ".join(tests) + ")")
+        names.append(field.name)
+        env[f"set{index}"] = cls.__dict__[field.name].__set__
+    env["keys"] = ("type", *names)
+    lines = ["def decode(d):", "    if tuple(d) == keys:"]
+    lines += [f"        v{i} = d[{name!r}]" for i, name in enumerate(names)]
+    lines.append(f"        if {' and '.join(checks) or 'True'}:")
+    lines.append("            o = new(cls)")
+    lines += [f"            set{i}(o, v{i})" for i in range(len(names))]
+    lines.append("            return o")
+    lines.append("    return None")
+    exec("\n".join(lines), env)  # noqa: S102 - code built from the class's own field names
+    return env["decode"]

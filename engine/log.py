@@ -192,7 +192,34 @@ def scan(data: bytes, path: str | None = None) -> Scan:
         raise
 
 
-def _scan(data: bytes) -> Scan:
+class Walk:
+    """What :func:`walk` found besides the records: filled in as the walk goes.
+
+    ``header`` (set before the first record is yielded); once the walk is exhausted:
+    ``good_end`` (offset just past the last complete command), ``pending`` (records the last
+    command still owed: its records were never acknowledged), ``seq`` (the last sequence number
+    walked) and ``last_good_seq`` (the last one of a complete command).
+    """
+
+    __slots__ = ("header", "good_end", "pending", "seq", "last_good_seq")
+
+    def __init__(self):
+        self.header: Header | None = None
+        self.good_end = 0
+        self.pending = 0
+        self.seq = 0
+        self.last_good_seq = 0
+
+
+def walk(data: bytes, info: Walk) -> Iterator[list]:
+    """Check ``data`` record by record and yield each good record as the list
+    ``[seq, actor, cmd, ts, event, left, link]``; raise :class:`LogDamaged` at the first bad one.
+
+    The one implementation of the checks :func:`scan` describes; :func:`scan` and fast folds
+    (engine.replay.fold_bytes) both use it.  Records of a last command whose write never
+    finished are yielded too: ``info.pending`` says how many of the last yielded records were
+    never acknowledged (their command ends with ``left`` > 0).
+    """
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
     unpacker.feed(data)
     try:
@@ -203,16 +230,20 @@ def _scan(data: bytes) -> Scan:
         raise LogDamaged(0, f"the header is not msgpack ({exc})") from None
     end = unpacker.tell()
     header = _header_from(header_obj, data, end)
-    records: list[Record] = []
+    info.header = header
     previous = header.link
     good_end = end
     seq = 0
+    last_good = 0
     pending = 0  # records still expected to finish the current command
     tell = unpacker.tell
+    unpack = unpacker.unpack
+    blake2b = hashlib.blake2b
+    link_tail = _LINK_TAIL
     while True:
         start = end
         try:
-            obj = unpacker.unpack()
+            obj = unpack()
         except msgpack.OutOfData:
             break
         except Exception as exc:
@@ -220,33 +251,33 @@ def _scan(data: bytes) -> Scan:
                 break
             raise LogDamaged(seq + 1, f"record is not msgpack ({exc})") from None
         end = tell()
-        if not (type(obj) is list and len(obj) == 7):
+        if type(obj) is not list or len(obj) != 7:
             if not data[start:].strip(b"\0"):
                 end = start
                 break
             raise LogDamaged(seq + 1, "record is not an array of 7")
         rseq, actor, cmd, ts, event, left, link = obj
-        if rseq != seq + 1:
-            raise LogDamaged(seq + 1, f"sequence number {rseq!r} where {seq + 1} was expected "
-                                      "(a record was removed, repeated or moved)")
-        if data[end - 10:end - 8] != _LINK_TAIL or type(link) is not bytes:
+        seq += 1
+        if rseq != seq:
+            raise LogDamaged(seq, f"sequence number {rseq!r} where {seq} was expected "
+                                  "(a record was removed, repeated or moved)")
+        if data[end - 10:end - 8] != link_tail or type(link) is not bytes:
             raise LogDamaged(rseq, "the record's link is missing or malformed")
-        expected = hashlib.blake2b(previous + data[start:end - 10], digest_size=LINK_SIZE).digest()
-        if link != expected:
+        if link != blake2b(previous + data[start:end - 10], digest_size=LINK_SIZE).digest():
             raise LogDamaged(rseq, "the hash chain breaks here: this record, or the one before it, "
                                    "was edited, removed or moved")
-        if (type(actor) is not int or (cmd is not None and type(cmd) is not str)
-                or type(ts) is not int or type(event) is not dict or type(left) is not int or left < 0):
+        if (type(actor) is not int or type(ts) is not int or type(event) is not dict
+                or type(left) is not int or left < 0 or (cmd is not None and type(cmd) is not str)):
             raise LogDamaged(rseq, "a field of the record has the wrong type")
         if pending and left != pending - 1:
             raise LogDamaged(rseq, f"the command's records run out of order (left={left}, "
                                    f"expected {pending - 1})")
-        records.append(Record(rseq, actor, cmd, ts, event, left, link))
         previous = link
-        seq = rseq
         pending = left
         if left == 0:
             good_end = end
+            last_good = seq
+        yield obj
     if end < len(data):
         tail = data[end:]
         if _next_record_follows(data, end, seq):
@@ -255,11 +286,22 @@ def _scan(data: bytes) -> Scan:
                                 or link_of(previous, tail[:-10]) == tail[-8:]):
             # a torn write is a prefix: it does not end exactly on a link
             raise LogDamaged(seq + 1, "the last record is garbled (it is complete but does not parse)")
-    if pending:
+    info.good_end = good_end
+    info.pending = pending
+    info.seq = seq
+    info.last_good_seq = last_good
+
+
+def _scan(data: bytes) -> Scan:
+    info = Walk()
+    records: list[Record] = []
+    append = records.append
+    for obj in walk(data, info):
+        append(Record(*obj))
+    if info.pending:
         # the last command's write never finished: its records were never acknowledged
-        while records and records[-1].left != 0:
-            records.pop()
-    return Scan(header, records, good_end, len(data) - good_end)
+        del records[info.last_good_seq:]
+    return Scan(info.header, records, info.good_end, len(data) - info.good_end)
 
 
 def now_ms() -> int:
