@@ -14,6 +14,7 @@ from engine.errors import IllegalCommand, NotAllowed
 from engine.log import scan
 
 from .conftest import auth
+from .helpers import play_atkr
 
 
 def create(server, kind, options, seed=None):
@@ -29,45 +30,13 @@ def clients(server, created):
     return {name: RemoteClient(server.url, created["tokens"][name]) for name in created["players"]}
 
 
-def atkr_choice(view, me, legal):
-    """A simple player that ends games quickly: bet up to 100, draw until the coal total meets
-    the highest revealed bet (or 30), then stop."""
-    bets = [c for c in legal if c["type"] == "bet"]
-    if bets:
-        return [c for c in bets if c["amount"] <= 100][-1]
-    mine = next(p for p in view["players"] if p["name"] == me)
-    target = max([p["bet"] or 0 for p in view["players"]] + [30])
-    stops = [c for c in legal if c["type"] == "stop"]
-    if stops and mine["total"] >= target:
-        return stops[0]
-    return next(c for c in legal if c["type"] == "draw")
-
-
 def test_whole_atkr_game_one_client_per_seat(server):
     created = create(server, "atkr", {"players": ["Anna", "Ben", "Cleo"], "first": "Anna"},
                      seed=11)
     game = created["game"]
     assert set(created["tokens"]) == {"referee", "spectator", "Anna", "Ben", "Cleo"}
-    seats = clients(server, created)
     referee = RemoteClient(server.url, created["tokens"]["referee"])
-    acted = {name: 0 for name in seats}
-    deadline = time.monotonic() + 120
-    for _ in range(1500):
-        assert time.monotonic() < deadline
-        if referee.view(game, None)["phase"] == "over":
-            break
-        moved = False
-        for name, client in seats.items():
-            legal = client.legal(game, None)  # the token's own seat
-            if not legal:
-                continue
-            command = atkr_choice(client.view(game, None), name, legal)
-            result = client.submit(game, command, None)
-            assert result["repeated"] is False and result["events"]
-            acted[name] += 1
-            moved = True
-            break
-        assert moved, "nobody could act although the game is not over"
+    acted = play_atkr(server.url, created)
     final = referee.view(game, None)
     assert final["phase"] == "over"
     money = {p["name"]: p["money"] for p in final["players"]}

@@ -1,0 +1,46 @@
+"""Shared players for the service tests."""
+
+from __future__ import annotations
+
+import time
+
+from client.remote import RemoteClient
+
+
+def atkr_choice(view, me, legal):
+    """A simple player that ends games quickly: bet up to 100, draw until the coal total meets
+    the highest revealed bet (or 30), then stop."""
+    bets = [c for c in legal if c["type"] == "bet"]
+    if bets:
+        return [c for c in bets if c["amount"] <= 100][-1]
+    mine = next(p for p in view["players"] if p["name"] == me)
+    target = max([p["bet"] or 0 for p in view["players"]] + [30])
+    stops = [c for c in legal if c["type"] == "stop"]
+    if stops and mine["total"] >= target:
+        return stops[0]
+    return next(c for c in legal if c["type"] == "draw")
+
+
+def play_atkr(url, created, limit=1500, seconds=120.0) -> dict:
+    """Play ``created`` (a POST /games answer) to its end, one RemoteClient per seat token.
+    Returns how many commands each seat gave."""
+    game = created["game"]
+    seats = {name: RemoteClient(url, created["tokens"][name]) for name in created["players"]}
+    referee = RemoteClient(url, created["tokens"]["referee"])
+    acted = {name: 0 for name in seats}
+    deadline = time.monotonic() + seconds
+    for _ in range(limit):
+        assert time.monotonic() < deadline
+        if referee.view(game, None)["phase"] == "over":
+            return acted
+        for name, client in seats.items():
+            legal = client.legal(game, None)  # the token's own seat
+            if legal:
+                command = atkr_choice(client.view(game, None), name, legal)
+                result = client.submit(game, command, None)
+                assert result["repeated"] is False and result["events"]
+                acted[name] += 1
+                break
+        else:
+            raise AssertionError("nobody could act although the game is not over")
+    raise AssertionError("the game did not end")
