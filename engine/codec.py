@@ -67,15 +67,18 @@ class Registry:
         Raises :class:`CodecError` when ``data`` is not a map, has no known ``type``, or its
         fields do not fit that type (the message names the type and the field).
         """
-        if type(data) is dict:
-            # fast path (folds are hot): a map written by ``to_map`` has exactly the fields in
-            # canonical order and plain values of the declared types; anything else takes the
-            # full cattrs path below, which accepts and refuses exactly as before
-            fast = self._fast.get(data.get("type"))
-            if fast is not None:
-                obj = fast(data)
-                if obj is not None:
-                    return obj
+        # fast path (folds are hot): a map written by ``to_map`` has exactly the fields in
+        # canonical order and plain values of the declared types; anything else takes the
+        # full cattrs path below, which accepts and refuses exactly as before
+        try:
+            obj = self._fast[data["type"]](data)
+        except (KeyError, TypeError, IndexError):
+            obj = None
+        if obj is not None:
+            return obj
+        return self._from_map_checked(data)
+
+    def _from_map_checked(self, data: Any) -> Any:
         if not isinstance(data, dict):
             raise CodecError(f"a {self.name} must be a map with a 'type', not {type(data).__name__}")
         tag = data.get("type")
@@ -98,9 +101,9 @@ _SCALARS = {int: "int", str: "str", bool: "bool", type(None): None}
 
 
 def _fast_plan(cls: type):
-    """A generated decoder for a class whose fields are all ``int``, ``str``, ``bool`` or
-    optional ones (``int | None``), without converters, validators or post-init: it returns
-    the object for a map with exactly the fields, in canonical order, of exactly those types,
+    """A generated decoder for a class whose fields are all ``int``, ``str``, ``bool``,
+    optional ones (``int | None``) or ``list[int]`` / ``list[str]``, without converters,
+    validators or post-init: it returns the object for a map with exactly the fields, in canonical order, of exactly those types,
     and None for anything else.  None when the class does not qualify."""
     try:
         fields = attrs.fields(cls)
@@ -117,11 +120,16 @@ def _fast_plan(cls: type):
         hint = hints.get(field.name)
         options = typing.get_args(hint) if isinstance(hint, types.UnionType) or \
             typing.get_origin(hint) is typing.Union else (hint,)
-        if not options or any(option not in _SCALARS for option in options):
-            return None
         var = f"v{index}"
-        tests = [f"{var} is None" if _SCALARS[o] is None else f"type({var}) is {_SCALARS[o]}"
-                 for o in options]
+        if len(options) == 1 and typing.get_origin(options[0]) is list and \
+                typing.get_args(options[0]) in ((int,), (str,)):
+            item = _SCALARS[typing.get_args(options[0])[0]]
+            tests = [f"type({var}) is list and all(type(x) is {item} for x in {var})"]
+        elif not options or any(option not in _SCALARS for option in options):
+            return None
+        else:
+            tests = [f"{var} is None" if _SCALARS[o] is None else f"type({var}) is {_SCALARS[o]}"
+                     for o in options]
         checks.append("(" + " or ".join(tests) + ")")
         names.append(field.name)
         env[f"set{index}"] = cls.__dict__[field.name].__set__

@@ -27,7 +27,7 @@ import attrs
 from .chance import SeededChance, commitment as commitment_of
 from .errors import CodecError, DevilError, LogDamaged, UsageError
 from .game import REFEREE, GameRules, rules_for
-from .log import REFEREE_ACTOR, VERSION, Header, Record, scan
+from .log import REFEREE_ACTOR, VERSION, Header, Record, Walk, scan, walk
 
 
 @attrs.define
@@ -85,6 +85,62 @@ def open_log(path: str) -> LoadedLog:
     except IsADirectoryError:
         raise UsageError(f"{path} is a folder, not a .devlog file") from None
     return load_bytes(data, path)
+
+
+def fold_bytes(data: bytes, path: str | None = None) -> tuple[Header, Any, int]:
+    """``(header, state, events)``: a whole .devlog checked (format, hash chain, record shape,
+    exactly as :func:`engine.log.scan`) and folded in one pass, without keeping the records.
+
+    The fast path for reading archives.  Records of a last command whose write never finished
+    are not folded (they were never acknowledged); an event that does not decode is
+    :class:`LogDamaged` at its sequence number.
+    """
+    info = Walk()
+    records = walk(data, info)
+    try:
+        first = next(records, None)
+        rules = rules_for(info.header.kind)
+        decode = rules.events.from_map
+        evolve = rules.evolve
+        state = rules.initial()
+        count = 0
+        held: list = []  # the events of a command whose last record has not come yet
+        if first is not None:
+            for obj in _chain_one(first, records):
+                try:
+                    event = decode(obj[4])
+                except CodecError as exc:
+                    raise LogDamaged(obj[0], exc.message, path) from None
+                if obj[5] == 0 and not held:
+                    state = evolve(state, event)
+                    count += 1
+                else:
+                    held.append(event)
+                    if obj[5] == 0:
+                        for event in held:
+                            state = evolve(state, event)
+                        count += len(held)
+                        held = []
+    except LogDamaged as exc:
+        if path is not None and exc.path is None:
+            raise LogDamaged(exc.seq, exc.reason, path) from None
+        raise
+    return info.header, state, count
+
+
+def _chain_one(first, rest):
+    yield first
+    yield from rest
+
+
+def fold_path(path: str) -> tuple[Header, Any, int]:
+    """:func:`fold_bytes` of the file at ``path``."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        raise UsageError(f"no such file: {path}") from None
+    return fold_bytes(data, path)
 
 
 # -- stepping --------------------------------------------------------------------------------
