@@ -287,6 +287,15 @@ class Api:
         return number
 
     @staticmethod
+    def query_flag(request: Request, name: str) -> bool:
+        value = request.query_params.get(name, "").lower()
+        if value in ("", "0", "false", "no"):
+            return False
+        if value in ("1", "true", "yes"):
+            return True
+        raise ApiError(400, f"query parameter {name} must be true or false, not {value!r}")
+
+    @staticmethod
     def query_float(request: Request, name: str, default: float, high: float) -> float:
         value = request.query_params.get(name)
         if value is None or value == "":
@@ -352,7 +361,8 @@ class Api:
                for r, e in self.service.stream(game, viewer, after)]
         return out, loaded.version, bool(loaded.rules.is_over(loaded.state))
 
-    def _submit(self, game: str, body: dict, role: Role, as_name: str | None, key: str) -> dict:
+    def _submit(self, game: str, body: dict, role: Role, as_name: str | None, key: str,
+                with_legal: bool = False) -> dict:
         if role.kind == "spectator":
             raise NotAllowed("a spectator cannot give commands")
         loaded = self.service.load(game)
@@ -375,7 +385,19 @@ class Api:
             if seen is not None:
                 shown.append({"seq": record.seq, **rules.events.to_map(seen)})
         return {"game": game, "repeated": result.repeated, "events": shown,
-                "view": self.service.view(game, viewer)}
+                "view": self._view(game, viewer, with_legal)}
+
+    def _legal_maps(self, game: str, viewer) -> list[dict]:
+        if viewer is REFEREE or viewer == PUBLIC:
+            return []
+        loaded = self.service.load(game)
+        return [loaded.rules.commands.to_map(c) for c in self.service.legal(game, viewer)]
+
+    def _view(self, game: str, viewer, with_legal: bool = False) -> dict:
+        view = self.service.view(game, viewer)
+        if with_legal:
+            view["legal"] = self._legal_maps(game, viewer)
+        return view
 
     def _log_bytes(self, game: str) -> bytes:
         path = self.store.path(game)
@@ -442,7 +464,8 @@ class Api:
         game = await self.game_for(request, role)
         names = await self.call(game, self.names, game)
         viewer = self.viewer_for(role, names, request.query_params.get("as"))
-        return JSONResponse(await self.call(game, self.service.view, game, viewer))
+        with_legal = self.query_flag(request, "legal")
+        return JSONResponse(await self.call(game, self._view, game, viewer, with_legal))
 
     async def get_legal(self, request: Request) -> Response:
         role = self.authenticate(request)
@@ -452,11 +475,7 @@ class Api:
         if viewer is REFEREE or viewer == PUBLIC:
             raise ApiError(400, "legal commands belong to a seat: give ?as=NAME", 2)
 
-        def legal():
-            loaded = self.service.load(game)
-            return [loaded.rules.commands.to_map(c) for c in self.service.legal(game, viewer)]
-
-        return JSONResponse(await self.call(game, legal))
+        return JSONResponse(await self.call(game, self._legal_maps, game, viewer))
 
     async def get_events(self, request: Request) -> Response:
         role = self.authenticate(request)
@@ -527,7 +546,8 @@ class Api:
                                 "without spaces")
         body = await self.read_json(request)
         as_name = request.query_params.get("as")
-        result = await self.call(game, self._submit, game, body, role, as_name, key)
+        result = await self.call(game, self._submit, game, body, role, as_name, key,
+                                 self.query_flag(request, "legal"))
         if not result["repeated"]:
             self.hub.notify(game)
         return JSONResponse(result, status_code=200 if result["repeated"] else 201)
@@ -627,6 +647,8 @@ _GAME = {"name": "game", "in": "path", "required": True, "schema": {"type": "str
 _AS = {"name": "as", "in": "query", "required": False, "schema": {"type": "string"},
        "description": "Read or act as this player.  A seat's token may name only its own seat; "
                       "the referee may name any seat; spectators may not use it."}
+_LEGAL = {"name": "legal", "in": "query", "required": False, "schema": {"type": "boolean"},
+          "description": "Also answer the seat's legal commands (key `legal` of the view)."}
 _AFTER = {"name": "after", "in": "query", "required": False,
           "schema": {"type": "integer", "minimum": 0, "default": 0},
           "description": "Only events with a sequence number above this."}
@@ -709,7 +731,7 @@ OPENAPI: dict[str, Any] = {
         "/games/{game}/view": {"get": _op(
             "The table as the caller (or ?as=NAME for the referee) sees it",
             "any token of the game (seat: its own view; spectator: the public view)",
-            {"200": _json({"type": "object"}, "The view map."), **_ERR}, [_GAME, _AS])},
+            {"200": _json({"type": "object"}, "The view map."), **_ERR}, [_GAME, _AS, _LEGAL])},
         "/games/{game}/legal": {"get": _op(
             "Every command a seat may submit now", "the seat's token, or the referee with ?as",
             {"200": _json({"type": "array", "items": _ref("Command")}, "Commands."), **_ERR},
@@ -740,7 +762,7 @@ OPENAPI: dict[str, Any] = {
              "409": _json(_ref("Error"), "Refused by the rules (rule holds the rule id), or the "
                           "command id was used by another caller."),
              "413": _json(_ref("Error"), "Body too large."), **_ERR},
-            [_GAME, _AS, {"name": "Idempotency-Key", "in": "header", "required": True,
+            [_GAME, _AS, _LEGAL, {"name": "Idempotency-Key", "in": "header", "required": True,
                           "schema": {"type": "string", "maxLength": 200},
                           "description": "The command id; a retry with the same id returns the "
                                          "first answer and appends nothing."}],
