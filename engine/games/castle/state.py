@@ -20,6 +20,8 @@ Functions here answer only from public facts (so every fold agrees), unless they
 
 from __future__ import annotations
 
+import copy
+
 import attrs
 
 from .cards import FIGHT_ITEMS, PERMANENT, RELIC
@@ -66,6 +68,27 @@ class State:
     @property
     def n(self) -> int:
         return len(self.players)
+
+    def copy(self) -> "State":
+        """An independent copy (what ``copy.deepcopy`` gives, much faster: knowledge facts and
+        revealed hands are never changed once recorded, so they are shared)."""
+        return attrs.evolve(
+            self, players=list(self.players), variants=list(self.variants),
+            house=dict(self.house), societies=list(self.societies),
+            professions=list(self.professions), prof_used=list(self.prof_used),
+            prof_known=[set(x) for x in self.prof_known],
+            society_known=[set(x) for x in self.society_known], drinks=list(self.drinks),
+            hands=[list(h) for h in self.hands], pile=list(self.pile),
+            prof_pile=list(self.prof_pile), removed=list(self.removed),
+            stack=copy.deepcopy(self.stack),
+            knowledge={k: list(v) for k, v in self.knowledge.items()},
+            revealed=dict(self.revealed),
+            declaration=None if self.declaration is None else dict(self.declaration),
+            winners=None if self.winners is None else list(self.winners),
+            points=None if self.points is None else dict(self.points))
+
+    def __deepcopy__(self, memo) -> "State":
+        return self.copy()
 
     @property
     def round(self) -> int:
