@@ -106,11 +106,11 @@ def describe(event, names: list[str]) -> str:
                     f"back {_item(e.returned)} (CASTLE-4.2)")
         named = []
         if e.offered_named:
-            named.append(f"{who(e.receiver)} names the {e.offered_named}: "
-                         f"{who(e.giver)}'s effect")
+            named.append(f"{who(e.receiver)} names the {e.offered_named} "
+                         f"({who(e.giver)}'s effect)")
         if e.returned_named:
-            named.append(f"{who(e.giver)} names the {e.returned_named}: "
-                         f"{who(e.receiver)}'s effect")
+            named.append(f"{who(e.giver)} names the {e.returned_named} "
+                         f"({who(e.receiver)}'s effect)")
         return head + ("; " + "; ".join(named) if named else "; nothing is named")
     if t is ev.HandLimitExceeded:
         return (f"{who(e.player)} holds {e.excess} item(s) over the hand limit and must give "
