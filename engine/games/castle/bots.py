@@ -260,6 +260,9 @@ class SensibleBot:
 
     def _limit(self, state: State, me: int, frame, legal):
         gives = [c for c in legal if isinstance(c, cmd.Give)]
+        # never to someone who would be over the limit in turn (no endless passing around)
+        roomy = [c for c in gives if state.count(state.seat(c.to)) < state.limit]
+        gives = roomy or gives
         own_soc = state.societies[me]
         best = None
         for c in gives:
@@ -409,12 +412,13 @@ BOTS = {"random": RandomBot, "sensible": SensibleBot}
 
 
 def self_play(options: dict, bots: dict[int, Any], chance, *, max_rounds: int = 60,
-              on_event=None) -> dict:
+              max_commands: int = 20_000, on_event=None, on_command=None) -> dict:
     """Play a game from ``options`` with ``bots`` (seat -> bot) without a store.
 
     Each bot sees only its seat's redacted fold (kept incrementally, as ``engine.bots.Table``).
-    Stops when the game ends or reaches round ``max_rounds + 1``.  ``on_event(event, state,
-    seat_states)`` is called after every event (the referee's state and every seat's fold).
+    Stops when the game ends, reaches round ``max_rounds + 1`` or after ``max_commands``.  ``on_event(event, state,
+    seat_states)`` is called after every event (the referee's state and every seat's fold);
+    ``on_command(command, batch, state, seat_states)`` after every command's events.
     Returns ``{"over", "capped", "events", "state", "declared", "commands"}``.
     """
     from . import RULES
@@ -437,7 +441,7 @@ def self_play(options: dict, bots: dict[int, Any], chance, *, max_rounds: int = 
 
     apply(events)
     commands = 0
-    while not state.over and state.round <= max_rounds:
+    while not state.over and state.round <= max_rounds and commands < max_commands:
         acted = False
         for seat in range(n):
             legal = RULES.legal_commands(seats[seat], seat)
@@ -447,6 +451,8 @@ def self_play(options: dict, bots: dict[int, Any], chance, *, max_rounds: int = 
             batch = RULES.decide(state, command, chance)
             events += batch
             apply(batch)
+            if on_command is not None:
+                on_command(command, batch, state, seats)
             commands += 1
             acted = True
             if state.over:
