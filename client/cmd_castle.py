@@ -117,6 +117,17 @@ def register(cli) -> None:
 
     cli.commands["new"].add_command(new_castle)
 
+    # `simulate` comes from client.cmd_tools, registered after this module: attach
+    # `simulate castle` now if it is there, else as soon as it is added
+    _attach_tools(cli)
+    if "simulate" not in cli.commands:
+        add = cli.add_command
+
+        def add_command(command, name=None):
+            add(command, name)
+            _attach_tools(cli)
+        cli.add_command = add_command
+
     # -- a turn (CASTLE-3) -----------------------------------------------------------------
     @cli.command("pass")
     @click.argument("game")
@@ -386,3 +397,104 @@ def register(cli) -> None:
         """
         send(obj, game, {"type": "diplomat", "target": target, "kind": kind}, as_name,
              command_id, as_json)
+
+
+# -- simulate castle / play castle (attached to cmd_tools' `simulate` and `play` groups) -------
+
+BOT_NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gina", "Hugo", "Ida", "Jon"]
+
+
+def simulate_castle_games(service, players: int, games: int, bot: str, seed: int | None,
+                          max_rounds: int, progress=None) -> dict:
+    """Play ``games`` recorded castle games of ``players`` bots of kind ``bot`` in ``service``
+    (``engine.bots.play_out``, capped at ``max_rounds`` rounds of turns); the summary map:
+    ``games, finished, declared, right, capped, average_turns, wins`` (order / brotherhood /
+    coat-of-arms), ``game_ids``."""
+    import random
+    import time
+
+    from engine.bots import make_bot, play_out
+
+    names = BOT_NAMES[:players]
+    declared = right = capped = 0
+    wins = {"order": 0, "brotherhood": 0, "coat-of-arms": 0}
+    turns, ids = [], []
+    started = time.perf_counter()
+    for index in range(games):
+        game_seed = None if seed is None else seed + index
+        loaded = service.create("castle", {"players": names}, seed=game_seed)
+        base = random.Random(f"{seed}-{index}") if seed is not None else random.Random()
+        bots = {s: make_bot("castle", bot, random.Random(base.random())) for s in range(players)}
+        result = play_out(service, loaded.game, bots, max_rounds=max_rounds)
+        state = result["state"]
+        ids.append(loaded.game)
+        turns.append(state.turn)
+        capped += bool(result["capped"])
+        if state.declaration is not None:
+            declared += 1
+            right += bool(state.declaration["right"])
+            society = state.declaration["winning_society"]
+            wins[society or "coat-of-arms"] += 1
+        if progress is not None:
+            progress(1)
+    n = max(1, games)
+    return {"games": games, "players": players, "bot": bot, "seed": seed,
+            "finished": declared, "declared": declared, "right": right, "capped": capped,
+            "declared_share": round(declared / n, 3), "max_rounds": max_rounds,
+            "average_turns": round(sum(turns) / n, 1), "wins": wins,
+            "seconds": round(time.perf_counter() - started, 3), "out": service.store.root,
+            "game_ids": ids}
+
+
+@click.command("castle")
+@click.option("--players", type=click.IntRange(3, 10), default=6, show_default=True)
+@click.option("--games", type=click.IntRange(1), default=10, show_default=True)
+@click.option("--bot", type=click.Choice(["random", "sensible"]), default="sensible",
+              show_default=True, help="The bot at every seat.")
+@click.option("--seed", type=click.IntRange(min=0),
+              help="Game i uses seed S+i (its bots are seeded from it): reproducible runs.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Record the games in this folder (default: the store).")
+@click.option("--max-rounds", type=click.IntRange(1), default=60, show_default=True,
+              help="Stop a game still running after this many rounds of turns (counted as "
+                   "capped): random bots may never declare.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts instead of text.")
+@click.pass_obj
+def simulate_castle(obj, players, games, bot, seed, out_dir, max_rounds, as_json):
+    """K recorded Castle of the Devil games between bots, then a summary: how many ended by a
+    declaration (and were right), how many hit the turn cap, who won.
+
+    \b
+    Example:
+      devil simulate castle --players 7 --games 20 --bot sensible --seed 1 --out runs/
+    """
+    import sys
+
+    from engine.service import GameService
+    from engine.store import FileStore
+
+    if out_dir is not None:
+        service = GameService(FileStore(out_dir))
+    elif getattr(obj, "server", None):
+        raise click.UsageError("simulate runs against the local store, not --server")
+    else:
+        service = obj.client.service
+    with click.progressbar(length=games, label=f"{games} games", file=sys.stderr) as bar:
+        summary = simulate_castle_games(service, players, games, bot, seed, max_rounds,
+                                        progress=bar.update)
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(f"{games} castle games of {players} {bot} bots in {summary['out']} "
+               f"({summary['seconds']} s)")
+    click.echo(f"ended by a declaration: {summary['declared']} ({summary['declared_share']:.0%}),"
+               f" right: {summary['right']}; capped at {max_rounds} rounds: {summary['capped']}")
+    click.echo(f"average turns: {summary['average_turns']}; wins: " +
+               ", ".join(f"{k} {v}" for k, v in summary["wins"].items()))
+
+
+def _attach_tools(cli) -> None:
+    """Add ``simulate castle`` to cmd_tools' ``simulate`` group once it exists."""
+    group = cli.commands.get("simulate")
+    if isinstance(group, click.Group) and "castle" not in group.commands:
+        group.add_command(simulate_castle)
