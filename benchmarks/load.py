@@ -109,9 +109,15 @@ class Stats:
 
 
 async def client(table: Table, seat: int, stats: Stats, deadline: float, rng: random.Random):
-    """One seat: act while it may (the answer to each command carries the next view and legal
+    """One seat with its own connection (as separate players would have)."""
+    async with httpx.AsyncClient(base_url=str(table.http.base_url), timeout=30) as http:
+        await play_seat(http, table, seat, stats, deadline, rng)
+
+
+async def play_seat(http, table: Table, seat: int, stats: Stats, deadline: float,
+                    rng: random.Random):
+    """Act while the seat may (the answer to each command carries the next view and legal
     commands), otherwise long-poll the game's events."""
-    http = table.http
     name = table.players[seat]
     version = 0
     view = None  # the latest view with "legal", None when it must be read again

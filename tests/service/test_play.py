@@ -223,3 +223,17 @@ def test_physical_game_chance_comes_from_the_referee(server):
         {"seq": result["events"][0]["seq"], "type": "coal_drawn", "seat": 0, "coal": 25}]
     records = scan(referee.log_bytes(game)).records
     assert records[-1].actor == -1  # recorded as the referee's report
+
+
+def test_view_and_answer_can_carry_the_seats_legal_commands(server, table):
+    game, token = table["game"], table["tokens"]["Anna"]
+    view = httpx.get(f"{server.url}/games/{game}/view?legal=true", headers=auth(token)).json()
+    assert view["legal"] == httpx.get(f"{server.url}/games/{game}/legal",
+                                      headers=auth(token)).json()
+    assert {c["type"] for c in view["legal"]} == {"bet"}  # phase 1 (ATKR-3.1)
+    answer = httpx.post(f"{server.url}/games/{game}/commands?legal=true",
+                        json={"type": "bet", "amount": 10},
+                        headers={**auth(token), "Idempotency-Key": "l1"}).json()
+    assert answer["view"]["legal"] == []  # Anna has bet; Ben has not
+    plain = httpx.get(f"{server.url}/games/{game}/view", headers=auth(token)).json()
+    assert "legal" not in plain
