@@ -71,11 +71,11 @@ class LocalClient:
 
     def submit(self, game: str, command: dict, as_name: str | None,
                command_id: str | None = None) -> dict:
-        viewer = self._viewer(game, as_name)
         if as_name is not None:
             command = {**command}
             command.setdefault("player", as_name)
         result = self.service.submit(game, command, actor=CONSOLE, command_id=command_id)
+        viewer = self._viewer(game, as_name)
         rules = self.service.load(game).rules
         shown = [(r, e if viewer is REFEREE else rules.redact(e, viewer))
                  for r, e in zip(result.records, result.events)]

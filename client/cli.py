@@ -8,10 +8,12 @@ command); 3 damaged log; 4 not allowed.
 from __future__ import annotations
 
 import json
+import os
+import sys
 
 import click
 
-from engine.errors import DevilError
+from engine.errors import DevilError, UsageError
 from engine.service import GameService
 from engine.store import FileStore
 
@@ -47,12 +49,30 @@ class DevilGroup(click.Group):
     """A group that turns engine errors into a message on stderr and a meaningful exit code."""
 
     def invoke(self, ctx: click.Context):
+        raw = [*getattr(ctx, "_protected_args", []), *ctx.args]  # before Click consumes them
         try:
             return super().invoke(ctx)
         except DevilError as exc:
             _fail(ctx, exc.message, exc.exit_code, getattr(exc, "rule", None))
+        except click.UsageError as exc:
+            if "--json" in raw and not getattr(exc, "_shown", False):
+                exc._shown = True
+                click.echo(json.dumps({"ok": False, "error": exc.format_message(), "rule": None,
+                                       "exit": exc.exit_code}))
+            raise
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except BrokenPipeError:
+            # the reader went away (`devil log GAME | head`): the command itself succeeded
+            sys.stdout = open(os.devnull, "w")
+            ctx.exit(0)
         except OSError as exc:
             _fail(ctx, f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), 2, None)
+        except Exception as exc:  # a bug: say so plainly, keep the traceback for DEVIL_DEBUG=1
+            if os.environ.get("DEVIL_DEBUG"):
+                raise
+            _fail(ctx, f"internal error ({type(exc).__name__}: {exc}); this is a bug in devil; "
+                       "run again with DEVIL_DEBUG=1 for the details", 70, None)
 
 
 def _fail(ctx: click.Context, message: str, code: int, rule: str | None):
@@ -101,7 +121,7 @@ def cli(ctx: click.Context, store: str, server: str | None, token: str | None):
       devil log GAME
 
     Exit codes: 0 done, 1 refused by the rules (the message names the rule), 2 usage error,
-    3 damaged log, 4 not allowed.
+    3 damaged log or failed check, 4 not allowed, 70 internal error (a bug).
     """
     ctx.obj = Context(store, server, token)
 
@@ -116,8 +136,9 @@ def new():
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME",
               help="A player, 2 to 6 in seat order (repeat the option).")
 @click.option("--first", metavar="NAME", help="Start player of round 1 (default: drawn).")
-@click.option("--seed", type=click.IntRange(min=0), help="Fix the digital furnace's seed "
-              "(reproducible games; the seed is still revealed only at the end).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Fix the digital furnace's "
+              "seed, for tests and demos: the game is reproducible, and so predictable to anyone "
+              "who guesses the seed. Leave it out for real play (a secret 64-bit seed).")
 @click.option("--physical", is_flag=True, help="Played with the box: the referee reports "
               "each coal with `draw --coal`.")
 @click.option("--ring", type=int, help="Ring capacity of the furnace (house rule, default 16).")
@@ -155,6 +176,9 @@ def print_created(obj: Context, created: dict, as_json: bool) -> None:
 
 # -- commands of a game ------------------------------------------------------------------------
 def _submit(obj: Context, game: str, command: dict, as_name: str | None, command_id, as_json):
+    if as_name is not None and command.get("player", as_name) != as_name:
+        raise UsageError(f"--as {as_name} does not match the command's player "
+                         f"{command['player']!r}")
     client = obj.client
     game = client.resolve(game)
     result = client.submit(game, command, as_name, command_id)
@@ -177,7 +201,7 @@ id_option = click.option("--id", "command_id", metavar="ID", help="A command id 
                          "the same id again returns the first result and records nothing.")
 
 
-@cli.command()
+@cli.command(context_settings={"ignore_unknown_options": True})
 @click.argument("game")
 @click.argument("amount", type=int)
 @click.option("--as", "as_name", metavar="NAME", required=True, help="The player betting.")

@@ -74,7 +74,8 @@ def table(view: dict, you: str | None = None) -> str:
     if view["phase"] == "over":
         head += f"game over after round {view['round']}"
     else:
-        phase = {"bet": "phase 1: bets", "draw": "phase 2: pulling coals"}[view["phase"]]
+        phase = {"bet": "phase 1: bets", "draw": "phase 2: pulling coals"}.get(
+            view["phase"], view["phase"])
         head += f"round {view['round']}, {phase}"
     lines = [head]
     furnace = view["furnace"]

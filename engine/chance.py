@@ -28,8 +28,8 @@ class SeededChance:
     """Deterministic chance from a seed.  ``seed`` is a non-negative int; ``salt`` a hex string."""
 
     def __init__(self, seed: int, salt: str):
-        if seed < 0:
-            raise ValueError("a seed is a non-negative integer")
+        if not 0 <= seed < 2**64:
+            raise ValueError("a seed is a whole number from 0 to 2**64 - 1")
         self.seed = seed
         self.salt = salt
         self._prefix = str(seed).encode()

@@ -26,6 +26,20 @@ from .errors import CodecError
 converter = make_converter(forbid_extra_keys=True)
 
 
+def _exactly(kind: type):
+    """A structure hook that accepts only values of exactly ``kind`` (no coercion: 60.7, "70"
+    and True are not ints; 5 is not a str)."""
+    def hook(value, _type):
+        if type(value) is not kind:
+            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__} {value!r}")
+        return value
+    return hook
+
+
+for _kind in (int, str, bool, float):
+    converter.register_structure_hook(_kind, _exactly(_kind))
+
+
 class Registry:
     """The tagged classes of one game kind.
 

@@ -185,7 +185,24 @@ def scan(data: bytes, path: str | None = None) -> Scan:
     ``left`` = k, k-1, ..., 0.
     """
     try:
-        return _scan(data)
+        try:
+            return _scan(data)
+        except LogDamaged:
+            # A crash can leave part of a record followed by NUL bytes (the file system
+            # zero-fills the rest of the block).  Without the NULs, if what remains is a clean
+            # log with a torn tail, it is that; otherwise the first error stands.
+            stripped = data.rstrip(b"\0")
+            if len(stripped) == len(data):
+                raise
+            try:
+                result = _scan(stripped)
+            except LogDamaged:
+                pass
+            else:
+                if result.torn:
+                    return Scan(result.header, result.records, result.good_end,
+                                len(data) - result.good_end)
+            raise
     except LogDamaged as exc:
         if path is not None and exc.path is None:
             raise LogDamaged(exc.seq, exc.reason, path) from None

@@ -228,54 +228,9 @@ class ScriptedChance:
 
 
 # -- the per-game hook -----------------------------------------------------------------------
-#: kind -> "module:function" of a built-in ``command_for`` hook (see GameRules.command_for)
-BUILTIN_HOOKS = {"atkr": "engine.replay:atkr_command_for"}
-
-
 def command_hook(rules: GameRules):
-    """The kind's ``command_for`` hook, or None if it has none."""
-    if rules.command_for is not None:
-        return rules.command_for
-    where = BUILTIN_HOOKS.get(rules.kind)
-    if where is None:
-        return None
-    module, _, name = where.partition(":")
-    return getattr(importlib.import_module(module), name)
-
-
-def atkr_command_for(state, events: list) -> tuple[Any, list]:
-    """Auf Teufel komm raus: the command (or setup options) that produced ``events``."""
-    from .games.atkr import commands as cmd
-    from .games.atkr import events as ev
-    from .games.atkr.state import KIND_INDEX, PHASE_SETUP
-
-    first = events[0]
-    if state.phase == PHASE_SETUP:
-        if type(first) is not ev.GameCreated:
-            raise ValueError("a game must begin with game_created")
-        options: dict[str, Any] = {
-            "players": list(first.players), "physical": first.physical, "ring": first.ring,
-            "track": [f"0-{first.track_low}", *first.track]}
-        answers = []
-        if first.first_drawn:
-            answers.append(first.first)
-        elif 0 <= first.first < len(first.players):
-            options["first"] = first.players[first.first]
-        return options, answers
-    if not 0 <= getattr(first, "seat", -1) < state.n:
-        raise ValueError(f"a command cannot begin with {first.TYPE}")
-    name = state.players[first.seat]
-    if type(first) is ev.BetPlaced:
-        return cmd.Bet(name, first.amount), []
-    if type(first) is ev.CoalDrawn:
-        if first.coal not in KIND_INDEX:
-            raise ValueError(f"there is no coal {first.coal!r}")
-        if state.physical:
-            return cmd.Draw(name, first.coal), []
-        return cmd.Draw(name), [KIND_INDEX[first.coal]]
-    if type(first) is ev.Stopped:
-        return cmd.Stop(name), []
-    raise ValueError(f"a command cannot begin with {first.TYPE}")
+    """The kind's ``command_for`` hook (see GameRules.command_for), or None if it has none."""
+    return rules.command_for
 
 
 # -- verification ----------------------------------------------------------------------------

@@ -18,8 +18,8 @@ from typing import Any
 
 import attrs
 
-from .chance import SeededChance
-from .errors import CodecError, LogDamaged, NotAllowed, UsageError
+from .chance import SeededChance, commitment as commitment_of
+from .errors import CodecError, DevilError, LogDamaged, NotAllowed, UsageError
 from .game import REFEREE, GameRules, rules_for
 from .log import REFEREE_ACTOR, Header, Record
 from .store.file import FileStore, new_game_id
@@ -82,7 +82,10 @@ class GameService:
         physical = bool(options.get("physical", False)) or self._castle_physical(kind, options)
         if physical and seed is not None:
             raise UsageError("a physical game has no seed: the referee reports every draw")
-        chance = None if physical else SeededChance.fresh(seed)
+        try:
+            chance = None if physical else SeededChance.fresh(seed)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
         events = rules.setup(dict(options), chance)
         maps = [rules.events.to_map(e) for e in events]
         game = new_game_id(kind)
@@ -130,12 +133,21 @@ class GameService:
                 event = decode(record.event)
             except CodecError as exc:
                 raise LogDamaged(record.seq, exc.message, self.store.path(game)) from None
-            state = evolve(state, event)
+            try:
+                state = evolve(state, event)
+            except Exception as exc:  # an impossible event in a log whose chain was recomputed
+                self._cache.pop(game, None)
+                raise LogDamaged(record.seq, f"{event.TYPE} cannot be applied at this point "
+                                             f"({type(exc).__name__}: {exc}); run `devil verify`",
+                                 self.store.path(game)) from None
             loaded.records.append(record)
             loaded.events.append(event)
             if record.cmd is not None:
                 loaded.commands.setdefault(record.cmd, []).append(index)
         loaded.state = state
+        if not loaded.records:
+            raise LogDamaged(1, "the log has a header but no events (an unfinished creation)",
+                             self.store.path(game))
         self._cache[game] = loaded
         return loaded
 
@@ -203,6 +215,7 @@ class GameService:
                 command = rules.commands.from_map(command)
             if command_id is not None and command_id in loaded.commands:
                 indexes = loaded.commands[command_id]
+                self._check_same_command(loaded, indexes, command, command_id)
                 return Submitted(game, [loaded.records[i] for i in indexes],
                                  [loaded.events[i] for i in indexes], repeated=True)
             state = loaded.state
@@ -215,16 +228,68 @@ class GameService:
                 if seat != actor:
                     names = rules.seats(state)
                     raise NotAllowed(f"you sit as {names[actor]} and cannot act as {names[seat]}")
-            chance = None if rules.physical(state) else self._chance(game)
+            chance = None if rules.physical(state) else _LazyChance(self, game, state)
             events = rules.decide(state, command, chance)
             maps = [rules.events.to_map(e) for e in events]
             records = session.append(loaded.version, actor_code(actor), command_id, maps)
             loaded = self._fold(game, session.header, session.records)
             return Submitted(game, records, events)
 
-    def _chance(self, game: str) -> SeededChance:
-        secret = self.store.secret(game)
+    def _check_same_command(self, loaded: Loaded, indexes: list[int], command, command_id: str
+                            ) -> None:
+        """A retried command id must come with the same command (UsageError otherwise)."""
+        rules = loaded.rules
+        hook = rules.command_for
+        if hook is None:
+            return
+        before = rules.fold(loaded.events[:indexes[0]])
+        try:
+            original, _ = hook(before, [loaded.events[i] for i in indexes])
+        except Exception:  # pragma: no cover - a hook that cannot rebuild: accept the retry
+            return
+        if not isinstance(original, dict) and rules.commands.to_map(original) \
+                != rules.commands.to_map(command):
+            raise UsageError(f"command id {command_id!r} was already used for another command "
+                             f"({rules.commands.to_map(original)}); give a new id")
+
+    def chance(self, game: str, commitment: str | None) -> SeededChance:
+        """The secret chance of a digital game, checked against its public ``commitment``.
+
+        Raises :class:`SecretDamaged` if the secret is missing, unreadable or does not match.
+        """
+        try:
+            secret = self.store.secret(game)
+        except (OSError, ValueError) as exc:
+            raise SecretDamaged(f"the secret seed file of {game} cannot be read ({exc})") from None
         if secret is None:
-            raise UsageError(f"the secret seed of {game} is missing from the store; "
-                             "no digital draw can be made")
-        return SeededChance(int(secret["seed"]), str(secret["salt"]))
+            raise SecretDamaged(f"the secret seed of {game} is missing from the store; "
+                                "no digital draw can be made")
+        try:
+            chance = SeededChance(secret["seed"], secret["salt"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SecretDamaged(f"the secret seed file of {game} is malformed ({exc})") from None
+        if commitment is not None and commitment_of(chance.seed, chance.salt) != commitment:
+            raise SecretDamaged(f"the secret seed of {game} does not match the commitment in its "
+                                "first event; refusing to draw from it")
+        return chance
+
+
+class SecretDamaged(DevilError):
+    """A digital game's secret seed is missing, unreadable or not the committed one."""
+
+    exit_code = 3
+
+
+class _LazyChance:
+    """The game's chance, loaded (and checked) only when ``decide`` first asks for it, so a
+    command that needs no chance (a bet) never depends on the secret file."""
+
+    def __init__(self, service: GameService, game: str, state):
+        self._service, self._game, self._state = service, game, state
+        self._chance: SeededChance | None = None
+
+    def __getattr__(self, name: str):
+        if self._chance is None:
+            commitment = getattr(self._state, "commitment", None)
+            self._chance = self._service.chance(self._game, commitment)
+        return getattr(self._chance, name)

@@ -19,7 +19,7 @@ import secrets as _secrets
 from typing import Iterator
 
 from ..errors import ConcurrencyConflict, UnknownGame, UsageError
-from ..log import LogWriter, Record, Scan, read_path, scan
+from ..log import LogWriter, Record, Scan, _fsync_dir, read_path, scan
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
 _ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no l, o, 0, 1: easy to read aloud
@@ -83,6 +83,8 @@ class FileStore:
 
     def resolve(self, text: str) -> str:
         """The game id ``text`` names: an exact id, or a unique prefix or suffix of one."""
+        if not text:
+            raise UsageError("name a game: its id, or a unique beginning or end of it")
         if _GAME_ID.match(text) and self.exists(text):
             return text
         matches = [g for g in self.games() if g.startswith(text) or g.endswith(text)]
@@ -104,18 +106,33 @@ class FileStore:
                 json.dump(secret, handle)
                 handle.flush()
                 os.fsync(handle.fileno())
-        writer = LogWriter.create(path, kind, game)
+        # the header and the first events go to a temporary file, which is linked into place
+        # only when complete: a game either exists whole or not at all
+        temporary = os.path.join(self.root, f".{game}.{os.getpid()}.creating")
         try:
-            fcntl.flock(writer.fd, fcntl.LOCK_EX)
-            return writer.append(actor, None, events)
+            writer = LogWriter.create(temporary, kind, game)
+            try:
+                records = writer.append(actor, None, events)
+            finally:
+                os.close(writer.fd)
+            os.link(temporary, path)  # fails if the game exists: never overwrite a log
+            _fsync_dir(self.root)
+        except BaseException:
+            if secret is not None:
+                _remove(os.path.join(self.root, f"{game}.secret"))
+            raise
         finally:
-            os.close(writer.fd)
+            _remove(temporary)
+        return records
 
     def secret(self, game: str) -> dict | None:
         """The secret kept for ``game`` (``{"seed", "salt"}``), or None."""
         try:
             with open(os.path.join(self.root, f"{game}.secret")) as handle:
-                return json.load(handle)
+                data = json.load(handle)
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            return data
         except FileNotFoundError:
             return None
 
@@ -141,6 +158,13 @@ class FileStore:
             yield StreamSession(writer, result)
         finally:
             os.close(fd)  # releases the lock
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass
 
 
 def _read_all(fd: int) -> bytes:

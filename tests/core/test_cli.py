@@ -95,7 +95,9 @@ def test_a_refused_command_exits_1_names_the_rule_and_records_nothing(devil):
     assert "ATKR-3.1" in result.stderr
     result = devil("draw", game, "--as", "Anna", "--coal", 10, code=1)
     assert "ATKR-2" in result.stderr
-    result = devil("bet", game, 10, "--as", "Zed", code=2)
+    result = devil("bet", game, 10, "--as", "Zed", code=1)  # ATKR-9.2: refused like the rest
+    assert "ATKR-9.2: there is no player called 'Zed'" in result.stderr
+    result = devil("show", game, "--as", "Zed", code=2)       # reading: a usage error
     assert "no player called 'Zed'" in result.stderr
     refused = json.loads(devil("bet", game, 15, "--as", "Anna", "--json", code=1).stdout)
     assert refused == {"ok": False, "rule": "ATKR-3.1", "exit": 1,
@@ -141,3 +143,35 @@ def test_retry_with_the_same_command_id_records_once(devil):
     assert again["events"] == first["events"] == [{"seq": 3, "type": "bet_placed", "seat": 0,
                                                    "amount": 30}]
     assert len(json.loads(devil("log", game, "--json").stdout)) == 3
+
+
+def test_review_findings_stay_fixed(devil):
+    """Cases found by review: each gives a clear error and changes nothing."""
+    game = devil("new", "atkr", "--player", "Anna", "--player", "Ben", "--first", "Anna",
+                 "--seed", 5).stdout.strip()
+    before = devil("log", game, "--json").stdout
+    assert "ATKR-3.1" in devil("bet", game, -10, "--as", "Anna", code=1).stderr
+    result = devil("submit", game, '{"type": "bet", "player": "Ben", "amount": 30}',
+                   "--as", "Anna", code=2)
+    assert "does not match" in result.stderr
+    result = devil("submit", game, '{"type": "bet", "amount": 60.5}', "--as", "Anna", code=2)
+    assert "expected int" in result.stderr
+    result = devil("submit", game, '{"type": "bet", "amount": "70"}', "--as", "Anna", code=2)
+    assert "expected int" in result.stderr
+    devil("new", "atkr", "--player", "A", "--player", "B", "--seed", 2**64, code=2)
+    devil("new", "atkr", "--player", "A", "--player", "B", "--track", "0-50,200,10000000000000",
+          code=2)
+    devil("new", "atkr", "--player", "A\nB", "--player", "C", code=2)
+    devil("show", "", code=2)
+    assert json.loads(devil("bet", game, "abc", "--as", "Anna", "--json", code=2).stdout)["ok"] \
+        is False
+    devil("bet", game, 30, "--as", "Anna", "--id", "same")
+    result = devil("bet", game, 40, "--as", "Ben", "--id", "same", code=2)
+    assert "already used for another command" in result.stderr
+    assert len(json.loads(devil("log", game, "--json").stdout)) == \
+        len(json.loads(before)) + 1
+    # a wrong secret is caught before any draw is made from it; bets need no secret
+    (devil.store / f"{game}.secret").write_text('{"seed": 6, "salt": "00"}')
+    devil("bet", game, 0, "--as", "Ben")
+    result = devil("draw", game, "--as", "Anna", code=3)
+    assert "does not match the commitment" in result.stderr

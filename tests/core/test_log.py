@@ -191,3 +191,17 @@ def test_concurrent_service_processes_with_retries(tmp_path):
     assert sorted((b.seat, b.amount) for b in bets) == [(i, 10 * (i + 1)) for i in range(6)]
     assert loaded.events[-1].TYPE == "bets_revealed"
     assert loaded.events[-1].bets == [10, 20, 30, 40, 50, 60]
+
+
+def test_a_torn_write_followed_by_nul_bytes_is_a_torn_tail(tmp_path):
+    """A crash can leave part of the last command and then zeros up to the block's end."""
+    path = tmp_path / "atkr-test01.devlog"
+    starts, size = make_log(path)
+    original = path.read_bytes()
+    for cut in range(starts[-1] + 1, size):
+        path.write_bytes(original[:cut] + bytes(size - cut + 7))
+        result = read_path(str(path))
+        assert [r.seq for r in result.records] == [1, 2, 3]
+        with FileStore(str(tmp_path)).session("atkr-test01") as session:
+            assert [r.seq for r in session.records] == [1, 2, 3]
+        assert path.read_bytes() == original[:starts[-1]]

@@ -2,7 +2,8 @@
 
 Parts: ``events`` (facts), ``commands``, ``state`` (the fold's record, coals, track),
 ``options`` (new-game options and first events), ``decide``, ``evolve``, ``view``
-(view, redact, legal commands), ``bots``.
+(view, redact, legal commands), ``rebuild`` (the command a batch of events came from, for
+verify), ``bots``.
 """
 
 from ...game import GameRules
@@ -11,6 +12,7 @@ from .decide import decide
 from .events import EVENTS
 from .evolve import evolve, initial
 from .options import setup
+from .rebuild import command_for
 from .state import PHASE_OVER
 from .view import acting_seat, legal_commands, redact, view
 
@@ -30,6 +32,7 @@ RULES = GameRules(
     is_over=lambda state: state.phase == PHASE_OVER,
     seats=lambda state: list(state.players),
     physical=lambda state: state.physical,
+    command_for=command_for,
 )
 
 __all__ = ["RULES"]

@@ -18,6 +18,8 @@ from . import events as ev
 from .state import DEFAULT_RING, DEFAULT_TRACK, DEFAULT_TRACK_LOW, GOAL, START_MONEY
 
 KNOWN = {"players", "first", "physical", "ring", "track"}
+MAX_LABEL = 1_000_000_000
+MAX_NAME = 32
 DEFAULT_TRACK_TEXT = f"0-{DEFAULT_TRACK_LOW}," + ",".join(str(v) for v in DEFAULT_TRACK)
 
 
@@ -42,6 +44,8 @@ def parse_track(value) -> tuple[int, list[int]]:
         raise UsageError(f"track labels are whole numbers: {value!r}") from None
     if low_from_value != 0 or low < 0 or low % 10:
         raise UsageError(f"the lowest track space runs from 0 to a multiple of 10, not {first!r}")
+    if low > MAX_LABEL or any(label > MAX_LABEL for label in labels):
+        raise UsageError(f"track labels must be at most {MAX_LABEL}")
     previous = low
     for label in labels:
         if label % 10 or label <= previous:
@@ -62,6 +66,10 @@ def setup(options: dict, chance) -> list:
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         raise UsageError("players must be a list of names")
     players = [p.strip() for p in players]
+    for name in players:
+        if len(name) > MAX_NAME or not name.isprintable():
+            raise UsageError(f"a player's name is 1 to {MAX_NAME} printable characters, "
+                             f"not {name!r}")
     if not 2 <= len(players) <= 6:
         raise UsageError(f"Auf Teufel komm raus takes 2 to 6 players, not {len(players)} (ATKR-1.6)")
     if len(set(players)) != len(players):

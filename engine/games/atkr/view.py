@@ -14,7 +14,7 @@ from ...errors import IllegalCommand
 from ...game import REFEREE
 from . import events as ev
 from .commands import Bet, Draw, Stop
-from .state import (COAL_KINDS, KIND_INDEX, PHASE_BET, PHASE_DRAW, State, coal_name,
+from .state import (COAL_KINDS, KIND_INDEX, PHASE_BET, PHASE_DRAW, PHASE_OVER, State, coal_name,
                     space_label)
 
 
@@ -28,6 +28,8 @@ def redact(event, viewer):
 def _sees_money(state: State, viewer, seat: int) -> bool:
     if state.bets and state.bet_in[seat] and state.bets[seat] is None:
         return False  # sealed bet: money not on the table is unknown
+    if state.phase == PHASE_OVER:
+        return True  # game_ended publishes everyone's money
     return viewer is REFEREE or viewer == seat or seat in state.pacts
 
 
