@@ -68,10 +68,22 @@ def decode_all(rules: GameRules, records: list[Record], path: str | None = None)
 
 
 def load_bytes(data: bytes, path: str | None = None) -> LoadedLog:
-    """Scan and decode a whole .devlog (raises LogDamaged / UsageError)."""
+    """Scan, decode and fold a whole .devlog (raises LogDamaged / UsageError).
+
+    The fold catches a log whose chain was recomputed around an impossible event: it is
+    reported as damage at that event's record (``devil verify`` says more about why).
+    """
     result = scan(data, path)
     rules = rules_for(result.header.kind)
     events = decode_all(rules, result.records, path)
+    state = rules.initial()
+    for record, event in zip(result.records, events):
+        try:
+            state = rules.evolve(state, event)
+        except Exception as exc:  # a well-formed log never makes evolve fail
+            raise LogDamaged(record.seq, f"{event.TYPE} cannot be applied at this point "
+                                         f"({type(exc).__name__}: {exc}); run `devil verify`",
+                             path) from None
     return LoadedLog(path, result.header, result.records, events, rules, result.torn)
 
 

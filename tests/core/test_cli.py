@@ -175,3 +175,35 @@ def test_review_findings_stay_fixed(devil):
     devil("bet", game, 0, "--as", "Ben")
     result = devil("draw", game, "--as", "Anna", code=3)
     assert "does not match the commitment" in result.stderr
+
+
+def test_a_rehashed_impossible_event_is_damage_everywhere(devil):
+    game = devil("new", "atkr", "--player", "A", "--player", "B", "--first", "A",
+                 "--physical").stdout.strip()
+    devil("bet", game, 0, "--as", "A")
+    devil("bet", game, 0, "--as", "B")   # records 4 (bet) and 5 (reveal): left 1, 0
+    devil("draw", game, "--as", "A", "--coal", 25)
+    path = devil.store / f"{game}.devlog"
+    from engine.log import read_path
+    assert [r.left for r in read_path(str(path)).records] == [1, 0, 0, 1, 0, 0]
+    # records 1-2 and 4-5 are two-record commands: forge only single-record ones
+    import engine.log as log
+    result = log.scan(path.read_bytes())
+    h = result.header
+    out = log.encode_header(h.kind, h.game, h.created)
+    previous = log.scan(out).header.link
+    for r in result.records:
+        event = {**r.event, "seat": 9} if r.seq == 6 else r.event
+        pack = __import__("msgpack").Packer(use_bin_type=True).pack
+        covered = (b"\x97" + pack(r.seq) + pack(r.actor) + pack(r.cmd) + pack(r.ts)
+                   + pack(event) + pack(r.left))
+        previous = log.link_of(previous, covered)
+        out += covered + b"\xc4\x08" + previous
+    path.write_bytes(out)
+    for args in (("show", game), ("log", game), ("games",), ("replay", str(path)),
+                 ("audit", str(path)), ("verify", str(path))):
+        result = devil(*args, code=3 if args[0] != "games" else 0)
+        if args[0] == "games":
+            assert "DAMAGED" in result.stdout and "record 6" in result.stdout
+        elif args[0] != "verify":
+            assert "record 6 is bad" in result.stderr
