@@ -124,6 +124,10 @@ class ServedGames(GameService):
         return loaded
 
     def state(self, game: str, viewer=REFEREE):
+        with self._lock:
+            return self._viewer_state(game, viewer)
+
+    def _viewer_state(self, game: str, viewer):
         loaded = self.load(game)
         if viewer is REFEREE:
             return loaded.state

@@ -187,7 +187,11 @@ def test_a_repeated_command_id_appends_once(server, table):
     headers = {**auth(table["tokens"]["Ben"]), "Idempotency-Key": "anna-bet-1"}
     response = httpx.post(f"{server.url}/games/{game}/commands", json={"type": "bet",
                           "amount": 10}, headers=headers)
-    assert response.status_code == 409
+    assert response.status_code == 400 and response.json()["code"] == 2  # another command
+    headers = {**auth(table["tokens"]["referee"]), "Idempotency-Key": "anna-bet-1"}
+    response = httpx.post(f"{server.url}/games/{game}/commands", json={"type": "bet",
+                          "player": "Anna", "amount": 30}, headers=headers)
+    assert response.status_code == 409 and response.json()["code"] == 2  # another caller
     assert len(scan(referee.log_bytes(game)).records) == len(records)
 
 
