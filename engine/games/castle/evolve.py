@@ -454,6 +454,8 @@ def _ended(s: State, e: ev.GameEnded) -> None:
     s.winners = list(e.winners)
     s.points = None if e.points is None else dict(e.points)
     s.over = True
+    if e.reveal is not None:
+        s.seed, s.salt = e.reveal.seed, e.reveal.salt
     s.stack = []
     s.active = None
 

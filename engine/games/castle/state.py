@@ -64,6 +64,9 @@ class State:
     winners: list | None = None
     points: dict | None = None
     over: bool = False
+    #: the seed reveal of a finished digital game (``game_ended``), read by ``devil verify``
+    seed: int | None = None
+    salt: str | None = None
 
     @property
     def n(self) -> int:
