@@ -176,6 +176,8 @@ def print_created(obj: Context, created: dict, as_json: bool) -> None:
 
 # -- commands of a game ------------------------------------------------------------------------
 def _submit(obj: Context, game: str, command: dict, as_name: str | None, command_id, as_json):
+    if as_name is None and "player" not in command and not obj.server:
+        raise click.UsageError("--as NAME is required (or give --server with a seat's token)")
     if as_name is not None and command.get("player", as_name) != as_name:
         raise UsageError(f"--as {as_name} does not match the command's player "
                          f"{command['player']!r}")
@@ -204,7 +206,8 @@ id_option = click.option("--id", "command_id", metavar="ID", help="A command id 
 @cli.command(context_settings={"ignore_unknown_options": True})
 @click.argument("game")
 @click.argument("amount", type=int)
-@click.option("--as", "as_name", metavar="NAME", required=True, help="The player betting.")
+@click.option("--as", "as_name", metavar="NAME", help="The player betting (with --server "
+              "and a seat's token: that seat).")
 @id_option
 @json_option
 @click.pass_obj
@@ -222,7 +225,8 @@ COAL_CHOICES = ["10", "20", "25", "50", "75", "100", "devil"]
 
 @cli.command()
 @click.argument("game")
-@click.option("--as", "as_name", metavar="NAME", required=True, help="The player drawing.")
+@click.option("--as", "as_name", metavar="NAME", help="The player drawing (with --server "
+              "and a seat's token: that seat).")
 @click.option("--coal", type=click.Choice(COAL_CHOICES), help="Physical games only: the coal "
               "the player drew from the box.")
 @id_option
@@ -241,7 +245,8 @@ def draw(obj: Context, game, as_name, coal, command_id, as_json):
 
 @cli.command()
 @click.argument("game")
-@click.option("--as", "as_name", metavar="NAME", required=True, help="The player stopping.")
+@click.option("--as", "as_name", metavar="NAME", help="The player stopping (with --server "
+              "and a seat's token: that seat).")
 @id_option
 @json_option
 @click.pass_obj
