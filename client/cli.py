@@ -349,8 +349,8 @@ def games(obj: Context, as_json):
 
 from . import cmd_castle, cmd_service, cmd_tools  # noqa: E402  (commands of later layers)
 
-cmd_castle.register(cli)
 cmd_tools.register(cli)
+cmd_castle.register(cli)  # after cmd_tools: adds `simulate castle` and `play castle` to its groups
 cmd_service.register(cli)
 
 

@@ -41,8 +41,9 @@ def register(cli) -> None:
     from .cli import _submit, id_option, json_option, print_created  # lazily: cli imports us
 
     def as_player(f):
-        return click.option("--as", "as_name", metavar="NAME", required=True,
-                            help="The player giving the command.")(f)
+        return click.option("--as", "as_name", metavar="NAME",
+                            help="The player giving the command (with --server and a seat's "
+                                 "token: that seat).")(f)
 
     def game_command(name: str):
         """Decorators shared by the friendly commands: GAME argument, --as, --id, --json."""
@@ -117,16 +118,8 @@ def register(cli) -> None:
 
     cli.commands["new"].add_command(new_castle)
 
-    # `simulate` comes from client.cmd_tools, registered after this module: attach
-    # `simulate castle` now if it is there, else as soon as it is added
+    # `simulate castle` and `play castle` join cmd_tools' groups (registered before this module)
     _attach_tools(cli)
-    if "simulate" not in cli.commands:
-        add = cli.add_command
-
-        def add_command(command, name=None):
-            add(command, name)
-            _attach_tools(cli)
-        cli.add_command = add_command
 
     # -- a turn (CASTLE-3) -----------------------------------------------------------------
     @cli.command("pass")
@@ -494,7 +487,107 @@ def simulate_castle(obj, players, games, bot, seed, out_dir, max_rounds, as_json
 
 
 def _attach_tools(cli) -> None:
-    """Add ``simulate castle`` to cmd_tools' ``simulate`` group once it exists."""
-    group = cli.commands.get("simulate")
-    if isinstance(group, click.Group) and "castle" not in group.commands:
-        group.add_command(simulate_castle)
+    """Add ``simulate castle`` and ``play castle`` to cmd_tools' ``simulate`` and ``play``."""
+    for name, command in (("simulate", simulate_castle), ("play", play_castle)):
+        group = cli.commands.get(name)
+        if isinstance(group, click.Group) and "castle" not in group.commands:
+            group.add_command(command)
+
+
+def command_text(command: dict) -> str:
+    """A command map as a short menu line: ``trade item=dagger-1 to=Ben``."""
+    fields = " ".join(f"{key}={value}" for key, value in command.items()
+                      if key not in ("type", "player") and value not in (None, False, [], ""))
+    return f"{command['type']} {fields}".rstrip()
+
+
+@click.command("castle")
+@click.option("--player", "players", multiple=True, metavar="NAME",
+              help="A person at the keyboard (repeat; seat order).")
+@click.option("--bot", "bot_specs", multiple=True, metavar="NAME=KIND",
+              help="A bot seat, e.g. --bot Rex=sensible (kinds: random, sensible); bots sit "
+                   "after the people.")
+@click.option("--first", metavar="NAME", help="Start player (default: drawn).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Fix the deal's seed (and the "
+              "bots'); reproducible, so predictable to anyone who knows it.")
+@click.option("--variant", "variants", multiple=True,
+              type=click.Choice(["smuggling", "prophecy", "scoring"]),
+              help="A variant (CASTLE-10), repeatable.")
+@click.option("--beginner", is_flag=True, help="The beginner game (CASTLE-2.6).")
+@click.option("--max-rounds", type=click.IntRange(1), default=60, show_default=True,
+              help="Stop a game that has not ended after this many rounds.")
+@click.pass_obj
+def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_rounds):
+    """Castle of the Devil at one terminal: people and bots mixed.
+
+    When a person must act, the screen names them ("Ben, your move: the others look away"),
+    shows the table as Ben knows it and numbers what Ben may do; type the number.  Everything
+    that happens is shown as the whole table sees it.  Recorded in the store like any game.
+
+    \b
+    Example:
+      devil play castle --player Ann --bot Ben=sensible --bot Cid=sensible --bot Dora=random
+    """
+    import random
+
+    from engine.bots import Table, make_bot
+    from engine.errors import IllegalCommand, UsageError
+    from engine.game import REFEREE
+
+    from . import render_castle as render
+    from .cmd_tools import _local_service, _parse_bots, service_redact
+
+    bots = _parse_bots(bot_specs)
+    seats = list(players) + [name for name in bots if name not in players]
+    if not 3 <= len(seats) <= 10:
+        raise UsageError(f"Castle of the Devil takes 3 to 10 players, not {len(seats)} "
+                         "(--player / --bot)")
+    service = _local_service(obj)
+    options = {"players": seats, "first": first, "variants": list(variants),
+               "beginner": beginner}
+    loaded = service.create("castle", options, seed=seed)
+    game = loaded.game
+    rng = random.Random(seed)
+    robots = {seat: make_bot("castle", bots[name], random.Random(rng.random()))
+              for seat, name in enumerate(seats) if name in bots and name not in players}
+    click.echo(f"Game {game} ({service.store.path(game)})")
+    table = Table(service, game)
+    for event in loaded.events:
+        click.echo("  " + render.describe(service_redact(table, event), seats))
+    while not table.over():
+        if getattr(table.referee, "round", 0) > max_rounds:
+            click.echo(f"Stopped after {max_rounds} rounds (--max-rounds); the game is not over.")
+            break
+        waiting = table.waiting()
+        if not waiting:  # pragma: no cover - a decider always waits for someone
+            break
+        seat = waiting[0]
+        legal = table.legal(seat)
+        if seat in robots:
+            events = table.submit(seat, robots[seat].choose(table.states[seat], seat, legal))
+        else:
+            events = _castle_human(table, seat, seats[seat], legal, render, IllegalCommand)
+        for event in events:
+            click.echo("  " + render.describe(service_redact(table, event), seats))
+    view = {"game": game, "version": table.events, **table.rules.view(table.referee, REFEREE)}
+    if table.over():
+        click.echo(render.table(view, None))
+    click.echo(f"Recorded in {service.store.path(game)} ({table.events} events).")
+
+
+def _castle_human(table, seat: int, name: str, legal: list, render, refused) -> list:
+    """One decision of a person at the keyboard: their table, a numbered menu, a choice."""
+    to_map = table.rules.commands.to_map
+    maps = [to_map(command) for command in legal]
+    click.echo(f"\n=== {name}, your move: the others look away ===")
+    view = {"game": table.game, "version": table.events,
+            **table.rules.view(table.states[seat], seat)}
+    click.echo(render.table(view, name))
+    for number, command in enumerate(maps, 1):
+        click.echo(f"  {number:>3}  {command_text(command)}")
+    while True:
+        number = click.prompt(f"{name}, your choice", type=click.IntRange(1, len(maps)))
+        try:
+            return table.submit(seat, legal[number - 1])
+        except refused as exc:  # pragma: no cover - legal commands are accepted
+            click.echo(f"refused: {exc}")
