@@ -29,7 +29,9 @@ def test_a_person_plays_castle_among_bots_and_the_game_is_recorded(tmp_path):
     # Ann (seat 0) sees her own society, profession and starting item, and nothing of the others'
     assert dealt[0]["societies"][1:] == [None, None]
     assert dealt[0]["professions"][1:] == [None, None]
-    assert dealt[0]["hands"][1:] == [[None], [None]]
+    # 3 players: one dealt item (CASTLE-2.4) and one more from the pile (CASTLE-2.5) each
+    assert dealt[0]["hands"][1:] == [[None, None], [None, None]]
+    assert len(dealt[0]["hands"][0]) == 2 and None not in dealt[0]["hands"][0]
     assert dealt[0]["societies"][0] in ("order", "brotherhood")
     assert set(dealt[0]["item_pile"]) == {None}
 
