@@ -1,7 +1,7 @@
 """Castle of the Devil commands: ``devil new castle`` and the friendly subcommands (issue 4).
 
 Every friendly subcommand builds the same JSON command object ``devil submit`` accepts
-(docs/commands-castle.md) and submits it through ``client.cli._submit``, so output and exit
+(docs/commands.md) and submits it through ``client.cli._submit``, so output and exit
 codes are those of every other game command (0 done, 1 refused by the rules, 2 usage error,
 3 damaged log, 4 not allowed).  No rules here: the engine checks every command.
 """
