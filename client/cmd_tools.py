@@ -15,7 +15,7 @@ import time
 
 import click
 
-from engine.errors import DevilError, IllegalCommand, UsageError
+from engine.errors import IllegalCommand, UsageError
 from engine.game import PUBLIC, REFEREE
 
 BOT_PEOPLE = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"]

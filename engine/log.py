@@ -401,16 +401,20 @@ def _fsync_dir(path: str) -> None:
         os.close(fd)
 
 
-def read_path(path: str) -> Scan:
-    """Read and check the .devlog at ``path`` without changing it (a torn tail is ignored)."""
+def read_bytes(path: str) -> bytes:
+    """The bytes of the .devlog at ``path``; UsageError for a missing file or a folder."""
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            return handle.read()
     except FileNotFoundError:
         raise UsageError(f"no such file: {path}") from None
     except IsADirectoryError:
         raise UsageError(f"{path} is a folder, not a .devlog file") from None
-    return scan(data, path)
+
+
+def read_path(path: str) -> Scan:
+    """Read and check the .devlog at ``path`` without changing it (a torn tail is ignored)."""
+    return scan(read_bytes(path), path)
 
 
 def iter_events(result: Scan) -> Iterator[tuple[Record, dict]]:  # pragma: no cover - convenience

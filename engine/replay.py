@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import copy
-import importlib
 from typing import Any, Iterator
 
 import attrs
@@ -27,7 +26,7 @@ import attrs
 from .chance import SeededChance, commitment as commitment_of
 from .errors import CodecError, DevilError, LogDamaged, UsageError
 from .game import REFEREE, GameRules, rules_for
-from .log import REFEREE_ACTOR, VERSION, Header, Record, Walk, scan, walk
+from .log import REFEREE_ACTOR, VERSION, Header, Record, Walk, read_bytes, scan, walk
 
 
 @attrs.define
@@ -89,14 +88,7 @@ def load_bytes(data: bytes, path: str | None = None) -> LoadedLog:
 
 def open_log(path: str) -> LoadedLog:
     """The .devlog at ``path``, read and decoded (no store, nothing written)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        raise UsageError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path} is a folder, not a .devlog file") from None
-    return load_bytes(data, path)
+    return load_bytes(read_bytes(path), path)
 
 
 def fold_bytes(data: bytes, path: str | None = None) -> tuple[Header, Any, int]:
@@ -147,12 +139,7 @@ def _chain_one(first, rest):
 
 def fold_path(path: str) -> tuple[Header, Any, int]:
     """:func:`fold_bytes` of the file at ``path``."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        raise UsageError(f"no such file: {path}") from None
-    return fold_bytes(data, path)
+    return fold_bytes(read_bytes(path), path)
 
 
 # -- stepping --------------------------------------------------------------------------------
@@ -291,14 +278,7 @@ def batches(records: list[Record]) -> Iterator[tuple[int, int]]:
 
 def verify_path(path: str) -> Verification:
     """:func:`verify_bytes` of the file at ``path``."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        raise UsageError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path} is a folder, not a .devlog file") from None
-    return verify_bytes(data, path)
+    return verify_bytes(read_bytes(path), path)
 
 
 def verify_bytes(data: bytes, path: str | None = None) -> Verification:

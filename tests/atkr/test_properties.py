@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.chance import SeededChance
-from engine.game import PUBLIC, REFEREE
+from engine.game import PUBLIC
 from engine.games.atkr import RULES
 from engine.games.atkr import events as ev
 from engine.games.atkr.state import COAL_COUNTS, KIND_INDEX

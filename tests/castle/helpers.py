@@ -9,7 +9,7 @@ from engine.errors import IllegalCommand
 from engine.games.castle import RULES
 from engine.games.castle import commands as C
 from engine.games.castle import events as E
-from engine.games.castle.cards import PROFESSIONS, relic_of
+from engine.games.castle.cards import PROFESSIONS
 from engine.games.castle.options import in_play
 from engine.game import PUBLIC
 

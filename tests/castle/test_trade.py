@@ -270,7 +270,7 @@ def test_castle_3_3_hand_limit_give_away_without_effect():
         tie_fight(g, "Ann", "Ben")
         assert g.state.count(0) <= 5
     end_turn_by_passing(g, "Ann")
-    new = tie_fight(g, "Ann", "Ben")
+    tie_fight(g, "Ann", "Ben")
     assert g.state.count(0) == 6
     assert any(isinstance(e, E.HandLimitExceeded) for e in g.events[-3:])
     assert g.waiting() == ["Ann"] and g.state.top["kind"] == "limit"

@@ -119,7 +119,7 @@ def test_an_edited_record_rehashed_from_there_on_is_still_caught_by_the_next_lin
     make_log(path)
     data = path.read_bytes()
     spans = record_spans(data)
-    (_, s1, e1), (_, s2, e2) = spans[1], spans[2]
+    (_, _, e1), (_, s2, e2) = spans[1], spans[2]
     previous = data[e1 - 8:e1]
     tampered = data[:s2] + encode_records(previous, 2, 0, "c1", 5,
                                           [{"type": "t", "i": 9, "k": 1}])[0] + data[e2:]

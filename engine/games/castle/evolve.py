@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from . import events as ev
 from .cards import PROFESSIONS
-from .state import (State, ability_eligible, doctor_queue, hypnotist_may, new_fight,
+from .state import (State, doctor_queue, hypnotist_may, new_fight,
                     next_ability_seat, priest_queue, support_queue)
 
 
