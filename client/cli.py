@@ -84,6 +84,7 @@ def _fail(ctx: click.Context, message: str, code: int, rule: str | None):
 
 
 def json_option(f):
+    """The ``--json`` flag; setting it also makes errors print as JSON on stdout."""
     def callback(ctx, param, value):
         if value:
             ctx.find_object(Context).json = True
@@ -93,6 +94,7 @@ def json_option(f):
 
 
 def emit(data) -> None:
+    """Print ``data`` as one line of JSON."""
     click.echo(json.dumps(data, indent=None, sort_keys=False))
 
 

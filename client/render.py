@@ -10,4 +10,5 @@ RENDERERS = {"atkr": "client.render_atkr", "castle": "client.render_castle"}
 
 
 def renderer_for(kind: str) -> ModuleType:
+    """The renderer module of game ``kind``."""
     return importlib.import_module(RENDERERS[kind])

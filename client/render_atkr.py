@@ -6,6 +6,7 @@ from engine.games.atkr import events as ev
 
 
 def coal_text(coal) -> str:
+    """``"a devil"`` for a devil (0 or "devil"), else the value."""
     return "a devil" if coal in (0, "devil") else str(coal)
 
 

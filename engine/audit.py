@@ -38,6 +38,9 @@ PACT = 50
 
 @attrs.define
 class Transfer:
+    """One movement of money: ``amount`` from ``frm`` to ``to`` (a seat's name, "bank" or
+    "table"), under ``rule`` (an ATKR rule id), recorded at ``seq``."""
+
     frm: str
     to: str
     amount: int
@@ -51,6 +54,9 @@ class Transfer:
 
 @attrs.define
 class Round:
+    """One round of the ledger: its start player, the bets, the highest total and bet, and
+    every transfer in order."""
+
     round: int
     start: str
     bets: dict = attrs.field(factory=dict)
@@ -66,6 +72,9 @@ class Round:
 
 @attrs.define
 class Audit:
+    """The whole ledger of a game: rounds, final money per player, the bank's balance and
+    lowest point, and any differences between recorded and re-derived payouts."""
+
     game: str
     players: list
     rounds: list = attrs.field(factory=list)
@@ -390,4 +399,5 @@ def render_text(result: Audit) -> str:
 
 
 def summary(result: Audit) -> dict[str, Any]:  # pragma: no cover - convenience
+    """The two headline facts of an audit: whether it holds, and the bank's deepest deficit."""
     return {"ok": result.ok, "bank_max_deficit": result.bank_max_deficit}

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import os
 import secrets
 import tempfile
@@ -123,10 +124,12 @@ class TokenBook:
             cached = self._cache.get(game)
         if cached is not None:
             return cached
+        if not re.match(r"^[a-z]+-[a-z0-9]{4,32}$", game):
+            return None  # not a game id: no such token (and never a path to open)
         try:
             with open(self.path(game)) as handle:
                 data = json.load(handle)
-        except (FileNotFoundError, ValueError):
+        except (OSError, ValueError):
             return None
         hashes = data.get("tokens") if isinstance(data, dict) else None
         if not isinstance(hashes, dict):

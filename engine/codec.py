@@ -40,6 +40,23 @@ for _kind in (int, str, bool, float):
     converter.register_structure_hook(_kind, _exactly(_kind))
 
 
+def _strict_list(list_type):
+    """A structure hook for ``list[X]`` that accepts only a list (a string is not a list of
+    characters, a map is not a list of keys), then structures each item as ``X``."""
+    (item_type,) = typing.get_args(list_type) or (Any,)
+
+    def hook(value, _type):
+        if type(value) is not list:
+            raise TypeError(f"expected a list, got {type(value).__name__} {value!r}")
+        structure = converter.structure
+        return [structure(item, item_type) for item in value]
+    return hook
+
+
+converter.register_structure_hook_factory(
+    lambda tp: tp is list or typing.get_origin(tp) is list, _strict_list)
+
+
 class Registry:
     """The tagged classes of one game kind.
 

@@ -40,6 +40,8 @@ PUBLIC: int = -1
 
 
 class Chance(Protocol):  # pragma: no cover - typing only
+    """What ``decide`` may ask of chance (engine.chance.SeededChance implements it)."""
+
     commitment: str
 
     def randbelow(self, n: int, *label: Any) -> int: ...

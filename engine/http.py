@@ -68,6 +68,8 @@ class ApiError(Exception):
 
 
 def error_body(message: str, code: int, rule: str | None = None) -> dict:
+    """The JSON body of every error answer: ``{"error", "rule", "code"}`` (code: the CLI's exit
+    code for the same error)."""
     return {"error": message, "rule": rule, "code": code}
 
 
@@ -223,8 +225,7 @@ class Api:
             return await run_in_threadpool(self.service.resolve, text)
         game = role.game
         if not (text == game or game.startswith(text) or game.endswith(text)):
-            if re.match(r"^[a-z]+-[a-z0-9]{4,32}$", text) and not self.store.exists(text):
-                raise UnknownGame(f"no game {text!r} on this server")
+            # the same answer whether or not that game exists: a token tells nothing of others
             raise NotAllowed(f"this token belongs to game {game}, not {text}")
         if not self.store.exists(game):
             raise UnknownGame(f"no game {game!r} on this server")
@@ -272,6 +273,8 @@ class Api:
             data = json.loads(bytes(body))
         except (ValueError, UnicodeDecodeError) as exc:
             raise ApiError(400, f"the request body is not valid JSON ({exc})") from None
+        except RecursionError:
+            raise ApiError(400, "the request body is nested too deeply") from None
         if not isinstance(data, dict):
             raise ApiError(400, "the request body must be a JSON object")
         return data

@@ -415,8 +415,3 @@ def read_bytes(path: str) -> bytes:
 def read_path(path: str) -> Scan:
     """Read and check the .devlog at ``path`` without changing it (a torn tail is ignored)."""
     return scan(read_bytes(path), path)
-
-
-def iter_events(result: Scan) -> Iterator[tuple[Record, dict]]:  # pragma: no cover - convenience
-    for record in result.records:
-        yield record, record.event

@@ -215,6 +215,11 @@ class GameService:
                 command = rules.commands.from_map(command)
             if command_id is not None and command_id in loaded.commands:
                 indexes = loaded.commands[command_id]
+                first = loaded.records[indexes[0]]
+                if actor != CONSOLE and actor is not REFEREE and first.actor != actor_code(actor):
+                    # another player's id: say nothing about their command (it may be hidden)
+                    raise NotAllowed(f"command id {command_id!r} belongs to another player's "
+                                     "command; give a new id")
                 self._check_same_command(loaded, indexes, command, command_id)
                 return Submitted(game, [loaded.records[i] for i in indexes],
                                  [loaded.events[i] for i in indexes], repeated=True)
@@ -249,8 +254,9 @@ class GameService:
             return
         if not isinstance(original, dict) and rules.commands.to_map(original) \
                 != rules.commands.to_map(command):
-            raise UsageError(f"command id {command_id!r} was already used for another command "
-                             f"({rules.commands.to_map(original)}); give a new id")
+            # the original is not shown: it may hold what this caller may not see
+            raise UsageError(f"command id {command_id!r} was already used for a different "
+                             "command; give a new id")
 
     def chance(self, game: str, commitment: str | None) -> SeededChance:
         """The secret chance of a digital game, checked against its public ``commitment``.

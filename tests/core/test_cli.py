@@ -167,7 +167,8 @@ def test_review_findings_stay_fixed(devil):
         is False
     devil("bet", game, 30, "--as", "Anna", "--id", "same")
     result = devil("bet", game, 40, "--as", "Ben", "--id", "same", code=2)
-    assert "already used for another command" in result.stderr
+    assert "already used for a different command; give a new id" in result.stderr
+    assert "30" not in result.stderr.split("id")[-1]  # the original is not echoed
     assert len(json.loads(devil("log", game, "--json").stdout)) == \
         len(json.loads(before)) + 1
     # a wrong secret is caught before any draw is made from it; bets need no secret

@@ -90,3 +90,18 @@ def test_the_secret_seed_stays_out_of_the_log_until_the_end(tmp_path):
     assert b"987654321" not in data and (987654321).to_bytes(4, "big") not in data
     secret = tmp_path / f"{game}.secret"
     assert secret.stat().st_mode & 0o077 == 0
+
+
+def test_another_seats_command_id_reveals_nothing_about_its_command(tmp_path):
+    """Reusing a command id that another seat used is refused the same way whatever the body,
+    and the message never shows the original command (it may hold a hidden bet or card)."""
+    service = GameService(FileStore(str(tmp_path)))
+    game = service.create("atkr", {"players": ["Anna", "Ben"], "first": "Anna"}, seed=4).game
+    service.submit(game, Bet("Anna", 70), actor=0, command_id="anna-1")
+    messages = set()
+    for body in (Bet("Ben", 70), Bet("Ben", 10), Bet("Anna", 70)):
+        with pytest.raises(NotAllowed) as info:
+            service.submit(game, body, actor=1, command_id="anna-1")
+        messages.add(info.value.message)
+    assert messages == {"command id 'anna-1' belongs to another player's command; give a new id"}
+    assert service.load(game).version == 3

@@ -69,8 +69,10 @@ def test_remote_commands_match_local_output_and_exit_codes(devil):
     assert remote.stderr == local.stderr and "ATKR-3.1" in remote.stderr
     remote = devil("bet", game, 65, "--as", "Anna", "--json", token=anna, code=1)
     assert json.loads(remote.stdout)["rule"] == "ATKR-3.1"
-    # unknown game -> 2
-    devil("show", "atkr-zzzzzz", token=ref, code=2)
+    # another game, existing or not, with this game's token -> 4, the same answer either way
+    # (a token tells nothing about other games)
+    missing = devil("show", "atkr-zzzzzz", token=ref, code=4)
+    assert "this token belongs to game" in missing.stderr
     devil("submit", game, '{"type": "jump"}', "--as", "Anna", token=anna, code=2)
     # play: the same output as the local CLI gives for the same game
     result = devil("bet", game, 60, "--as", "Anna", "--id", "a1", token=anna)

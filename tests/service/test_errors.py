@@ -83,7 +83,8 @@ def test_refusals_change_nothing(server, http, game):
 
 def test_unknown_games_endpoints_and_methods(http, game):
     token = auth(game["tokens"]["referee"])
-    assert_error(http.get("/games/atkr-zzzzzz/view", headers=token), 404, 2)
+    # a game token naming any other game gets the same 403, whether that game exists or not
+    assert_error(http.get("/games/atkr-zzzzzz/view", headers=token), 403, 4)
     assert_error(http.get("/nowhere", headers=token), 404, 2)
     assert_error(http.delete(f"/games/{game['game']}", headers=token), 405, 2)
     assert_error(http.get(f"/games/{game['game']}/events?after=-1", headers=token), 400, 2)
@@ -155,3 +156,15 @@ def test_organiser_key_guards_creation(organised):
         assert {r["game"] for r in rows} == {created.json()["game"], local.game}
         view = http.get(f"/games/{local.game}/view", headers=auth("let-me-organise"))
         assert view.status_code == 200 and view.json()["game"] == local.game
+
+
+def test_hostile_inputs_get_clear_errors_not_500s(http, game):
+    """A token whose game part is no game id, and JSON nested too deeply, are answered 401 and
+    400, never a 500 (found by review)."""
+    long_token = {"Authorization": "Bearer " + "a" * 300 + ".x"}
+    assert_error(http.get(f"/games/{game['game']}/view", headers=long_token), 401, 4)
+    token = {**auth(game["tokens"]["Anna"]), "Idempotency-Key": "deep-1",
+             "Content-Type": "application/json"}
+    deep = "[" * 30000 + "]" * 30000
+    assert_error(http.post(f"/games/{game['game']}/commands", content=deep, headers=token),
+                 400, 2)

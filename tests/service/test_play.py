@@ -187,7 +187,10 @@ def test_a_repeated_command_id_appends_once(server, table):
     headers = {**auth(table["tokens"]["Ben"]), "Idempotency-Key": "anna-bet-1"}
     response = httpx.post(f"{server.url}/games/{game}/commands", json={"type": "bet",
                           "amount": 10}, headers=headers)
-    assert response.status_code == 400 and response.json()["code"] == 2  # another command
+    # another seat's id: refused before anything is compared, and Anna's bet is not echoed
+    assert response.status_code == 403 and response.json()["code"] == 4
+    assert response.json()["error"] == ("command id 'anna-bet-1' belongs to another player's "
+                                        "command; give a new id")
     headers = {**auth(table["tokens"]["referee"]), "Idempotency-Key": "anna-bet-1"}
     response = httpx.post(f"{server.url}/games/{game}/commands", json={"type": "bet",
                           "player": "Anna", "amount": 30}, headers=headers)

@@ -57,6 +57,7 @@ class RandomBot:
 
 
 def other_relic(relic: str) -> str:
+    """The other society's relic (CASTLE-1.1): key <-> goblet."""
     return "goblet" if relic == "key" else "key"
 
 

@@ -54,6 +54,8 @@ def named(state: State, card: str, silent: bool, mirror: bool) -> str | None:
 
 def completed(state: State, giver: int, receiver: int, offered: str, returned: str,
               offered_silent: bool, returned_silent: bool, diplomat: bool = False) -> ev.TradeCompleted:
+    """The ``trade_completed`` fact: which effect cards are named aloud (CASTLE-4.5), none if the
+    broken mirror is in the trade (4.7), none that were smuggled (10.1)."""
     mirror = "broken-mirror" in (offered, returned)
     return ev.TradeCompleted(
         giver=giver, receiver=receiver, offered=offered,

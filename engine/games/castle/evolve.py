@@ -45,6 +45,8 @@ def take_card(hand: list, card) -> None:
 
 
 def move(state: State, src: int, dst: int, card) -> None:
+    """Move ``card`` (an id, or None where this fold does not know it) from seat ``src``'s hand
+    to seat ``dst``'s."""
     take_card(state.hands[src], card)
     state.hands[dst].append(card)
 

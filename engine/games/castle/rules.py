@@ -32,6 +32,7 @@ STAGE_RULE = {
 
 
 def other_society(society: str) -> str:
+    """The other society (CASTLE-1.1): order <-> brotherhood."""
     return "brotherhood" if society == "order" else "order"
 
 

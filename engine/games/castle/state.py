@@ -164,6 +164,7 @@ ROLE_ITEMS = {
 
 
 def shown_items(fight: dict) -> set[str]:
+    """The fight items already shown in this fight (each once per fight, CASTLE-5.15)."""
     return {power for _, power, _ in fight["uses"] if power in FIGHT_ITEMS}
 
 
@@ -186,6 +187,7 @@ def profession_applies(profession: str, fight: dict, seat: int) -> bool:
 
 
 def used_in_fight(fight: dict, seat: int, power: str) -> bool:
+    """Whether ``seat`` already used ``power`` (an item or profession) in this fight."""
     return any(s == seat and p == power for s, p, _ in fight["uses"])
 
 
