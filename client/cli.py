@@ -60,7 +60,11 @@ class DevilGroup(click.Group):
                 click.echo(json.dumps({"ok": False, "error": exc.format_message(), "rule": None,
                                        "exit": exc.exit_code}))
             raise
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+        except click.exceptions.Abort:
+            # Ctrl-C, or the input ran out at a prompt: not a refusal (1), so 130 as shells do
+            click.echo("Aborted.", err=True)
+            ctx.exit(130)
+        except (click.exceptions.Exit, click.ClickException):
             raise
         except BrokenPipeError:
             # the reader went away (`devil log GAME | head`): the command itself succeeded
@@ -110,20 +114,23 @@ def emit(data) -> None:
 @click.version_option(package_name="devil", prog_name="devil")
 @click.pass_context
 def cli(ctx: click.Context, store: str, server: str | None, token: str | None):
-    """devil: play, record and check 'Auf Teufel komm raus' at the command line.
+    """devil: play, record and check 'Auf Teufel komm raus' and 'Castle of the Devil'.
 
-    Every bet, draw and payout is an event in a tamper-evident log (one .devlog file per game
-    in the store folder).  Start a game, then give each player's commands:
+    Every bet, draw, trade and payout is an event in a tamper-evident log (one .devlog file
+    per game in the store folder).  Start a game, then give each player's commands:
 
     \b
-      devil new atkr --player Anna --player Ben --seed 7
+      devil new atkr --player Anna --player Ben --first Anna
       devil bet GAME 60 --as Anna        (GAME: the id printed by `new`, or its end)
-      devil draw GAME --as Ben
-      devil show GAME --as Anna
+      devil bet GAME 0 --as Ben
+      devil draw GAME --as Anna
+      devil show GAME --as Anna          (the table as Anna sees it, and what she may do)
       devil log GAME
+      devil new castle --player Ann --player Ben --player Cid
+      devil verify GAME                  (check a record: chain, seed, every rule)
 
     Exit codes: 0 done, 1 refused by the rules (the message names the rule), 2 usage error,
-    3 damaged log or failed check, 4 not allowed, 70 internal error (a bug).
+    3 damaged log or failed check, 4 not allowed, 70 internal error (a bug), 130 aborted.
     """
     ctx.obj = Context(store, server, token)
 
@@ -177,9 +184,21 @@ def print_created(obj: Context, created: dict, as_json: bool) -> None:
 
 
 # -- commands of a game ------------------------------------------------------------------------
+def token_seat(obj: Context, game: str) -> str | None:
+    """With --server: the name of the seat the token belongs to (None for the referee or a
+    spectator); locally None."""
+    if not obj.server:
+        return None
+    you = obj.client.whoami(game)
+    return you.get("name") if you.get("role") == "seat" else None
+
+
 def _submit(obj: Context, game: str, command: dict, as_name: str | None, command_id, as_json):
-    if as_name is None and "player" not in command and not obj.server:
-        raise click.UsageError("--as NAME is required (or give --server with a seat's token)")
+    if as_name is None and "player" not in command:
+        as_name = token_seat(obj, obj.client.resolve(game))
+        if as_name is None:
+            raise click.UsageError("--as NAME is required (with --server, a seat's token "
+                                   "stands for its seat; the referee names the player)")
     if as_name is not None and command.get("player", as_name) != as_name:
         raise UsageError(f"--as {as_name} does not match the command's player "
                          f"{command['player']!r}")
@@ -218,6 +237,10 @@ def bet(obj: Context, game, amount, as_name, command_id, as_json):
 
     AMOUNT is a multiple of 10 from 0 to all of the player's money.  Nobody sees a bet until
     every player with money has bet (ATKR-3.2).
+
+    \b
+    Example:
+      devil bet k3f9qz 60 --as Anna
     """
     _submit(obj, game, {"type": "bet", "amount": amount}, as_name, command_id, as_json)
 
@@ -238,6 +261,11 @@ def draw(obj: Context, game, as_name, coal, command_id, as_json):
     """Draw a coal from the furnace (Auf Teufel komm raus, phase 2).
 
     In a digital game the furnace draws; in a physical game give the coal drawn with --coal.
+
+    \b
+    Examples:
+      devil draw k3f9qz --as Anna
+      devil draw k3f9qz --as Anna --coal devil      (a physical game)
     """
     command = {"type": "draw"}
     if coal is not None:
@@ -253,7 +281,15 @@ def draw(obj: Context, game, as_name, coal, command_id, as_json):
 @json_option
 @click.pass_obj
 def stop(obj: Context, game, as_name, command_id, as_json):
-    """Stop drawing and lay out your coals (Auf Teufel komm raus, phase 2)."""
+    """Stop drawing and lay out your coals (Auf Teufel komm raus, phase 2).
+
+    At least one coal must be drawn first (ATKR-4.2).  The last stop of a round settles the
+    bets, prizes, pawns and pacts at once.
+
+    \b
+    Example:
+      devil stop k3f9qz --as Anna
+    """
     _submit(obj, game, {"type": "stop"}, as_name, command_id, as_json)
 
 
@@ -291,10 +327,18 @@ def submit(obj: Context, game, command, as_name, command_id, as_json):
 def show(obj: Context, game, as_name, as_json):
     """Show the table of a game, as the referee or as one player sees it.
 
-    With --as, also what that player may do now.
+    With --as, also what that player may do now.  In the table, > marks whose turn it is
+    and * the player you are looking as.
+
+    \b
+    Examples:
+      devil show k3f9qz                 (the referee: everything)
+      devil show k3f9qz --as Ben --json
     """
     client = obj.client
     game = client.resolve(game)
+    if as_name is None:
+        as_name = token_seat(obj, game)
     view = client.view(game, as_name)
     legal = client.legal(game, as_name) if as_name is not None else None
     if as_json:
@@ -315,7 +359,13 @@ def show(obj: Context, game, as_name, as_json):
 @json_option
 @click.pass_obj
 def log(obj: Context, game, as_name, as_json):
-    """List a game's events, one per line, with sequence numbers."""
+    """List a game's events, one per line, with sequence numbers.
+
+    \b
+    Examples:
+      devil log k3f9qz
+      devil log k3f9qz --as Ben         (Ben's stream: other seats' bets sealed until revealed)
+    """
     client = obj.client
     game = client.resolve(game)
     entries = client.events(game, as_name)
@@ -326,6 +376,36 @@ def log(obj: Context, game, as_name, as_json):
     render = renderer_for(client.kind(game))
     for entry in entries:
         click.echo(f"#{entry['seq']:<4} {render.describe_map(entry['event'], names)}")
+
+
+@cli.command()
+@click.argument("game")
+@click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True),
+              required=True, help="Where to write the .devlog file (it must not exist yet).")
+@click.pass_obj
+def export(obj: Context, game, output):
+    """Write a game's full .devlog to a file (with --server: the referee's token).
+
+    The copy is byte for byte the log, so `devil verify`, `audit` and `replay` can check it
+    anywhere, without the store or the server.
+
+    \b
+    Example:
+      devil --server http://127.0.0.1:8350 --token REFEREE-TOKEN export k3f9qz -o k3f9qz.devlog
+    """
+    client = obj.client
+    game = client.resolve(game)
+    if obj.server:
+        data = client.log_bytes(game)
+    else:
+        with open(client.service.store.path(game), "rb") as handle:
+            data = handle.read()
+    try:
+        with open(output, "xb") as handle:
+            handle.write(data)
+    except FileExistsError:
+        raise UsageError(f"{output} exists already; give a new file name") from None
+    click.echo(f"{game}: {len(data)} bytes written to {output}")
 
 
 @cli.command()

@@ -47,9 +47,12 @@ def source_path(obj, source: str) -> str:
     """The .devlog path ``source`` names: an existing file, else a game in the local store."""
     if os.path.isfile(source):
         return source
+    if os.sep in source or source.endswith(".devlog"):
+        raise UsageError(f"no such file: {source}")
     if getattr(obj, "server", None):
-        raise UsageError(f"{source} is not a file; with --server, export the game to a .devlog "
-                         "file first (replay, verify and audit read files)")
+        raise UsageError(f"{source} is not a file; with --server, export the game first "
+                         f"(`devil export {source} -o {source}.devlog` with the referee's token): "
+                         "replay, verify and audit read files")
     store = obj.client.service.store
     return store.path(store.resolve(source))
 

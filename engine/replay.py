@@ -344,8 +344,8 @@ def verify_bytes(data: bytes, path: str | None = None) -> Verification:
         return _bad(result, *bad)
     if physical:
         result.checks.append(f"strict refold: all {result.commands} commands re-decided to "
-                             "exactly the recorded events (physical game: every coal the referee "
-                             "reported was still in the furnace)")
+                             "exactly the recorded events (physical game: every chance fact the "
+                             "referee reported, a coal or a deal, was possible at its point)")
     elif seeded:
         result.seed_checked = True
         result.checks.append(f"strict refold: all {result.commands} commands re-decided to "

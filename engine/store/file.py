@@ -82,12 +82,18 @@ class FileStore:
         return [n[: -len(".devlog")] for n in paths if _GAME_ID.match(n[: -len(".devlog")])]
 
     def resolve(self, text: str) -> str:
-        """The game id ``text`` names: an exact id, or a unique prefix or suffix of one."""
+        """The game id ``text`` names: an exact id, or at least 3 characters that begin or end
+        exactly one id, or begin the part after its dash (``k3f``, ``9qz``, ``atkr-k3`` for
+        ``atkr-k3f9qz``).  UnknownGame when none or several match."""
         if not text:
             raise UsageError("name a game: its id, or a unique beginning or end of it")
         if _GAME_ID.match(text) and self.exists(text):
             return text
-        matches = [g for g in self.games() if g.startswith(text) or g.endswith(text)]
+        if len(text) < 3:
+            raise UnknownGame(f"{text!r} is too short to name a game: give its id, or at least "
+                              "3 characters of its beginning or end (see `devil games`)")
+        matches = [g for g in self.games()
+                   if g.startswith(text) or g.endswith(text) or g.partition("-")[2].startswith(text)]
         if len(matches) == 1:
             return matches[0]
         if not matches:

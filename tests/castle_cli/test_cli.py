@@ -7,6 +7,7 @@ the test put it; expected values are worked out by hand from shared/rules/castle
 from __future__ import annotations
 
 import json
+import pathlib
 
 import pytest
 from click.testing import CliRunner
@@ -255,3 +256,14 @@ def test_new_castle_digital_with_seed_and_options(devil):
                                             "tome"]  # beginner (CASTLE-2.6)
     text = devil("show", game, "--as", "Ann").stdout
     assert "Ann may:" in text
+
+
+def test_the_deal_file_shipped_with_the_guide_is_the_tested_one(devil):
+    """docs/examples/castle-three.json is the deal of the guide's walk-through (and of
+    test_a_whole_castle_game_from_a_deal_file_ends_by_a_declaration)."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    shipped = json.loads((root / "docs/examples/castle-three.json").read_text())
+    _, deal = write_deal(devil.tmp, "three.json", THREE, top=["key-2"], set_aside="order")
+    assert shipped == deal
+    game = new_game(devil, root / "docs/examples/castle-three.json", "--first", "Ann")
+    assert view(devil, game, "Ann")["turn"] == "Ann"

@@ -208,3 +208,16 @@ def test_a_rehashed_impossible_event_is_damage_everywhere(devil):
             assert "DAMAGED" in result.stdout and "record 6" in result.stdout
         elif args[0] != "verify":
             assert "record 6 is bad" in result.stderr
+
+
+def test_game_ids_by_unique_part_and_export(devil, tmp_path):
+    game = devil("new", "atkr", "--player", "A", "--player", "B", "--seed", 1).stdout.strip()
+    tail, head = game[-3:], game.split("-")[1][:3]
+    assert json.loads(devil("show", tail, "--json").stdout)["game"] == game
+    assert json.loads(devil("show", head, "--json").stdout)["game"] == game
+    assert "too short" in devil("show", game[-1], code=2).stderr
+    out = tmp_path / "copy.devlog"
+    devil("export", tail, "-o", out)
+    assert out.read_bytes() == (devil.store / f"{game}.devlog").read_bytes()
+    assert "exists already" in devil("export", tail, "-o", out, code=2).stderr
+    assert "no such file" in devil("verify", tmp_path / "missing.devlog", code=2).stderr

@@ -133,3 +133,18 @@ def test_watch_prints_events_live_and_resumes(server, devil):
                    token=tokens["spectator"])
     later = [json.loads(line)["seq"] for line in result.stdout.splitlines()]
     assert later == [s for s in seqs if s > reveal]
+
+
+def test_a_seat_token_stands_for_its_seat_and_the_referee_exports(devil, tmp_path):
+    game, tokens = new_game(devil)
+    shown = devil("show", game, token=tokens["Anna"]).stdout
+    assert shown.splitlines()[-1] == "Anna may: bet 0 to 200 in steps of 10"
+    devil("bet", game, 20, token=tokens["Anna"])           # no --as: the token's seat
+    result = devil("bet", game, 20, token=tokens["referee"], code=2)
+    assert "--as NAME is required" in result.stderr
+    out = tmp_path / "exported.devlog"
+    devil("export", game, "-o", out, token=tokens["Anna"], code=4)
+    devil("export", game, "-o", out, token=tokens["referee"])
+    assert "Anna bets 20" in devil("log", game, token=tokens["referee"]).stdout
+    from engine.replay import verify_path
+    assert verify_path(str(out)).ok

@@ -1,4 +1,4 @@
-"""Auf Teufel komm raus (Zoch, 2013), as a decider.  Rules: shared/rules/atkr.md (ATKR-n.m).
+"""Auf Teufel komm raus (Zoch, 2013), as a decider.  Rules: docs/rules/atkr.md (ATKR-n.m).
 
 Parts: ``events`` (facts), ``commands``, ``state`` (the fold's record, coals, track),
 ``options`` (new-game options and first events), ``decide``, ``evolve``, ``view``

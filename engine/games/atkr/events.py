@@ -1,4 +1,4 @@
-"""The facts of an Auf Teufel komm raus game (rules: shared/rules/atkr.md).
+"""The facts of an Auf Teufel komm raus game (rules: docs/rules/atkr.md).
 
 Seats are 0-based indices in seat order.  Money is an integer, a multiple of 10.  A coal is
 its value (10, 20, 25, 50, 75, 100) or 0 for a devil.  Payout events name their rule id.

@@ -1,6 +1,6 @@
 """Die Kutschfahrt zur Teufelsburg (Castle of the Devil): the rules engine as a pure decider.
 
-Rules: shared/rules/castle.md (rule ids CASTLE-n.m); house rules and the deal format:
+Rules: docs/rules/castle.md (rule ids CASTLE-n.m); house rules and the deal format:
 docs/castle-rules.md.  Modules: ``cards`` (the components), ``events``, ``commands``,
 ``state`` (state and public questions), ``options`` (options, deal, ``setup``), ``rules``
 (checks), ``decide``, ``evolve``, ``view`` (view, redact, legal_commands), ``replay``

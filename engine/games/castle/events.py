@@ -1,4 +1,4 @@
-"""The facts of a Castle of the Devil game (rules: shared/rules/castle.md).
+"""The facts of a Castle of the Devil game (rules: docs/rules/castle.md).
 
 Players are named by their seat index (int, 0-based, seat order of ``game_created``), so
 that ``redact`` can tell a viewer's own facts without the state.  A field that a
