@@ -65,6 +65,10 @@ def watch(obj, game, as_name, after, timeout, as_json):
 
     Against a server (--server) it long-polls GET /games/{id}/events and reconnects by itself,
     resuming from the last sequence number it printed; locally it polls the store.
+
+    \b
+    Example:
+      devil --server http://127.0.0.1:8350 --token SPECTATOR-TOKEN watch k3f9qz
     """
     from client.render import renderer_for
 

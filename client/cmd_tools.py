@@ -121,6 +121,11 @@ def verify(ctx, source, need_finished, as_json):
     Every command is rebuilt from its events and decided again: it must give exactly the
     recorded events (every draw re-derived from the revealed seed, every payout from the
     rules).  Prints what holds, or the first bad record and why.  Exit 0 if it holds, 3 if not.
+
+    \b
+    Examples:
+      devil verify replays/atkr-4p-cautious-seed104.devlog
+      devil verify k3f9qz --finished --json
     """
     from engine.replay import verify_path
 
@@ -162,6 +167,10 @@ def audit(ctx, source, csv_path, as_json):
     payment and who covered it; each player's money from 200 through every transfer; the most
     the bank was ever down.  Payouts are re-derived from the bets and draws: a recorded payout
     that differs is reported with its sequence number, and the exit code is 3.
+
+    \b
+    Example:
+      devil audit replays/atkr-4p-cautious-seed104.devlog --csv ledger.csv
     """
     from engine.audit import audit as run_audit
     from engine.audit import render_text
@@ -412,7 +421,12 @@ def simulate_games(service, players: int, games: int, bot: str, seed: int | None
 @click.pass_obj
 def simulate_atkr(obj, players, games, bot, seed, out_dir, max_rounds, as_json):
     """K recorded Auf Teufel komm raus games between bots, then a summary: average rounds,
-    the bank's flow and how often each seat won."""
+    the bank's flow and how often each seat won.
+
+    \b
+    Example:
+      devil simulate atkr --players 4 --games 50 --bot cautious --seed 1 --out runs/
+    """
     service = _local_service(obj, out_dir)
     with click.progressbar(length=games, label=f"{games} games", file=sys.stderr) as bar:
         summary = simulate_games(service, players, games, bot, seed, max_rounds,
