@@ -121,6 +121,27 @@ def rules_for(kind: str) -> GameRules:
     return module.RULES
 
 
+MAX_NAME = 32
+
+
+def check_players(players, low: int, high: int, title: str, rule: str) -> list[str]:
+    """The player names of a new game's options, checked: a list of ``low`` to ``high`` unique
+    names of 1 to 32 printable characters (no newline can forge a line of a log listing).
+    Names are stripped of surrounding blanks.  Raises UsageError citing ``rule``."""
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        raise UsageError("players must be a list of names")
+    players = [p.strip() for p in players]
+    for name in players:
+        if len(name) > MAX_NAME or not name.isprintable():
+            raise UsageError(f"a player's name is 1 to {MAX_NAME} printable characters, "
+                             f"not {name!r}")
+    if not low <= len(players) <= high:
+        raise UsageError(f"{title} takes {low} to {high} players, not {len(players)} ({rule})")
+    if len(set(players)) != len(players):
+        raise UsageError(f"every player needs a unique name ({rule})")
+    return players
+
+
 def seat_of(names: list[str], name: str, rule: str) -> int:
     """The seat index of player ``name``; raises IllegalCommand citing ``rule`` if unknown."""
     from .errors import IllegalCommand

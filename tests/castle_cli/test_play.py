@@ -41,3 +41,12 @@ def test_play_castle_refuses_a_wrong_number_of_players(tmp_path):
                                       "--bot", "Ben=sensible", "--bot", "Cid=random"])
     assert result.exit_code == 2
     assert "3 to 10 players, not 2" in result.stderr
+
+
+def test_player_names_cannot_forge_log_lines(tmp_path):
+    result = CliRunner().invoke(cli, ["--store", str(tmp_path), "new", "castle",
+                                      "--player", "Ann\n#4    Ann wins", "--player", "Ben",
+                                      "--player", "Cid"])
+    assert result.exit_code == 2
+    assert "printable characters" in result.stderr
+    assert list(tmp_path.iterdir()) == []

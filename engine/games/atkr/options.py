@@ -14,12 +14,12 @@ Options (a JSON-able map, as ``devil new atkr`` and ``POST /games`` give them):
 from __future__ import annotations
 
 from ...errors import UsageError
+from ...game import check_players
 from . import events as ev
 from .state import DEFAULT_RING, DEFAULT_TRACK, DEFAULT_TRACK_LOW, GOAL, START_MONEY
 
 KNOWN = {"players", "first", "physical", "ring", "track"}
 MAX_LABEL = 1_000_000_000
-MAX_NAME = 32
 DEFAULT_TRACK_TEXT = f"0-{DEFAULT_TRACK_LOW}," + ",".join(str(v) for v in DEFAULT_TRACK)
 
 
@@ -62,18 +62,8 @@ def setup(options: dict, chance) -> list:
     if unknown:
         raise UsageError(f"unknown atkr option(s): {', '.join(sorted(unknown))} "
                          f"(known: {', '.join(sorted(KNOWN))})")
-    players = options.get("players") or []
-    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise UsageError("players must be a list of names")
-    players = [p.strip() for p in players]
-    for name in players:
-        if len(name) > MAX_NAME or not name.isprintable():
-            raise UsageError(f"a player's name is 1 to {MAX_NAME} printable characters, "
-                             f"not {name!r}")
-    if not 2 <= len(players) <= 6:
-        raise UsageError(f"Auf Teufel komm raus takes 2 to 6 players, not {len(players)} (ATKR-1.6)")
-    if len(set(players)) != len(players):
-        raise UsageError("every player needs a unique name (ATKR-1.6)")
+    players = check_players(options.get("players") or [], 2, 6, "Auf Teufel komm raus",
+                            "ATKR-1.6")
     physical = bool(options.get("physical", False))
     if physical != (chance is None):
         raise UsageError("a physical game has no chance generator and a digital one needs one")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import UsageError
+from ...game import check_players
 from .cards import (ALL_ITEMS, BAGS, BROTHERHOOD, ORDER, PROFESSIONS, SEALED, SOCIETIES,
                     UNSEALED, hand_limit)
 from .events import CardsDealt, GameCreated, TurnStarted
@@ -61,13 +62,7 @@ def parse_options(options: Any) -> dict:
     if unknown:
         raise UsageError(f"unknown castle option(s): {', '.join(sorted(unknown))} "
                          f"(known: {', '.join(sorted(KNOWN_OPTIONS))})")
-    players = options.get("players")
-    if (not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players)):
-        raise UsageError("players must be a list of names")
-    if not 3 <= len(players) <= 10:
-        raise UsageError(f"Castle of the Devil is for 3 to 10 players, not {len(players)}")
-    if len(set(players)) != len(players):
-        raise UsageError("player names must be unique")
+    players = check_players(options.get("players"), 3, 10, "Castle of the Devil", "CASTLE-2.8")
     first = options.get("first")
     if first is not None and first not in players:
         raise UsageError(f"the start player {first!r} is not one of the players")
