@@ -17,17 +17,10 @@ Methods (``as_name``: a player's name, or None for the referee / the token's own
 
 from __future__ import annotations
 
-import datetime as _dt
-
 from engine.errors import DevilError
 from engine.game import REFEREE
+from engine.log import iso_time
 from engine.service import CONSOLE, GameService
-
-
-def iso_time(created_ms: int, ts: int) -> str:
-    """An ISO 8601 UTC time from a header's ``created`` and a record's ``ts`` (both ms)."""
-    moment = _dt.datetime.fromtimestamp((created_ms + ts) / 1000, tz=_dt.timezone.utc)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class LocalClient:

@@ -22,7 +22,6 @@ twice.  Errors are JSON: ``{"error": message, "rule": rule-or-null, "code": CLI 
 from __future__ import annotations
 
 import asyncio
-import datetime as _dt
 import json
 import os
 import re
@@ -39,7 +38,8 @@ from .auth import Role, TokenBook, keys_equal
 from .errors import (CodecError, ConcurrencyConflict, DevilError, IllegalCommand, LogDamaged,
                      NotAllowed, UnknownGame, UsageError)
 from .game import PUBLIC, REFEREE
-from .log import scan
+from .log import iso_time, scan
+from .openapi import build as build_openapi
 from .service import GameService, actor_code
 from .store.file import FileStore
 
@@ -51,6 +51,8 @@ MAX_WAIT = 60.0
 MAX_STREAM = 3600.0
 #: how often a waiting reader checks the log for appends by other processes (seconds)
 POLL_INTERVAL = 0.25
+#: the OpenAPI document served at /openapi.json (engine/openapi.py)
+OPENAPI = build_openapi(MAX_WAIT, MAX_STREAM)
 _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 
 
@@ -88,12 +90,6 @@ def status_of(exc: DevilError) -> int:
     if isinstance(exc, (CodecError, UsageError)):
         return 400
     return 400
-
-
-def iso_time(created_ms: int, ts: int) -> str:
-    """ISO 8601 UTC time of a record (same as client.api.iso_time)."""
-    moment = _dt.datetime.fromtimestamp((created_ms + ts) / 1000, tz=_dt.timezone.utc)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class ServedGames(GameService):
@@ -622,168 +618,3 @@ def create_app(store_dir: str, organiser_key: str | None = None, *, max_body: in
         Exception: _server_error})
     app.state.api = api
     return app
-
-
-# -- the OpenAPI document ----------------------------------------------------------------------
-def _op(summary: str, who: str, responses: dict, params: list | None = None,
-        body: dict | None = None, secured: bool = True) -> dict:
-    op: dict[str, Any] = {"summary": summary, "description": f"Who may call: {who}",
-                          "responses": responses}
-    if params:
-        op["parameters"] = params
-    if body:
-        op["requestBody"] = body
-    if not secured:
-        op["security"] = []
-    return op
-
-
-def _ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _json(schema: dict, description: str) -> dict:
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
-
-
-_ERR = {"401": {"$ref": "#/components/responses/Unauthorized"},
-        "403": {"$ref": "#/components/responses/Forbidden"},
-        "404": {"$ref": "#/components/responses/NotFound"}}
-_GAME = {"name": "game", "in": "path", "required": True, "schema": {"type": "string"},
-         "description": "A game id (or a unique prefix or suffix of it)."}
-_AS = {"name": "as", "in": "query", "required": False, "schema": {"type": "string"},
-       "description": "Read or act as this player.  A seat's token may name only its own seat; "
-                      "the referee may name any seat; spectators may not use it."}
-_LEGAL = {"name": "legal", "in": "query", "required": False, "schema": {"type": "boolean"},
-          "description": "Also answer the seat's legal commands (key `legal` of the view)."}
-_AFTER = {"name": "after", "in": "query", "required": False,
-          "schema": {"type": "integer", "minimum": 0, "default": 0},
-          "description": "Only events with a sequence number above this."}
-
-OPENAPI: dict[str, Any] = {
-    "openapi": "3.1.0",
-    "info": {"title": "devil table service", "version": "1",
-             "description": "Games of Auf Teufel komm raus (atkr) and Castle of the Devil "
-                            "(castle) as event-sourced logs.  Every request but creating a "
-                            "game carries a bearer token (a seat's, the referee's or the "
-                            "spectator's) handed out when the game was created.  Errors are "
-                            "JSON: {error, rule, code} where code is the devil CLI's exit code "
-                            "(1 refused by the rules, 2 usage, 3 damaged log, 4 not allowed).  "
-                            "See docs/service.md."},
-    "components": {
-        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-        "schemas": {
-            "Error": {"type": "object", "required": ["error", "code"], "properties": {
-                "error": {"type": "string"}, "rule": {"type": ["string", "null"]},
-                "code": {"type": "integer", "enum": [1, 2, 3, 4]}}},
-            "NewGame": {"type": "object", "required": ["kind"], "additionalProperties": False,
-                        "properties": {
-                            "kind": {"type": "string", "enum": ["atkr", "castle"]},
-                            "options": {"type": "object", "description": "The kind's options "
-                                        "(players, first, physical, ...)"},
-                            "seed": {"type": "integer", "minimum": 0}}},
-            "Created": {"type": "object", "properties": {
-                "game": {"type": "string"}, "kind": {"type": "string"},
-                "players": {"type": "array", "items": {"type": "string"}},
-                "tokens": {"type": "object", "additionalProperties": {"type": "string"},
-                           "description": "referee, spectator and one per player name; shown "
-                                          "once, stored only as hashes"}}},
-            "Command": {"type": "object", "required": ["type"],
-                        "properties": {"type": {"type": "string"},
-                                       "player": {"type": "string"}},
-                        "additionalProperties": True,
-                        "description": "The same JSON command objects as `devil submit` "
-                                       "(a seat's token fills in its own player)."},
-            "Event": {"type": "object", "properties": {
-                "seq": {"type": "integer"}, "actor": {"type": "integer"},
-                "cmd": {"type": ["string", "null"]}, "time": {"type": "string"},
-                "event": {"type": "object"}}},
-            "Events": {"type": "object", "properties": {
-                "game": {"type": "string"}, "events": {"type": "array", "items": _ref("Event")},
-                "version": {"type": "integer", "description": "resume with after=version"},
-                "over": {"type": "boolean"}}},
-            "Submitted": {"type": "object", "properties": {
-                "game": {"type": "string"}, "repeated": {"type": "boolean"},
-                "events": {"type": "array", "items": {"type": "object"}},
-                "view": {"type": "object"}}},
-        },
-        "responses": {
-            "Unauthorized": _json(_ref("Error"), "Missing or invalid token."),
-            "Forbidden": _json(_ref("Error"), "The token may not do this."),
-            "NotFound": _json(_ref("Error"), "No such game."),
-            "BadRequest": _json(_ref("Error"), "Malformed request, JSON or command."),
-        },
-    },
-    "security": [{"bearer": []}],
-    "paths": {
-        "/games": {
-            "post": _op("Create a game", "anyone; only the organiser key when the server has "
-                        "one (devil serve --organiser-key)",
-                        {"201": _json(_ref("Created"), "The game and its tokens."),
-                         "400": {"$ref": "#/components/responses/BadRequest"},
-                         "401": {"$ref": "#/components/responses/Unauthorized"},
-                         "403": {"$ref": "#/components/responses/Forbidden"},
-                         "413": _json(_ref("Error"), "Body too large.")},
-                        body={"required": True, "content": {"application/json": {
-                            "schema": _ref("NewGame")}}}),
-            "get": _op("List games", "the organiser key (every game) or any game token (its own "
-                       "game, as that token sees it)",
-                       {"200": _json({"type": "array", "items": {"type": "object"}}, "Rows."),
-                        "401": {"$ref": "#/components/responses/Unauthorized"}}),
-        },
-        "/games/{game}": {"get": _op(
-            "Game summary: id, kind, players, version, over, and who the token is",
-            "any token of the game", {"200": _json({"type": "object"}, "Summary."), **_ERR},
-            [_GAME])},
-        "/games/{game}/view": {"get": _op(
-            "The table as the caller (or ?as=NAME for the referee) sees it",
-            "any token of the game (seat: its own view; spectator: the public view)",
-            {"200": _json({"type": "object"}, "The view map."), **_ERR}, [_GAME, _AS, _LEGAL])},
-        "/games/{game}/legal": {"get": _op(
-            "Every command a seat may submit now", "the seat's token, or the referee with ?as",
-            {"200": _json({"type": "array", "items": _ref("Command")}, "Commands."), **_ERR},
-            [_GAME, _AS])},
-        "/games/{game}/events": {"get": _op(
-            "Events after a sequence number, redacted for the caller; long-poll with ?wait",
-            "any token of the game (each reads its own redacted stream)",
-            {"200": _json(_ref("Events"), "Events (empty if none arrived within wait)."),
-             **_ERR},
-            [_GAME, _AS, _AFTER, {"name": "wait", "in": "query", "required": False,
-                                  "schema": {"type": "number", "minimum": 0, "maximum": MAX_WAIT},
-                                  "description": "Seconds to wait for a new event."}])},
-        "/games/{game}/stream": {"get": _op(
-            "Server-sent events: one `event` per record (id = seq), `over` at the end; resume "
-            "with Last-Event-ID or ?after", "any token of the game",
-            {"200": {"description": "text/event-stream",
-                     "content": {"text/event-stream": {"schema": {"type": "string"}}}}, **_ERR},
-            [_GAME, _AS, _AFTER, {"name": "timeout", "in": "query", "required": False,
-                                  "schema": {"type": "number", "maximum": MAX_STREAM},
-                                  "description": "Close the stream after this many seconds."}])},
-        "/games/{game}/commands": {"post": _op(
-            "Submit a command", "a seat (as itself), or the referee (for anyone, and chance "
-            "reports in a physical game); not spectators",
-            {"201": _json(_ref("Submitted"), "Recorded."),
-             "200": _json(_ref("Submitted"), "A retry: the command id was already applied; "
-                          "nothing new was recorded."),
-             "400": {"$ref": "#/components/responses/BadRequest"},
-             "409": _json(_ref("Error"), "Refused by the rules (rule holds the rule id), or the "
-                          "command id was used by another caller."),
-             "413": _json(_ref("Error"), "Body too large."), **_ERR},
-            [_GAME, _AS, _LEGAL, {"name": "Idempotency-Key", "in": "header", "required": True,
-                          "schema": {"type": "string", "maxLength": 200},
-                          "description": "The command id; a retry with the same id returns the "
-                                         "first answer and appends nothing."}],
-            body={"required": True, "content": {"application/json": {
-                "schema": _ref("Command")}}})},
-        "/games/{game}/log": {"get": _op(
-            "The game's .devlog file (docs/log-format.md)", "the referee only",
-            {"200": {"description": "The log's bytes.",
-                     "content": {"application/vnd.devil.log": {"schema": {
-                         "type": "string", "format": "binary"}}}}, **_ERR}, [_GAME])},
-        "/openapi.json": {"get": _op("This document", "anyone",
-                                     {"200": _json({"type": "object"}, "OpenAPI 3.1")},
-                                     secured=False)},
-        "/health": {"get": _op("Liveness", "anyone", {"200": _json({"type": "object"}, "ok")},
-                               secured=False)},
-    },
-}

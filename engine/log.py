@@ -34,6 +34,7 @@ tail of NUL bytes, or trailing complete records of a command whose last record i
 
 from __future__ import annotations
 
+import datetime as _dt
 import hashlib
 import os
 import time
@@ -319,6 +320,13 @@ def _scan(data: bytes) -> Scan:
         # the last command's write never finished: its records were never acknowledged
         del records[info.last_good_seq:]
     return Scan(info.header, records, info.good_end, len(data) - info.good_end)
+
+
+def iso_time(created_ms: int, ts: int) -> str:
+    """A record's time in ISO 8601 UTC, from the header's ``created`` and the record's ``ts``
+    (both ms)."""
+    moment = _dt.datetime.fromtimestamp((created_ms + ts) / 1000, tz=_dt.timezone.utc)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def now_ms() -> int:
