@@ -188,22 +188,25 @@ def scan(data: bytes, path: str | None = None) -> Scan:
     try:
         try:
             return _scan(data)
-        except LogDamaged:
+        except LogDamaged as first:
             # A crash can leave part of a record followed by NUL bytes (the file system
             # zero-fills the rest of the block).  Without the NULs, if what remains is a clean
             # log with a torn tail, it is that; otherwise the first error stands.
             stripped = data.rstrip(b"\0")
             if len(stripped) == len(data):
                 raise
+            info = Walk()
             try:
-                result = _scan(stripped)
+                result = _scan(stripped, info)
             except LogDamaged:
-                pass
-            else:
-                if result.torn:
-                    return Scan(result.header, result.records, result.good_end,
-                                len(data) - result.good_end)
-            raise
+                raise first from None
+            # The NULs were not all fill if the file ends exactly where a record ends (its link
+            # marker 10 bytes from the end, or its link verifying): a link whose last bytes are
+            # zero, in a record damaged elsewhere.  That is damage, not a torn write.
+            if not result.torn or _ends_on_a_link(data[info.end:], info.link):
+                raise first from None
+            return Scan(result.header, result.records, result.good_end,
+                        len(data) - result.good_end)
     except LogDamaged as exc:
         if path is not None and exc.path is None:
             raise LogDamaged(exc.seq, exc.reason, path) from None
@@ -219,7 +222,7 @@ class Walk:
     walked) and ``last_good_seq`` (the last one of a complete command).
     """
 
-    __slots__ = ("header", "good_end", "pending", "seq", "last_good_seq")
+    __slots__ = ("header", "good_end", "pending", "seq", "last_good_seq", "end", "link")
 
     def __init__(self):
         self.header: Header | None = None
@@ -227,6 +230,8 @@ class Walk:
         self.pending = 0
         self.seq = 0
         self.last_good_seq = 0
+        self.end = 0
+        self.link = ZERO_LINK
 
 
 def walk(data: bytes, info: Walk) -> Iterator[list]:
@@ -300,18 +305,27 @@ def walk(data: bytes, info: Walk) -> Iterator[list]:
         tail = data[end:]
         if _next_record_follows(data, end, seq):
             raise LogDamaged(seq + 1, "record is cut short or garbled, and records follow it")
-        if len(tail) >= 10 and (tail[-10:-8] == _LINK_TAIL
-                                or link_of(previous, tail[:-10]) == tail[-8:]):
+        if _ends_on_a_link(tail, previous):
             # a torn write is a prefix: it does not end exactly on a link
             raise LogDamaged(seq + 1, "the last record is garbled (it is complete but does not parse)")
     info.good_end = good_end
+    info.end = end
+    info.link = previous
     info.pending = pending
     info.seq = seq
     info.last_good_seq = last_good
 
 
-def _scan(data: bytes) -> Scan:
-    info = Walk()
+def _ends_on_a_link(tail: bytes, previous: bytes) -> bool:
+    """Whether ``tail`` (what follows the last good record) ends exactly where a record ends:
+    ``c4 08`` ten bytes from its end, or its last 8 bytes the link of the rest after
+    ``previous``.  A torn write is a prefix of a record, so this means damage."""
+    return len(tail) >= 10 and (tail[-10:-8] == _LINK_TAIL
+                                or link_of(previous, tail[:-10]) == tail[-8:])
+
+
+def _scan(data: bytes, info: Walk | None = None) -> Scan:
+    info = Walk() if info is None else info
     records: list[Record] = []
     append = records.append
     for obj in walk(data, info):

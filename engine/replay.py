@@ -99,6 +99,17 @@ def fold_bytes(data: bytes, path: str | None = None) -> tuple[Header, Any, int]:
     are not folded (they were never acknowledged); an event that does not decode is
     :class:`LogDamaged` at its sequence number.
     """
+    try:
+        return _fold_bytes(data, path)
+    except LogDamaged:
+        if not data.endswith(b"\0"):
+            raise
+        # a torn write followed by zero-fill: scan decides (and raises if it is damage)
+        good_end = scan(data, path).good_end
+    return _fold_bytes(data[:good_end], path)
+
+
+def _fold_bytes(data: bytes, path: str | None) -> tuple[Header, Any, int]:
     info = Walk()
     records = walk(data, info)
     try:

@@ -12,10 +12,10 @@ from engine.service import GameService
 from engine.store import FileStore
 
 
-def make_log(path, commands=((0, "c1", 2), (1, None, 1), (0, "c3", 3))):
+def make_log(path, commands=((0, "c1", 2), (1, None, 1), (0, "c3", 3)), created=None):
     """A log with one command per item ``(actor, command id, number of events)``.
     Returns the byte offset where each command's records start, and the file length."""
-    writer = LogWriter.create(str(path), "atkr", "atkr-test01")
+    writer = LogWriter.create(str(path), "atkr", "atkr-test01", created=created)
     starts = []
     for index, (actor, cmd, count) in enumerate(commands):
         starts.append(os.path.getsize(path))
@@ -83,10 +83,23 @@ def test_a_reader_ignores_a_torn_tail_without_cutting_it(tmp_path):
     assert os.path.getsize(path) == size - 4
 
 
-def test_a_flipped_byte_anywhere_is_reported_at_its_record(tmp_path):
-    path = tmp_path / "g.devlog"
-    make_log(path)
-    data = path.read_bytes()
+def log_ending_in(tmp_path, last_byte):
+    """A made log (fixed ``created``) whose final link ends in ``last_byte``."""
+    for created in range(1_700_000_000_000, 1_700_000_010_000):
+        path = tmp_path / f"g{created}.devlog"
+        make_log(path, created=created)
+        data = path.read_bytes()
+        if data[-1] == last_byte:
+            return data
+        path.unlink()
+    raise AssertionError("no created time gives that last byte")  # 1 in 256 each: unreachable
+
+
+@pytest.mark.parametrize("last_byte", [0x5A, 0x00], ids=["link-ends-5a", "link-ends-nul"])
+def test_a_flipped_byte_anywhere_is_reported_at_its_record(tmp_path, last_byte):
+    """A final link that ends in a NUL byte must not make damage in the last command look like
+    a torn write followed by zero-fill (that would silently drop an acknowledged command)."""
+    data = log_ending_in(tmp_path, last_byte)
     for seq, start, end in record_spans(data):
         for offset in range(start, end):
             for bit in (0x01, 0x80):
