@@ -219,7 +219,8 @@ class Walk:
     ``header`` (set before the first record is yielded); once the walk is exhausted:
     ``good_end`` (offset just past the last complete command), ``pending`` (records the last
     command still owed: its records were never acknowledged), ``seq`` (the last sequence number
-    walked) and ``last_good_seq`` (the last one of a complete command).
+    walked), ``last_good_seq`` (the last one of a complete command), ``end`` (offset just past
+    the last record walked: a torn tail starts there) and ``link`` (that record's link).
     """
 
     __slots__ = ("header", "good_end", "pending", "seq", "last_good_seq", "end", "link")
