@@ -32,7 +32,7 @@ class LocalClient:
     def create(self, kind: str, options: dict, seed: int | None = None) -> dict:
         loaded = self.service.create(kind, options, seed=seed)
         return {"game": loaded.game, "kind": kind, "players": loaded.rules.seats(loaded.state),
-                "path": self.service.store.path(loaded.game)}
+                "path": self.service.store.location(loaded.game)}
 
     def resolve(self, game: str) -> str:
         return self.service.resolve(game)

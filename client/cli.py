@@ -398,8 +398,7 @@ def export(obj: Context, game, output):
     if obj.server:
         data = client.log_bytes(game)
     else:
-        with open(client.service.store.path(game), "rb") as handle:
-            data = handle.read()
+        data = client.service.store.log_bytes(game)
     try:
         with open(output, "xb") as handle:
             handle.write(data)

@@ -6,7 +6,8 @@ the service find the game's token book without an index, the secret (``secrets.t
 256 bits) is what proves the role.  Only SHA-256 hashes of the tokens are kept, in a sidecar
 file beside the game's log::
 
-    <store>/<game>.tokens.json   (mode 0600, written atomically)
+    the store's private document "tokens" of the game (the file store: <game>.tokens.json,
+    mode 0600, written atomically)
     {"version": 1, "game": "atkr-k3f9qz",
      "tokens": {"<sha256 hex>": "referee" | "spectator" | <seat index>, ...}}
 
@@ -19,16 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import re
-import os
 import secrets
-import tempfile
 import threading
 
 import attrs
 
-from .errors import UsageError
+from .errors import DevilError
 
 REFEREE_ROLE = "referee"
 SPECTATOR_ROLE = "spectator"
@@ -66,15 +64,12 @@ def keys_equal(given: str, expected: str) -> bool:
 
 
 class TokenBook:
-    """The token files of a store folder (``root``)."""
+    """The token hashes of the games in a store (the store's private ``"tokens"`` documents)."""
 
-    def __init__(self, root: str):
-        self.root = os.path.abspath(os.path.expanduser(str(root)))
+    def __init__(self, store):
+        self.store = store
         self._cache: dict[str, dict[str, object]] = {}
         self._lock = threading.Lock()
-
-    def path(self, game: str) -> str:
-        return os.path.join(self.root, f"{game}.tokens.json")
 
     def issue(self, game: str, seats: list[str]) -> dict[str, str]:
         """New tokens for ``game``: ``{"referee": t, "spectator": t, <name>: t, ...}``.
@@ -82,8 +77,6 @@ class TokenBook:
         The plain tokens are returned once and never stored.  Raises UsageError if the game
         already has tokens.
         """
-        if os.path.exists(self.path(game)):
-            raise UsageError(f"{game} already has tokens")
         plain: dict[str, str] = {}
         hashes: dict[str, object] = {}
         roles: list[tuple[str, object]] = [("referee", REFEREE_ROLE), ("spectator", SPECTATOR_ROLE)]
@@ -92,32 +85,10 @@ class TokenBook:
             token = f"{game}.{secrets.token_urlsafe(32)}"
             plain[label] = token
             hashes[token_hash(token)] = role
-        self._write(game, {"version": 1, "game": game, "tokens": hashes})
+        self.store.put_private(game, "tokens", {"version": 1, "game": game, "tokens": hashes})
         with self._lock:
             self._cache[game] = hashes
         return plain
-
-    def _write(self, game: str, data: dict) -> None:
-        os.makedirs(self.root, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{game}.tokens.", dir=self.root)
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w") as handle:
-                json.dump(data, handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path(game))
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            raise
-        dir_fd = os.open(self.root, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
 
     def _hashes(self, game: str) -> dict[str, object] | None:
         with self._lock:
@@ -125,11 +96,10 @@ class TokenBook:
         if cached is not None:
             return cached
         if not re.match(r"^[a-z]+-[a-z0-9]{4,32}$", game):
-            return None  # not a game id: no such token (and never a path to open)
+            return None  # not a game id: no such token
         try:
-            with open(self.path(game)) as handle:
-                data = json.load(handle)
-        except (OSError, ValueError):
+            data = self.store.private(game, "tokens")
+        except (OSError, ValueError, DevilError):
             return None
         hashes = data.get("tokens") if isinstance(data, dict) else None
         if not isinstance(hashes, dict):

@@ -1,9 +1,11 @@
 """The HTTP service around :class:`engine.service.GameService` (issue 5; docs/service.md).
 
-``create_app(store_dir, organiser_key=None)`` returns a Starlette (ASGI) app; ``devil serve``
-runs it with uvicorn.  Every game of every kind in the store folder is served; the local CLI
-may use the same folder at the same time (the file store's ``flock`` serializes appends across
-processes, and watchers notice appends by other processes by polling the log's size).
+``create_app(store, organiser_key=None)`` returns a Starlette (ASGI) app; ``devil serve``
+runs it with uvicorn.  Every game of every kind in the store is served, through one
+:class:`engine.service.GameService` (which keeps every game's folds; the app keeps no state of
+its own but tokens' hashes).  The local CLI may use the same store at the same time: appends are
+optimistic with an expected version, and watchers notice appends by other processes by polling
+the game's head (last sequence number and link) in the store.
 
 Who may do what (tokens: :mod:`engine.auth`):
 
@@ -23,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 from typing import Any
 
@@ -38,10 +39,10 @@ from .auth import Role, TokenBook, keys_equal
 from .errors import (CodecError, ConcurrencyConflict, DevilError, IllegalCommand, LogDamaged,
                      NotAllowed, UnknownGame, UsageError)
 from .game import PUBLIC, REFEREE
-from .log import iso_time, scan
+from .log import iso_time
 from .openapi import build as build_openapi
 from .service import GameService, actor_code
-from .store.file import FileStore
+from .store import EventStore, open_store
 
 #: default request body limit (bytes)
 MAX_BODY = 64 * 1024
@@ -92,58 +93,6 @@ def status_of(exc: DevilError) -> int:
     return 400
 
 
-class ServedGames(GameService):
-    """A GameService that keeps each viewer's redacted fold and extends it incrementally.
-
-    ``GameService.state`` refolds a seat's whole redacted stream on every call; a server asks
-    for views and legal commands all the time, so the fold of each (game, viewer) is kept and
-    extended with the new events only.  The result is the same fold
-    (``fold(redact(e, viewer) for e in events)``); callers hold the game's lock.
-    """
-
-    def __init__(self, store: FileStore):
-        super().__init__(store)
-        self._folds: dict[tuple[str, Any], tuple[Any, int, Any]] = {}
-        self._sizes: dict[str, int] = {}
-
-    def load(self, game: str):
-        """Like ``GameService.load``, but a log whose size has not changed since it was last
-        read and verified is not read again (appends only ever grow a log)."""
-        try:
-            size = os.stat(self.store.path(game)).st_size
-        except FileNotFoundError:
-            size = None
-        cached = self._cache.get(game)
-        if cached is not None and size is not None and self._sizes.get(game) == size:
-            return cached
-        loaded = super().load(game)
-        if size is not None:
-            self._sizes[game] = size
-        return loaded
-
-    def state(self, game: str, viewer=REFEREE):
-        with self._lock:
-            return self._viewer_state(game, viewer)
-
-    def _viewer_state(self, game: str, viewer):
-        loaded = self.load(game)
-        if viewer is REFEREE:
-            return loaded.state
-        rules = loaded.rules
-        key = (game, viewer)
-        entry = self._folds.get(key)
-        if entry is not None and entry[0] is loaded and entry[1] <= len(loaded.events):
-            _, count, state = entry
-        else:
-            count, state = 0, rules.initial()
-        redact, evolve = rules.redact, rules.evolve
-        events = loaded.events
-        for index in range(count, len(events)):
-            state = evolve(state, redact(events[index], viewer))
-        self._folds[key] = (loaded, len(events), state)
-        return state
-
-
 class Hub:
     """Per-game locks and change notifications (within this process)."""
 
@@ -173,11 +122,11 @@ class Hub:
 class Api:
     """The endpoints, sharing one service, token book and hub."""
 
-    def __init__(self, store_dir: str, organiser_key: str | None = None,
+    def __init__(self, store: "str | EventStore", organiser_key: str | None = None,
                  max_body: int = MAX_BODY, poll_interval: float = POLL_INTERVAL):
-        self.store = FileStore(store_dir)
-        self.service = ServedGames(self.store)
-        self.book = TokenBook(self.store.root)
+        self.store = open_store(store) if isinstance(store, str) else store
+        self.service = GameService(self.store)
+        self.book = TokenBook(self.store)
         self.organiser_key = organiser_key or None
         self.max_body = max_body
         self.poll_interval = poll_interval
@@ -311,16 +260,17 @@ class Api:
             raise ApiError(400, f"query parameter {name} must not be negative")
         return min(number, high)
 
-    def log_size(self, game: str) -> int:
+    def head(self, game: str):
+        """The game's head in the store (None if it cannot be read)."""
         try:
-            return os.stat(self.store.path(game)).st_size
-        except OSError:
-            return -1
+            return self.store.head(game)
+        except DevilError:
+            return None
 
-    async def wait_change(self, game: str, size: int, changed: asyncio.Event,
+    async def wait_change(self, game: str, head, changed: asyncio.Event,
                           deadline: float) -> None:
-        """Return once ``game`` changed (an append here, or the log's size changed: an append
-        by another process) or at ``deadline``."""
+        """Return once ``game`` changed (an append here, or its head in the store moved: an
+        append by another process) or at ``deadline``."""
         loop = asyncio.get_running_loop()
         while True:
             left = deadline - loop.time()
@@ -331,7 +281,7 @@ class Api:
                 return
             except asyncio.TimeoutError:
                 pass
-            if self.log_size(game) != size:
+            if await run_in_threadpool(self.head, game) != head:
                 return
 
     # -- synchronous bodies (thread pool, under the game's lock) ----------------------------
@@ -403,11 +353,7 @@ class Api:
         return view
 
     def _log_bytes(self, game: str) -> bytes:
-        path = self.store.path(game)
-        with open(path, "rb") as handle:
-            data = handle.read()
-        result = scan(data, path)
-        return data[:result.good_end]
+        return self.store.log_bytes(game)
 
     # -- endpoints --------------------------------------------------------------------------
     async def create_game(self, request: Request) -> Response:
@@ -491,13 +437,13 @@ class Api:
         deadline = loop.time() + wait
         while True:
             changed = self.hub.changed(game)
-            size = self.log_size(game)
+            head = await run_in_threadpool(self.head, game)
             out, version, over = await self.call(game, self._events, game, viewer, after)
             if out or over or loop.time() >= deadline:
                 return JSONResponse({"game": game, "events": out,
                                      "version": max(version, after), "over": over})
             after = max(after, version)
-            await self.wait_change(game, size, changed, deadline)
+            await self.wait_change(game, head, changed, deadline)
 
     async def get_stream(self, request: Request) -> Response:
         role = self.authenticate(request)
@@ -521,7 +467,7 @@ class Api:
             yield "retry: 1000\n: devil event stream\n\n"
             while loop.time() < deadline:
                 changed = self.hub.changed(game)
-                size = self.log_size(game)
+                head = await run_in_threadpool(self.head, game)
                 out, version, over = await self.call(game, self._events, game, viewer, after)
                 for entry in out:
                     yield f"id: {entry['seq']}\nevent: event\ndata: {json.dumps(entry)}\n\n"
@@ -530,8 +476,8 @@ class Api:
                     yield f"event: over\ndata: {json.dumps({'version': after})}\n\n"
                     return
                 if not out:
-                    await self.wait_change(game, size, changed, min(deadline, loop.time() + 15))
-                    if not changed.is_set() and self.log_size(game) == size:
+                    await self.wait_change(game, head, changed, min(deadline, loop.time() + 15))
+                    if not changed.is_set() and await run_in_threadpool(self.head, game) == head:
                         yield ": keep-alive\n\n"
 
         return StreamingResponse(frames(), media_type="text/event-stream",
@@ -596,10 +542,11 @@ async def _server_error(request: Request, exc: Exception) -> Response:
                                    2), status_code=500)
 
 
-def create_app(store_dir: str, organiser_key: str | None = None, *, max_body: int = MAX_BODY,
-               poll_interval: float = POLL_INTERVAL) -> Starlette:
-    """The ASGI app serving every game in ``store_dir``."""
-    api = Api(store_dir, organiser_key, max_body, poll_interval)
+def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
+               max_body: int = MAX_BODY, poll_interval: float = POLL_INTERVAL) -> Starlette:
+    """The ASGI app serving every game in ``store`` (an EventStore, or a folder path for a
+    FileStore)."""
+    api = Api(store, organiser_key, max_body, poll_interval)
     routes = [
         Route("/games", api.create_game, methods=["POST"]),
         Route("/games", api.list_games, methods=["GET"]),

@@ -255,10 +255,27 @@ def walk(data: bytes, info: Walk) -> Iterator[list]:
     end = unpacker.tell()
     header = _header_from(header_obj, data, end)
     info.header = header
-    previous = header.link
-    good_end = end
-    seq = 0
-    last_good = 0
+    yield from walk_records(data, end, 0, header.link, info, unpacker)
+
+
+def walk_records(data: bytes, start: int, seq: int, previous: bytes, info: Walk,
+                 unpacker: "msgpack.Unpacker | None" = None) -> Iterator[list]:
+    """The record part of :func:`walk`: check and yield the records of ``data`` from byte
+    offset ``start``, where the record after sequence number ``seq`` begins and ``previous`` is
+    the link of the record before it (the header's link when ``seq`` is 0).
+
+    This is how a store reads only what was appended since it last looked: the chain is
+    checked from the link it already trusts.  ``info`` offsets are offsets into ``data``.
+    """
+    if unpacker is None:
+        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
+        unpacker.feed(data[start:] if start else data)
+        base = start
+    else:
+        base = 0
+    end = start
+    good_end = start
+    last_good = seq
     pending = 0  # records still expected to finish the current command
     tell = unpacker.tell
     unpack = unpacker.unpack
@@ -274,7 +291,7 @@ def walk(data: bytes, info: Walk) -> Iterator[list]:
             if not data[start:].strip(b"\0"):
                 break
             raise LogDamaged(seq + 1, f"record is not msgpack ({exc})") from None
-        end = tell()
+        end = base + tell()
         if type(obj) is not list or len(obj) != 7:
             if not data[start:].strip(b"\0"):
                 end = start
@@ -335,6 +352,25 @@ def _scan(data: bytes, info: Walk | None = None) -> Scan:
         # the last command's write never finished: its records were never acknowledged
         del records[info.last_good_seq:]
     return Scan(info.header, records, info.good_end, len(data) - info.good_end)
+
+
+def scan_after(data: bytes, start: int, header: Header, seq: int, previous: bytes) -> Scan:
+    """Check only the records of ``data`` from byte offset ``start`` on, where the record after
+    sequence number ``seq`` begins and ``previous`` is the link before it.
+
+    Returns a :class:`Scan` whose ``records`` are just those new records (a torn tail after
+    them is reported in ``torn``, as :func:`scan` does); raises :class:`LogDamaged` at the first
+    bad record.  A store that already checked the first ``start`` bytes calls this to read what
+    was appended since, so a read costs what was appended, not the whole log.  Damage it
+    cannot classify on its own (a torn write zero-filled by the file system) needs the whole
+    file: callers fall back to :func:`scan` when this raises.
+    """
+    info = Walk()
+    info.header = header
+    records = [Record(*obj) for obj in walk_records(data, start, seq, previous, info)]
+    if info.pending:
+        del records[info.last_good_seq - seq:]
+    return Scan(header, records, info.good_end, len(data) - info.good_end)
 
 
 def iso_time(created_ms: int, ts: int) -> str:

@@ -1,49 +1,94 @@
 """GameService: create games, submit commands, read events and views.
 
 The one object the CLI uses in-process and the HTTP app (engine.http) wraps.  It knows no
-game's rules: it asks :func:`engine.game.rules_for` for them.
+game's rules (it asks :func:`engine.game.rules_for`) and no storage (it talks to an
+:class:`engine.store.EventStore`).
+
+**State is kept, not recomputed.**  For every game it has read, the service keeps the referee's
+fold and each seat's fold of its own redacted stream, and advances them with the records
+appended since its cached head (read with ``store.read(game, after=head)``; the store checks
+that they continue the chain from the cached link).  A seat's state is still, by definition,
+``fold(redact(e, seat) for e in events)``: only the work is shared.  A cold load starts from the
+game's **snapshot** (every fold, the log position and the link there) when the log still has
+that link at that position; otherwise the snapshot is ignored, the log folded from the start,
+and the snapshot written again.
 
 Submitting a command (:meth:`GameService.submit`)::
 
-    lock the stream -> fold -> authorise -> decide -> append (fsync) -> unlock -> result
+    read new records -> authorise -> decide -> append(expected version) -> advance the folds
 
-A command id already in the log returns that command's original events and appends nothing
-(safe retries).  A refused command raises and appends nothing.
+The append is optimistic: if another process appended first, the store refuses it
+(ConcurrencyConflict), and the service reads the new records and decides again.  A command id
+already in the log returns that command's original events and appends nothing (safe retries).
+A refused command raises and appends nothing.
 """
 
 from __future__ import annotations
 
+import pickle
 import threading
-from typing import Any
+from typing import Any, Callable
 
 import attrs
 
 from .chance import SeededChance, commitment as commitment_of
-from .errors import CodecError, DevilError, LogDamaged, NotAllowed, UsageError
-from .game import REFEREE, GameRules, rules_for
+from .errors import CodecError, ConcurrencyConflict, DevilError, LogDamaged, NotAllowed, UsageError
+from .game import PUBLIC, REFEREE, GameRules, rules_for
 from .log import REFEREE_ACTOR, Header, Record
-from .store.file import FileStore, new_game_id
+from .store.file import new_game_id
+from .store.protocol import EventStore, Head
 
 #: ``actor`` for a trusted console (the local CLI): the command acts for the seat it names,
 #: or as the referee where only the referee may give it.
 CONSOLE = "console"
+#: a snapshot is written once this many events were folded since the last one
+SNAPSHOT_EVERY = 500
+#: the snapshot format this version writes and reads
+SNAPSHOT_FORMAT = 1
+#: how often a submit decides again after losing a race to another writer
+RETRIES = 20
 
 
-@attrs.define
+@attrs.define(eq=False)
 class Loaded:
-    """A game read from the store and folded (the referee's full view)."""
+    """One game as the service holds it (the referee's full view).
+
+    ``state``: the referee's fold at ``head``; ``base``: the sequence number before the first
+    record held in memory (0 unless the game was loaded from a snapshot); ``folds``: each
+    viewer's ``[seq, state]`` (a seat, or PUBLIC), the fold of that viewer's redacted stream up
+    to ``seq``.  ``records`` and ``events`` (the decoded events) are the whole log: reading them
+    on a game loaded from a snapshot reads and decodes the part before it once.
+    """
 
     game: str
     header: Header
     rules: GameRules
-    records: list[Record]
-    events: list
     state: Any
-    commands: dict[str, list[int]]  # command id -> indexes into records
+    head: Head
+    base: int
+    held_records: list[Record]
+    held_events: list
+    folds: dict = attrs.field(factory=dict)
+    snapshot_seq: int = 0
+    chance: Any = None
+    fill: Callable[["Loaded"], None] | None = None
 
     @property
     def version(self) -> int:
-        return self.records[-1].seq if self.records else 0
+        """The sequence number of the last record (the game's version)."""
+        return self.head.seq
+
+    @property
+    def records(self) -> list[Record]:
+        if self.base and self.fill is not None:
+            self.fill(self)
+        return self.held_records
+
+    @property
+    def events(self) -> list:
+        if self.base and self.fill is not None:
+            self.fill(self)
+        return self.held_events
 
 
 @attrs.frozen
@@ -63,13 +108,21 @@ def actor_code(actor) -> int:
 
 
 class GameService:
-    """Games in a store.  ``store`` defaults to a :class:`FileStore`."""
+    """Games in a store (any :class:`engine.store.EventStore`)."""
 
-    def __init__(self, store: FileStore):
+    def __init__(self, store: EventStore):
         self.store = store
-        self._cache: dict[str, Loaded] = {}
-        # folds update cached states in place: one thread at a time (the HTTP app uses threads)
-        self._lock = threading.RLock()
+        self._games: dict[str, Loaded] = {}
+        self._locks: dict[str, threading.RLock] = {}
+        self._locks_lock = threading.Lock()
+
+    def _lock(self, game: str) -> threading.RLock:
+        """The lock of one game: its folds are advanced in place, one thread at a time."""
+        with self._locks_lock:
+            lock = self._locks.get(game)
+            if lock is None:
+                lock = self._locks[game] = threading.RLock()
+            return lock
 
     # -- creating ---------------------------------------------------------------------------
     def create(self, kind: str, options: dict, *, seed: int | None = None) -> Loaded:
@@ -79,7 +132,7 @@ class GameService:
         draws a secret one.  Raises UsageError for bad options.
         """
         rules = rules_for(kind)
-        physical = bool(options.get("physical", False)) or self._castle_physical(kind, options)
+        physical = bool(options.get("physical", False))
         if physical and seed is not None:
             raise UsageError("a physical game has no seed: the referee reports every draw")
         try:
@@ -95,87 +148,188 @@ class GameService:
         self.store.create(kind, game, REFEREE_ACTOR, maps, secret)
         return self.load(game)
 
-    @staticmethod
-    def _castle_physical(kind: str, options: dict) -> bool:
-        return kind == "castle" and bool(options.get("physical", False))
-
     # -- reading ----------------------------------------------------------------------------
     def resolve(self, text: str) -> str:
         """The id of the game ``text`` names (an id, or a unique prefix or suffix of one)."""
         return self.store.resolve(text)
 
     def load(self, game: str) -> Loaded:
-        """``game`` read and folded (cached; the cache follows appends by any process)."""
-        result = self.store.read(game)
-        return self._fold(game, result.header, result.records)
+        """``game`` as of now: the cached folds advanced by whatever was appended since (by any
+        process).  Raises UnknownGame, LogDamaged."""
+        with self._lock(game):
+            return self._refresh(game)
 
-    def _fold(self, game: str, header: Header, records: list[Record]) -> Loaded:
-        with self._lock:
-            return self._fold_locked(game, header, records)
+    def _refresh(self, game: str) -> Loaded:
+        loaded = self._games.get(game)
+        if loaded is None:
+            return self._cold(game)
+        batch = self.store.read(game, after=loaded.head.seq)
+        if batch.base is None or batch.base.link != loaded.head.link or batch.header != loaded.header:
+            # the log is not the one folded (cut, replaced): start again from the log
+            self._games.pop(game, None)
+            return self._cold(game)
+        if batch.records:
+            self._advance(loaded, batch.records)
+            self._maybe_snapshot(loaded)
+        return loaded
 
-    def _fold_locked(self, game: str, header: Header, records: list[Record]) -> Loaded:
-        cached = self._cache.get(game)
-        rules = rules_for(header.kind)
-        if (cached is not None and cached.header == header and len(records) >= len(cached.records)
-                and (not cached.records or records[len(cached.records) - 1].link
-                     == cached.records[-1].link)):
-            loaded = cached
-            start = len(cached.records)
-        else:
-            loaded = Loaded(game, header, rules, [], [], rules.initial(), {})
-            start = 0
-        decode = rules.events.from_map
-        evolve = rules.evolve
-        state = loaded.state
-        for index in range(start, len(records)):
-            record = records[index]
+    def _cold(self, game: str) -> Loaded:
+        """Load ``game`` from its snapshot if the log confirms it, else fold the whole log."""
+        loaded = self._from_snapshot(game)
+        if loaded is None:
+            batch = self.store.read(game, after=0)
+            rules = rules_for(batch.header.kind)
+            loaded = Loaded(game, batch.header, rules, rules.initial(), batch.base, 0, [], [],
+                            fill=self._fill)
+            self._advance(loaded, batch.records)
+            if not loaded.held_records:
+                raise LogDamaged(1, "the log has a header but no events (an unfinished creation)",
+                                 self.store.location(game))
+            self._maybe_snapshot(loaded)
+        self._games[game] = loaded
+        return loaded
+
+    def _from_snapshot(self, game: str) -> Loaded | None:
+        """The game from its snapshot and what follows it, or None when there is no snapshot or
+        the log does not confirm it (another link at its position, another game, a damaged or
+        foreign file): a snapshot is never trusted."""
+        data = self.store.snapshot(game)
+        if not data:
+            return None
+        try:
+            snap = pickle.loads(data)
+            if not (isinstance(snap, dict) and snap.get("format") == SNAPSHOT_FORMAT
+                    and snap.get("game") == game):
+                return None
+            seq, link, states = snap["seq"], snap["link"], snap["states"]
+            batch = self.store.read(game, after=seq)
+            if (batch.base is None or batch.base.link != link or seq < 1
+                    or batch.header.link != snap["header_link"]):
+                return None
+            rules = rules_for(batch.header.kind)
+            folds = {viewer: [seq, state] for viewer, state in states.items() if viewer is not REFEREE}
+            loaded = Loaded(game, batch.header, rules, states[REFEREE], batch.base, seq, [], [],
+                            folds, snapshot_seq=seq, fill=self._fill)
+        except LogDamaged:
+            raise
+        except Exception:  # an unreadable or foreign snapshot: fold from the log instead
+            return None
+        self._advance(loaded, batch.records)
+        return loaded
+
+    def _fill(self, loaded: Loaded) -> None:
+        """Read and decode the part of the log before a snapshot (once)."""
+        with self._lock(loaded.game):
+            if not loaded.base:
+                return
+            batch = self.store.read(loaded.game, after=0)
+            early = batch.records[: loaded.base]
+            if len(early) != loaded.base or early[-1].link != self._link_at_base(loaded):
+                raise LogDamaged(len(early), "the log changed under a running service; "
+                                 "run `devil verify`", self.store.location(loaded.game))
+            loaded.held_events[:0] = self._decode(loaded, early)
+            loaded.held_records[:0] = early
+            loaded.base = 0
+
+    def _link_at_base(self, loaded: Loaded) -> bytes:
+        batch = self.store.read(loaded.game, after=loaded.base)
+        return batch.base.link if batch.base is not None else b""
+
+    def _decode(self, loaded: Loaded, records: list[Record]) -> list:
+        decode = loaded.rules.events.from_map
+        out = []
+        for record in records:
             try:
-                event = decode(record.event)
+                out.append(decode(record.event))
             except CodecError as exc:
-                raise LogDamaged(record.seq, exc.message, self.store.path(game)) from None
+                self._games.pop(loaded.game, None)
+                raise LogDamaged(record.seq, exc.message, self.store.location(loaded.game)) from None
+        return out
+
+    def _advance(self, loaded: Loaded, records: list[Record]) -> None:
+        """Fold ``records`` (which follow ``loaded.head``) into the referee's state."""
+        events = self._decode(loaded, records)
+        evolve = loaded.rules.evolve
+        state = loaded.state
+        for record, event in zip(records, events):
             try:
                 state = evolve(state, event)
             except Exception as exc:  # an impossible event in a log whose chain was recomputed
-                self._cache.pop(game, None)
+                self._games.pop(loaded.game, None)
                 raise LogDamaged(record.seq, f"{event.TYPE} cannot be applied at this point "
                                              f"({type(exc).__name__}: {exc}); run `devil verify`",
-                                 self.store.path(game)) from None
-            loaded.records.append(record)
-            loaded.events.append(event)
-            if record.cmd is not None:
-                loaded.commands.setdefault(record.cmd, []).append(index)
+                                 self.store.location(loaded.game)) from None
         loaded.state = state
-        if not loaded.records:
-            raise LogDamaged(1, "the log has a header but no events (an unfinished creation)",
-                             self.store.path(game))
-        self._cache[game] = loaded
-        return loaded
+        loaded.held_records.extend(records)
+        loaded.held_events.extend(events)
+        if records:
+            loaded.head = Head(records[-1].seq, records[-1].link)
+
+    def _viewer_state(self, loaded: Loaded, viewer):
+        """The fold of ``viewer``'s redacted stream up to the head, advanced from where it was."""
+        if viewer is REFEREE:
+            return loaded.state
+        rules = loaded.rules
+        entry = loaded.folds.get(viewer)
+        if entry is None or entry[0] < loaded.base:
+            entry = [0, rules.initial()]
+        seq, state = entry
+        events = loaded.events if seq < loaded.base else loaded.held_events
+        offset = 0 if seq < loaded.base else loaded.base
+        redact, evolve = rules.redact, rules.evolve
+        for index in range(seq - offset, len(events)):
+            shown = redact(events[index], viewer)
+            if shown is not None:
+                state = evolve(state, shown)
+        loaded.folds[viewer] = [loaded.head.seq, state]
+        return state
+
+    def _maybe_snapshot(self, loaded: Loaded) -> None:
+        """Write a snapshot when :data:`SNAPSHOT_EVERY` events were folded since the last."""
+        if loaded.head.seq - loaded.snapshot_seq >= SNAPSHOT_EVERY:
+            self.write_snapshot(loaded)
+
+    def write_snapshot(self, loaded: Loaded) -> None:
+        """Save every fold of ``loaded`` (referee, each seat, the public) at its head."""
+        rules = loaded.rules
+        viewers = [PUBLIC, *range(len(rules.seats(loaded.state)))]
+        states = {viewer: self._viewer_state(loaded, viewer) for viewer in viewers}
+        states[REFEREE] = loaded.state
+        data = pickle.dumps({"format": SNAPSHOT_FORMAT, "game": loaded.game,
+                             "kind": loaded.header.kind, "header_link": loaded.header.link,
+                             "seq": loaded.head.seq, "link": loaded.head.link, "states": states},
+                            protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            self.store.save_snapshot(loaded.game, data)
+        except OSError:  # pragma: no cover - a snapshot is only a shortcut
+            return
+        loaded.snapshot_seq = loaded.head.seq
 
     def state(self, game: str, viewer=REFEREE):
         """The state as ``viewer`` knows it: the fold of ``viewer``'s redacted stream.
 
-        The referee's state is the service's cached fold: read it, do not change it.
+        The returned state is the service's own cached fold: read it, do not change it.
         """
-        with self._lock:
-            loaded = self.load(game)
-            if viewer is REFEREE:
-                return loaded.state
-            rules = loaded.rules
-            return rules.fold(rules.redact(event, viewer) for event in loaded.events)
+        with self._lock(game):
+            return self._viewer_state(self._refresh(game), viewer)
 
     def view(self, game: str, viewer=REFEREE) -> dict:
         """The kind's view map for ``viewer`` plus ``game`` (id) and ``version`` (last seq)."""
-        with self._lock:
-            loaded = self.load(game)
-            state = self.state(game, viewer)
-            view = loaded.rules.view(state, viewer)
+        with self._lock(game):
+            loaded = self._refresh(game)
+            view = loaded.rules.view(self._viewer_state(loaded, viewer), viewer)
             return {"game": game, "version": loaded.version, **view}
 
     def stream(self, game: str, viewer=REFEREE, after: int = 0) -> list[tuple[Record, Any]]:
         """``(record, event)`` pairs after sequence number ``after``, redacted for ``viewer``."""
-        with self._lock:
-            loaded = self.load(game)
-            pairs = list(zip(loaded.records[after:], loaded.events[after:]))
+        with self._lock(game):
+            loaded = self._refresh(game)
+            if after < loaded.base:
+                records, events, offset = loaded.records, loaded.events, 0
+            else:
+                records, events, offset = loaded.held_records, loaded.held_events, loaded.base
+            start = max(0, after - offset)
+            pairs = list(zip(records[start:], events[start:]))
         redact = loaded.rules.redact
         out = []
         for record, event in pairs:
@@ -186,9 +340,9 @@ class GameService:
 
     def legal(self, game: str, seat: int) -> list:
         """Every command ``seat`` may submit now (from that seat's own knowledge)."""
-        with self._lock:
-            loaded = self.load(game)
-            return loaded.rules.legal_commands(self.state(game, seat), seat)
+        with self._lock(game):
+            loaded = self._refresh(game)
+            return loaded.rules.legal_commands(self._viewer_state(loaded, seat), seat)
 
     def seat(self, game: str, name: str) -> int:
         """The seat index of player ``name``; UsageError if there is none."""
@@ -206,50 +360,69 @@ class GameService:
 
         ``actor``: a seat index (may act only for itself), REFEREE (may act for anyone and
         report chance), or CONSOLE (the local CLI: as the seat the command names).
-        Raises IllegalCommand (rules), NotAllowed (actor), CodecError / UsageError (malformed).
+        Raises IllegalCommand (rules), NotAllowed (actor), CodecError / UsageError (malformed),
+        ConcurrencyConflict (other writers won :data:`RETRIES` races in a row).
         """
-        with self.store.session(game) as session:
-            loaded = self._fold(game, session.header, list(session.records))
-            rules = loaded.rules
-            if isinstance(command, dict):
-                command = rules.commands.from_map(command)
-            if command_id is not None and command_id in loaded.commands:
-                indexes = loaded.commands[command_id]
-                first = loaded.records[indexes[0]]
-                if actor != CONSOLE and actor is not REFEREE and first.actor != actor_code(actor):
-                    # another player's id: say nothing about their command (it may be hidden)
-                    raise NotAllowed(f"command id {command_id!r} belongs to another player's "
-                                     "command; give a new id")
-                self._check_same_command(loaded, indexes, command, command_id)
-                return Submitted(game, [loaded.records[i] for i in indexes],
-                                 [loaded.events[i] for i in indexes], repeated=True)
-            state = loaded.state
-            seat = rules.acting_seat(state, command)
-            if actor == CONSOLE:
-                actor = REFEREE if seat is None else seat
-            elif actor is not REFEREE:
-                if seat is None:
-                    raise NotAllowed("only the referee may give this command")
-                if seat != actor:
-                    names = rules.seats(state)
-                    raise NotAllowed(f"you sit as {names[actor]} and cannot act as {names[seat]}")
-            chance = None if rules.physical(state) else _LazyChance(self, game, state)
-            events = rules.decide(state, command, chance)
-            maps = [rules.events.to_map(e) for e in events]
-            records = session.append(loaded.version, actor_code(actor), command_id, maps)
-            loaded = self._fold(game, session.header, session.records)
-            return Submitted(game, records, events)
+        with self._lock(game):
+            for _ in range(RETRIES):
+                loaded = self._refresh(game)
+                rules = loaded.rules
+                if isinstance(command, dict):
+                    command = rules.commands.from_map(command)
+                if command_id is not None:
+                    done = self.store.command(game, command_id)
+                    if done:
+                        return self._repeated(loaded, done, command, command_id, actor)
+                state = loaded.state
+                seat = rules.acting_seat(state, command)
+                acting = actor
+                if actor == CONSOLE:
+                    acting = REFEREE if seat is None else seat
+                elif actor is not REFEREE:
+                    if seat is None:
+                        raise NotAllowed("only the referee may give this command")
+                    if seat != actor:
+                        names = rules.seats(state)
+                        raise NotAllowed(f"you sit as {names[actor]} and cannot act as "
+                                         f"{names[seat]}")
+                chance = None if rules.physical(state) else _LazyChance(self, loaded)
+                events = rules.decide(state, command, chance)
+                maps = [rules.events.to_map(e) for e in events]
+                try:
+                    records = self.store.append(game, loaded.head.seq, actor_code(acting),
+                                                command_id, maps)
+                except ConcurrencyConflict:
+                    continue  # another writer got there first: read what it wrote, decide again
+                self._advance(loaded, records)
+                self._maybe_snapshot(loaded)
+                count = len(records)
+                return Submitted(game, records, loaded.held_events[len(loaded.held_events) - count:]
+                                 if count else [])
+            raise ConcurrencyConflict(f"{game} is busy: other writers moved it on {RETRIES} times "
+                                      "while this command was decided; try again")
 
-    def _check_same_command(self, loaded: Loaded, indexes: list[int], command, command_id: str
-                            ) -> None:
+    def _repeated(self, loaded: Loaded, done: list[Record], command, command_id: str, actor
+                  ) -> Submitted:
+        """The answer to a command id already in the log."""
+        if actor != CONSOLE and actor is not REFEREE and done[0].actor != actor_code(actor):
+            # another player's id: say nothing about their command (it may be hidden)
+            raise NotAllowed(f"command id {command_id!r} belongs to another player's "
+                             "command; give a new id")
+        first = done[0].seq - 1
+        events = loaded.events[first:first + len(done)]
+        self._check_same_command(loaded, first, events, command, command_id)
+        return Submitted(loaded.game, list(done), list(events), repeated=True)
+
+    def _check_same_command(self, loaded: Loaded, first: int, events: list, command,
+                            command_id: str) -> None:
         """A retried command id must come with the same command (UsageError otherwise)."""
         rules = loaded.rules
         hook = rules.command_for
         if hook is None:
             return
-        before = rules.fold(loaded.events[:indexes[0]])
+        before = rules.fold(loaded.events[:first])
         try:
-            original, _ = hook(before, [loaded.events[i] for i in indexes])
+            original, _ = hook(before, events)
         except Exception:  # pragma: no cover - a hook that cannot rebuild: accept the retry
             return
         if not isinstance(original, dict) and rules.commands.to_map(original) \
@@ -288,14 +461,14 @@ class SecretDamaged(DevilError):
 
 class _LazyChance:
     """The game's chance, loaded (and checked) only when ``decide`` first asks for it, so a
-    command that needs no chance (a bet) never depends on the secret file."""
+    command that needs no chance (a bet) never depends on the secret; kept with the game."""
 
-    def __init__(self, service: GameService, game: str, state):
-        self._service, self._game, self._state = service, game, state
-        self._chance: SeededChance | None = None
+    def __init__(self, service: GameService, loaded: Loaded):
+        self._service, self._loaded = service, loaded
 
     def __getattr__(self, name: str):
-        if self._chance is None:
-            commitment = getattr(self._state, "commitment", None)
-            self._chance = self._service.chance(self._game, commitment)
-        return getattr(self._chance, name)
+        loaded = self._loaded
+        if loaded.chance is None:
+            commitment = getattr(loaded.state, "commitment", None)
+            loaded.chance = self._service.chance(loaded.game, commitment)
+        return getattr(loaded.chance, name)

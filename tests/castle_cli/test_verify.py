@@ -52,10 +52,9 @@ def rewrite(path, store_dir, doctor):
         doctor(i, m)
     start, end = spans[0]
     store.create("castle", game, records[0].actor, maps[start:end], None)
-    with store.session(game) as session:
-        for start, end in spans[1:]:
-            session.append(records[start - 1].seq, records[start].actor, records[start].cmd,
-                           maps[start:end])
+    for start, end in spans[1:]:
+        store.append(game, records[start - 1].seq, records[start].actor, records[start].cmd,
+                     maps[start:end])
     return store.path(game)
 
 

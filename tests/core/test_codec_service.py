@@ -37,8 +37,8 @@ def test_an_unknown_event_in_a_log_is_damage_at_its_record(tmp_path):
     service = GameService(FileStore(str(tmp_path)))
     game = service.create("atkr", {"players": ["A", "B"]}, seed=1).game
     path = service.store.path(game)
-    with service.store.session(game) as session:
-        session.append(session.version, 0, None, [{"type": "coal_burnt", "seat": 0}])
+    service.store.append(game, service.store.head(game).seq, 0, None,
+                         [{"type": "coal_burnt", "seat": 0}])
     with pytest.raises(LogDamaged) as info:
         GameService(FileStore(str(tmp_path))).load(game)
     assert info.value.seq == 3 and "coal_burnt" in info.value.reason

@@ -67,10 +67,11 @@ def test_torn_tail_is_cut_on_open_and_every_acknowledged_command_kept(tmp_path):
     for cut in range(last_start + 1, size):
         path.write_bytes(original[:cut])
         store = FileStore(str(tmp_path))
-        with store.session("atkr-test01") as session:
-            assert [r.seq for r in session.records] == [1, 2, 3]  # the 2 acknowledged commands
-            assert session.cut == cut - last_start
-            session.append(3, 0, None, [{"type": "after"}])
+        # the 2 acknowledged commands are read; the torn tail is cut by the next append
+        assert [r.seq for r in store.read("atkr-test01").records] == [1, 2, 3]
+        assert os.path.getsize(path) == cut
+        store.append("atkr-test01", 3, 0, None, [{"type": "after"}])
+        assert path.read_bytes()[:last_start] == original[:last_start]
         assert os.path.getsize(path) < size + 40
         assert [r.seq for r in read_path(str(path)).records] == [1, 2, 3, 4]
 
@@ -145,19 +146,24 @@ def test_stale_expected_version_is_refused(tmp_path):
     path = tmp_path / "atkr-test01.devlog"
     make_log(path)
     store = FileStore(str(tmp_path))
-    with store.session("atkr-test01") as session:
-        with pytest.raises(ConcurrencyConflict):
-            session.append(5, 0, None, [{"type": "x"}])
-        session.append(6, 0, None, [{"type": "x"}])
+    with pytest.raises(ConcurrencyConflict) as info:
+        store.append("atkr-test01", 5, 0, None, [{"type": "x"}])
+    assert "version 6" in info.value.message and "version 5" in info.value.message
+    store.append("atkr-test01", 6, 0, None, [{"type": "x"}])
     assert read_path(str(path)).last_seq == 7
 
 
 def _append_many(root, worker, count):
     store = FileStore(root)
     for i in range(count):
-        with store.session("atkr-test01") as session:
-            session.append(session.version, worker, f"w{worker}-{i}",
-                           [{"type": "x", "w": worker, "i": i, "k": k} for k in range(2)])
+        while True:
+            try:
+                store.append("atkr-test01", store.head("atkr-test01").seq, worker,
+                             f"w{worker}-{i}",
+                             [{"type": "x", "w": worker, "i": i, "k": k} for k in range(2)])
+                break
+            except ConcurrencyConflict:
+                continue
 
 
 def test_two_processes_appending_lose_and_duplicate_nothing(tmp_path):
@@ -215,6 +221,7 @@ def test_a_torn_write_followed_by_nul_bytes_is_a_torn_tail(tmp_path):
         path.write_bytes(original[:cut] + bytes(size - cut + 7))
         result = read_path(str(path))
         assert [r.seq for r in result.records] == [1, 2, 3]
-        with FileStore(str(tmp_path)).session("atkr-test01") as session:
-            assert [r.seq for r in session.records] == [1, 2, 3]
+        store = FileStore(str(tmp_path))
+        assert [r.seq for r in store.read("atkr-test01").records] == [1, 2, 3]
+        store.append("atkr-test01", 3, 0, None, [])  # an append cuts the torn tail first
         assert path.read_bytes() == original[:starts[-1]]

@@ -1,0 +1,197 @@
+"""An in-memory store: the same streams, bytes and guarantees as the file store, kept in this
+process only.
+
+Used where nothing needs to outlive the process until the end: ``devil simulate`` plays whole
+games here and writes each finished log to the real store once (``import_log`` of
+:meth:`MemoryStore.log_bytes`, byte for byte what a game played command by command writes),
+and tests.  Implements :class:`engine.store.protocol.EventStore`.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import attrs
+
+from ..errors import ConcurrencyConflict, UnknownGame, UsageError
+from ..log import Header, Record, encode_header, encode_records, now_ms, scan
+from .protocol import Batch, DuplicateCommand, Head, resolve_id
+
+_GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
+
+
+@attrs.define
+class _Stream:
+    header: Header
+    data: bytearray
+    records: list[Record]
+    commands: dict[str, tuple[int, int]]
+    private: dict[str, dict]
+    snapshot: bytes | None = None
+
+    @property
+    def head(self) -> Head:
+        return Head(self.records[-1].seq, self.records[-1].link) if self.records \
+            else Head(0, self.header.link)
+
+    def extend(self, records: list[Record], data: bytes) -> None:
+        index = len(self.records)
+        self.records.extend(records)
+        for offset, record in enumerate(records):
+            if record.cmd is not None:
+                first, count = self.commands.get(record.cmd, (index + offset, 0))
+                self.commands[record.cmd] = (first, count + 1)
+        self.data += data
+
+
+class MemoryStore:
+    """Streams in a dict (an :class:`~engine.store.protocol.EventStore`); thread-safe."""
+
+    def __init__(self):
+        self._streams: dict[str, _Stream] = {}
+        self._order: list[str] = []
+        self._lock = threading.Condition()
+
+    def _get(self, game: str) -> _Stream:
+        self._check(game)
+        stream = self._streams.get(game)
+        if stream is None:
+            raise UnknownGame(f"no game {game!r} in memory")
+        return stream
+
+    @staticmethod
+    def _check(game: str) -> None:
+        if not isinstance(game, str) or not _GAME_ID.match(game):
+            raise UsageError(f"{game!r} is not a game id (ids look like atkr-k3f9qz)")
+
+    def location(self, game: str | None = None) -> str:
+        return "memory" if game is None else f"memory:{game}"
+
+    def create(self, kind: str, game: str, actor: int, events: list[dict],
+               secret: dict | None = None, created: int | None = None) -> list[Record]:
+        self._check(game)
+        created = now_ms() if created is None else created
+        header = encode_header(kind, game, created)
+        first, _ = encode_records(scan(header).header.link, 1, actor, None, 0, events)
+        self._install(header + first, secret)
+        return list(self._streams[game].records)
+
+    def import_log(self, data: bytes, secret: dict | None = None) -> str:
+        result = scan(bytes(data))
+        if result.torn:
+            raise UsageError(f"the log ends in {result.torn} bytes of an unfinished write; "
+                             "a log to import must be complete")
+        if not result.records:
+            raise UsageError("the log has a header but no events")
+        self._check(result.header.game)
+        return self._install(bytes(data), secret)
+
+    def _install(self, data: bytes, secret: dict | None) -> str:
+        result = scan(data)
+        game = result.header.game
+        with self._lock:
+            if game in self._streams:
+                raise UsageError(f"a game {game} exists already in memory")
+            stream = _Stream(result.header, bytearray(), [], {},
+                             {} if secret is None else {"secret": dict(secret)})
+            stream.extend(result.records, data)
+            self._streams[game] = stream
+            self._order.append(game)
+        return game
+
+    def append(self, game: str, expected: int, actor: int, cmd: str | None, events: list[dict],
+               ts: int | None = None) -> list[Record]:
+        with self._lock:
+            stream = self._get(game)
+            head = stream.head
+            if head.seq != expected:
+                raise ConcurrencyConflict(f"{game} moved on: it is at version {head.seq}, the "
+                                          f"command expected version {expected}; read it again")
+            if cmd is not None and cmd in stream.commands:
+                raise DuplicateCommand(f"command id {cmd!r} is already in {game}")
+            if not events:
+                return []
+            if ts is None:
+                ts = max(0, now_ms() - stream.header.created)
+            data, links = encode_records(head.link, head.seq + 1, actor, cmd, ts, events)
+            left = len(events)
+            records = []
+            for index, (event, link) in enumerate(zip(events, links)):
+                left -= 1
+                records.append(Record(head.seq + 1 + index, actor, cmd, ts, event, left, link))
+            stream.extend(records, data)
+            self._lock.notify_all()
+            return records
+
+    def read(self, game: str, after: int = 0) -> Batch:
+        with self._lock:
+            stream = self._get(game)
+            head = stream.head
+            if after > head.seq or after < 0:
+                return Batch(stream.header, [], None, head)
+            base = Head(after, stream.records[after - 1].link if after else stream.header.link)
+            return Batch(stream.header, stream.records[after:], base, head)
+
+    def head(self, game: str) -> Head:
+        with self._lock:
+            return self._get(game).head
+
+    def header(self, game: str) -> Header:
+        with self._lock:
+            return self._get(game).header
+
+    def command(self, game: str, cmd: str) -> list[Record] | None:
+        with self._lock:
+            stream = self._get(game)
+            found = stream.commands.get(cmd)
+            return None if found is None else stream.records[found[0]:found[0] + found[1]]
+
+    def wait(self, game: str, after: int, timeout: float) -> Head:
+        deadline = time.monotonic() + max(0.0, timeout)
+        with self._lock:
+            while True:
+                head = self._get(game).head
+                left = deadline - time.monotonic()
+                if head.seq > after or left <= 0:
+                    return head
+                self._lock.wait(left)
+
+    def games(self) -> list[str]:
+        with self._lock:
+            return list(self._order)
+
+    def exists(self, game: str) -> bool:
+        with self._lock:
+            return game in self._streams
+
+    def resolve(self, text: str) -> str:
+        return resolve_id(text, self.games(), "memory")
+
+    def secret(self, game: str) -> dict | None:
+        return self.private(game, "secret")
+
+    def private(self, game: str, name: str) -> dict | None:
+        with self._lock:
+            document = self._get(game).private.get(name)
+            return None if document is None else dict(document)
+
+    def put_private(self, game: str, name: str, document: dict, *, replace: bool = False) -> None:
+        with self._lock:
+            stream = self._get(game)
+            if not replace and name in stream.private:
+                raise UsageError(f"{game} already has {name}")
+            stream.private[name] = dict(document)
+
+    def log_bytes(self, game: str) -> bytes:
+        with self._lock:
+            return bytes(self._get(game).data)
+
+    def snapshot(self, game: str) -> bytes | None:
+        with self._lock:
+            return self._get(game).snapshot
+
+    def save_snapshot(self, game: str, data: bytes) -> None:
+        with self._lock:
+            self._get(game).snapshot = bytes(data)

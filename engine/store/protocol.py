@@ -1,0 +1,151 @@
+"""The one seam to storage: the :class:`EventStore` protocol.
+
+A store keeps, for every game, one append-only stream of records in the .devlog record format
+(engine.log): a header, then records ``[seq, actor, cmd, ts, event, left, link]`` hash-chained
+by their links.  It also keeps a few private documents beside each stream (the secret seed, the
+service's token hashes) and an optional snapshot of the service's folds.  Nothing outside
+``engine/store/`` knows where or how: not a path, a file size or a lock.
+
+Every store gives the same guarantees, checked by one contract test suite
+(tests/store/test_contract.py) run against each implementation:
+
+* ``append`` with an expected version is atomic: it appends one command's records only if the
+  stream's last sequence number is ``expected``, else raises
+  :class:`~engine.errors.ConcurrencyConflict` naming both versions; a command id already in the
+  stream raises :class:`DuplicateCommand`.  Two writers can never both append seq N.
+* a returned append is durable (the file store fsyncs; PostgreSQL commits).
+* ``read(after)`` returns the records with ``seq > after`` and the link of the record at
+  ``after`` (``base``), so a reader that holds a fold at ``after`` can check the new records
+  continue the chain it folded.
+* ``wait(after, timeout)`` returns as soon as the stream's head is past ``after``, whichever
+  process appended.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import attrs
+
+from ..errors import ConcurrencyConflict, UnknownGame, UsageError
+from ..log import Header, Record
+
+
+@attrs.frozen(slots=True)
+class Head:
+    """Where a stream ends: the last sequence number (0 for a header-only stream) and the link
+    of that record (the header's link for 0).  Two reads with equal heads saw the same stream."""
+
+    seq: int
+    link: bytes
+
+
+@attrs.frozen
+class Batch:
+    """What :meth:`EventStore.read` returns.
+
+    ``header``; ``records``: every record with ``seq > after``, in order; ``base``: the
+    :class:`Head` at ``after`` (the link the first returned record chains from), or ``None``
+    when the stream has no record ``after`` any more (it is shorter than the reader thought:
+    read it again from 0); ``head``: the stream's head after these records.
+    """
+
+    header: Header
+    records: list[Record]
+    base: Head | None
+    head: Head
+
+
+def resolve_id(text: str, games: list[str], where: str) -> str:
+    """The one id of ``games`` that ``text`` names: the id itself, or at least 3 characters that
+    begin or end exactly one id, or begin the part after its dash (``k3f``, ``9qz``,
+    ``atkr-k3`` for ``atkr-k3f9qz``).  Every store resolves with this.  Raises UsageError for
+    an empty text, UnknownGame when none or several match (``where`` names the store)."""
+    if not text:
+        raise UsageError("name a game: its id, or a unique beginning or end of it")
+    if text in games:
+        return text
+    if len(text) < 3:
+        raise UnknownGame(f"{text!r} is too short to name a game: give its id, or at least "
+                          "3 characters of its beginning or end (see `devil games`)")
+    matches = [g for g in games
+               if g.startswith(text) or g.endswith(text) or g.partition("-")[2].startswith(text)]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise UnknownGame(f"no game {text!r} in {where} (see `devil games`)")
+    raise UnknownGame(f"{text!r} matches several games: {', '.join(matches)}")
+
+
+class DuplicateCommand(ConcurrencyConflict):
+    """A command id that is already in the stream (one command id, one command)."""
+
+
+@runtime_checkable
+class EventStore(Protocol):
+    """Where games' event streams live.  Game ids look like ``<kind>-<6 to 32 of a-z0-9>``.
+
+    Errors: :class:`~engine.errors.UnknownGame` for a game that is not there,
+    :class:`~engine.errors.UsageError` for a malformed id or an id that exists already,
+    :class:`~engine.errors.LogDamaged` for a stream that fails its checks,
+    :class:`~engine.errors.ConcurrencyConflict` / :class:`DuplicateCommand` from ``append``.
+    """
+
+    def create(self, kind: str, game: str, actor: int, events: list[dict],
+               secret: dict | None = None) -> list[Record]:
+        """Create ``game``'s stream with its header and first events (tagged maps, one command)
+        and keep ``secret`` (a JSON-able map) privately beside it: all or nothing."""
+
+    def append(self, game: str, expected: int, actor: int, cmd: str | None, events: list[dict],
+               ts: int | None = None) -> list[Record]:
+        """Append one command's events (tagged maps) if the stream is at version ``expected``;
+        return their records.  ``ts`` (ms since the header's ``created``) defaults to now."""
+
+    def read(self, game: str, after: int = 0) -> Batch:
+        """The records after sequence number ``after`` (see :class:`Batch`)."""
+
+    def head(self, game: str) -> Head:
+        """The stream's current :class:`Head` (cheap: no records are decoded)."""
+
+    def command(self, game: str, cmd: str) -> list[Record] | None:
+        """The records command id ``cmd`` wrote, or None if the stream has no such command."""
+
+    def wait(self, game: str, after: int, timeout: float) -> Head:
+        """Block until the head is past ``after`` (an append by any process) or ``timeout``
+        seconds pass; return the head then."""
+
+    def games(self) -> list[str]:
+        """Every game id in the store, oldest first."""
+
+    def exists(self, game: str) -> bool:
+        """Whether ``game`` is in the store (False for a malformed id)."""
+
+    def resolve(self, text: str) -> str:
+        """The game id ``text`` names: an id, or 3+ characters that begin or end exactly one id
+        (or begin the part after its dash).  UnknownGame when none or several match."""
+
+    def secret(self, game: str) -> dict | None:
+        """The secret kept at creation (a digital game's seed), or None."""
+
+    def private(self, game: str, name: str) -> dict | None:
+        """A private document of ``game`` (e.g. ``"tokens"``), or None."""
+
+    def put_private(self, game: str, name: str, document: dict, *, replace: bool = False) -> None:
+        """Keep a private document durably; UsageError if it exists and not ``replace``."""
+
+    def log_bytes(self, game: str) -> bytes:
+        """The stream as .devlog bytes: header and every record of a complete command."""
+
+    def import_log(self, data: bytes, secret: dict | None = None) -> str:
+        """Add a whole stream given as .devlog bytes (checked; a torn tail is refused) and
+        return its game id; UsageError if that game exists."""
+
+    def snapshot(self, game: str) -> bytes | None:
+        """The last snapshot saved for ``game``, or None.  Never trusted: the reader checks it
+        against the stream."""
+
+    def save_snapshot(self, game: str, data: bytes) -> None:
+        """Keep ``data`` as ``game``'s snapshot (replacing the last one; best effort)."""
+
+    def location(self, game: str | None = None) -> str:
+        """Where ``game`` (or the store) lives, for messages: a path or a URL."""
