@@ -314,11 +314,17 @@ class GameService:
             return self._viewer_state(self._refresh(game), viewer)
 
     def view(self, game: str, viewer=REFEREE) -> dict:
-        """The kind's view map for ``viewer`` plus ``game`` (id) and ``version`` (last seq)."""
+        """The kind's view map for ``viewer`` plus ``game`` (id), ``version`` (last seq) and,
+        while the store holds bytes it could not read as records and the referee has not
+        acknowledged them, ``damage`` (see EventStore.damage): every view mentions them."""
         with self._lock(game):
             loaded = self._refresh(game)
             view = loaded.rules.view(self._viewer_state(loaded, viewer), viewer)
-            return {"game": game, "version": loaded.version, **view}
+            out = {"game": game, "version": loaded.version, **view}
+            damage = self.store.damage(game)
+            if damage:
+                out["damage"] = damage
+            return out
 
     def stream(self, game: str, viewer=REFEREE, after: int = 0) -> list[tuple[Record, Any]]:
         """``(record, event)`` pairs after sequence number ``after``, redacted for ``viewer``."""

@@ -3,7 +3,8 @@
 Implements :class:`engine.store.protocol.EventStore`.
 
 * **Appends** take an exclusive ``flock`` on the log, bring the store's view of the file up to
-  date (cutting a torn tail: the only place a file is ever shortened), check the expected
+  date (setting aside a torn tail: the only place a file is ever shortened, and only after the
+  bytes are safely in a file beside it), check the expected
   version and the command id, then write one command's records with one ``write`` and
   ``fsync``.  Two processes appending to one game never lose or duplicate an event.
 * **Reads** take no lock and ignore a torn tail still being written.  The store remembers, per
@@ -11,6 +12,10 @@ Implements :class:`engine.store.protocol.EventStore`.
   at what follows that offset, after checking that the 8 bytes before it are still the link it
   trusts (so an append by another process costs what was appended, and a file that was
   replaced or edited at its end is read again from the start).
+* Bytes after the last complete command that cannot be read as records (a write cut short by
+  a crash, or a damaged end) are **set aside, never deleted**: an append moves them to
+  ``<game>.<time>-at-<offset>.aside`` beside the log before it writes (see
+  :meth:`FileStore.damage`).
 * A digital game's secret seed sits beside its log in ``<game>.secret`` (0600) until the
   game's last event reveals it; the service's token hashes in ``<game>.tokens.json`` (0600);
   a snapshot of the service's folds in ``<game>.snapshot`` (0600).  None is part of the log.
@@ -160,7 +165,7 @@ class FileStore:
 
     def _install(self, game: str, data: bytes, secret: dict | None) -> None:
         path = self.path(game)
-        os.makedirs(self.root, exist_ok=True)
+        _make_folder(self.root)
         if os.path.exists(path):
             raise UsageError(f"a game {game} exists already in {self.root}")
         secret_path = self._side(game, ".secret")
@@ -175,7 +180,7 @@ class FileStore:
                 os.fsync(handle.fileno())
         temporary = os.path.join(self.root, f".{game}.{os.getpid()}.creating")
         try:
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             try:
                 _write_all(fd, data)
                 os.fsync(fd)
@@ -223,8 +228,7 @@ class FileStore:
                 if result is not None:
                     good_end = start + result.good_end
                     if result.torn and locked:
-                        os.ftruncate(fd, good_end)
-                        os.fsync(fd)
+                        self._set_aside(game, fd, good_end, size)
                     with self._lock:
                         if known.extend(result.records, good_end, start):
                             return known
@@ -232,8 +236,7 @@ class FileStore:
             data = _read_all(fd)
             result = scan(data, path)
             if result.torn and locked:
-                os.ftruncate(fd, result.good_end)
-                os.fsync(fd)
+                self._set_aside(game, fd, result.good_end, len(data))
             known = _Known(result.header, [], result.good_end, {})
             known.extend(result.records, result.good_end)
             with self._lock:
@@ -246,6 +249,77 @@ class FileStore:
         finally:
             if own:
                 os.close(fd)
+
+    def _set_aside(self, game: str, fd: int, good_end: int, size: int) -> None:
+        """Move the bytes after the last complete command (``good_end`` to ``size``) out of the
+        log into a file beside it, then shorten the log: nothing is ever deleted.
+
+        The reader cannot tell a write cut short by a crash (never acknowledged) from the end
+        of an acknowledged command that was damaged afterwards, so the bytes are kept, named
+        with the time and the offset (``<game>.<UTC time>-at-<offset>.aside``, 0600), listed in
+        the private document ``"aside"`` and reported in every view until the referee
+        acknowledges them (:meth:`acknowledge_aside`).  Called under the log's flock."""
+        tail = os.pread(fd, size - good_end, good_end)
+        moment = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        name = f"{game}.{moment}-at-{good_end}.aside"
+        path = os.path.join(self.root, name)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+        try:
+            out = os.open(path, flags, 0o600)
+        except FileExistsError:  # two in one second at one offset: keep both
+            name = f"{game}.{moment}-at-{good_end}-{_secrets.token_hex(3)}.aside"
+            path = os.path.join(self.root, name)
+            out = os.open(path, flags, 0o600)
+        try:
+            _write_all(out, tail)
+            os.fsync(out)
+        finally:
+            os.close(out)
+        entries = self._aside_entries(game)
+        entries.append({"file": name, "offset": good_end, "size": len(tail),
+                        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                        "acknowledged": None})
+        self.put_private(game, "aside", {"entries": entries}, replace=True)  # fsyncs the folder
+        os.ftruncate(fd, good_end)
+        os.fsync(fd)
+
+    def _aside_entries(self, game: str) -> list[dict]:
+        try:
+            document = self.private(game, "aside") or {}
+        except ValueError:
+            document = {}
+        entries = document.get("entries")
+        return [dict(e) for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+
+    def damage(self, game: str) -> list[dict]:
+        """What the store could not read as records of ``game`` and a person should look at:
+        bytes set aside and not yet acknowledged (``{"file", "offset", "size", "time",
+        "acknowledged": None}``), and an unreadable tail still in the log (``{"file": None,
+        "offset", "size"}``: a write in progress, or damage the next append sets aside)."""
+        out = [e for e in self._aside_entries(game) if not e.get("acknowledged")]
+        known = self._known.get(game)
+        if known is not None:
+            try:
+                size = os.path.getsize(self.path(game))
+            except OSError:
+                size = known.end
+            if size > known.end:
+                out.append({"file": None, "offset": known.end, "size": size - known.end,
+                            "time": None, "acknowledged": None})
+        return out
+
+    def acknowledge_aside(self, game: str, file: str, by: str) -> dict:
+        """Mark set-aside bytes as seen by the referee (``by``: who, free text); returns the
+        entry.  UsageError for a file that is not one of ``game``'s set-aside files."""
+        entries = self._aside_entries(game)
+        for entry in entries:
+            if entry["file"] == file:
+                entry["acknowledged"] = {"by": by,
+                                         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+                self.put_private(game, "aside", {"entries": entries}, replace=True)
+                return entry
+        names = ", ".join(e["file"] for e in entries) or "none"
+        raise UsageError(f"{file!r} is not set aside from {game} (set aside: {names})")
 
     def read(self, game: str, after: int = 0) -> Batch:
         """The records after ``after`` (see :class:`~engine.store.protocol.Batch`); no lock, a
@@ -335,6 +409,32 @@ class FileStore:
         finally:
             os.close(fd)  # releases the lock
 
+    def warnings(self) -> list[str]:
+        """Sentences about anything in the store that others may read: the folder or a file
+        open to the group or to everyone (logs hold sealed bets and hidden cards; the secret,
+        the seed)."""
+        out = []
+        try:
+            mode = os.stat(self.root).st_mode & 0o777
+        except FileNotFoundError:
+            return out
+        if mode & 0o077:
+            out.append(f"the store folder {self.root} is open to other users (mode {mode:04o}; "
+                       f"`chmod 700 {self.root}` closes it)")
+        open_files = []
+        for name in sorted(os.listdir(self.root)):
+            try:
+                file_mode = os.stat(os.path.join(self.root, name)).st_mode & 0o777
+            except OSError:
+                continue
+            if file_mode & 0o077:
+                open_files.append(name)
+        if open_files:
+            shown = ", ".join(open_files[:5]) + (" ..." if len(open_files) > 5 else "")
+            out.append(f"{len(open_files)} file(s) in the store are open to other users "
+                       f"({shown}); `chmod 600` them: a log holds sealed bets and hidden cards")
+        return out
+
     # -- private documents and snapshots --------------------------------------------------------
     def secret(self, game: str) -> dict | None:
         """The secret kept for ``game`` (``{"seed", "salt"}``), or None.  ValueError if the
@@ -394,8 +494,15 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
+def _make_folder(root: str) -> None:
+    """Create the store folder private to its owner (0700) if it does not exist."""
+    if not os.path.isdir(root):
+        os.makedirs(root, mode=0o700, exist_ok=True)
+        os.chmod(root, 0o700)
+
+
 def _atomic_write(root: str, path: str, data: bytes, durable: bool = True) -> None:
-    os.makedirs(root, exist_ok=True)
+    _make_folder(root)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=root)
     try:
         os.fchmod(fd, 0o600)

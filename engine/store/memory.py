@@ -188,6 +188,18 @@ class MemoryStore:
         with self._lock:
             return bytes(self._get(game).data)
 
+    def damage(self, game: str) -> list[dict]:
+        """Nothing is ever torn in memory: always empty."""
+        self.head(game)
+        return []
+
+    def acknowledge_aside(self, game: str, file: str, by: str) -> dict:
+        self.head(game)
+        raise UsageError(f"{file!r} is not set aside from {game} (set aside: none)")
+
+    def warnings(self) -> list[str]:
+        return []
+
     def snapshot(self, game: str) -> bytes | None:
         with self._lock:
             return self._get(game).snapshot

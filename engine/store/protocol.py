@@ -147,5 +147,16 @@ class EventStore(Protocol):
     def save_snapshot(self, game: str, data: bytes) -> None:
         """Keep ``data`` as ``game``'s snapshot (replacing the last one; best effort)."""
 
+    def damage(self, game: str) -> list[dict]:
+        """What could not be read as records and is not yet acknowledged by the referee:
+        ``{"file", "offset", "size", "time", "acknowledged"}`` per piece (``file`` None for
+        bytes still at the end of the log).  Empty for a sound stream."""
+
+    def acknowledge_aside(self, game: str, file: str, by: str) -> dict:
+        """Mark a set-aside piece as seen by the referee; UsageError for an unknown one."""
+
+    def warnings(self) -> list[str]:
+        """Sentences about the store a person should act on (e.g. files others may read)."""
+
     def location(self, game: str | None = None) -> str:
         """Where ``game`` (or the store) lives, for messages: a path or a URL."""
