@@ -71,12 +71,10 @@ class TokenBook:
         self._cache: dict[str, dict[str, object]] = {}
         self._lock = threading.Lock()
 
-    def issue(self, game: str, seats: list[str]) -> dict[str, str]:
-        """New tokens for ``game``: ``{"referee": t, "spectator": t, <name>: t, ...}``.
-
-        The plain tokens are returned once and never stored.  Raises UsageError if the game
-        already has tokens.
-        """
+    def mint(self, game: str, seats: list[str]) -> tuple[dict[str, str], dict]:
+        """New tokens for ``game``: the plain tokens ``{"referee": t, "spectator": t, <name>: t,
+        ...}`` (returned once, never stored) and the private document of their hashes to keep
+        with the game (``{"version", "game", "tokens": {hash: role}}``)."""
         plain: dict[str, str] = {}
         hashes: dict[str, object] = {}
         roles: list[tuple[str, object]] = [("referee", REFEREE_ROLE), ("spectator", SPECTATOR_ROLE)]
@@ -85,9 +83,15 @@ class TokenBook:
             token = f"{game}.{secrets.token_urlsafe(32)}"
             plain[label] = token
             hashes[token_hash(token)] = role
-        self.store.put_private(game, "tokens", {"version": 1, "game": game, "tokens": hashes})
+        return plain, {"version": 1, "game": game, "tokens": hashes}
+
+    def issue(self, game: str, seats: list[str]) -> dict[str, str]:
+        """Mint tokens for an existing ``game`` and keep their hashes; the plain tokens.
+        Raises UsageError if the game already has tokens."""
+        plain, document = self.mint(game, seats)
+        self.store.put_private(game, "tokens", document)
         with self._lock:
-            self._cache[game] = hashes
+            self._cache[game] = document["tokens"]
         return plain
 
     def _hashes(self, game: str) -> dict[str, object] | None:

@@ -122,12 +122,14 @@ def rules_for(kind: str) -> GameRules:
 
 
 MAX_NAME = 32
+#: names that stand for roles, not players (compared without case)
+ROLE_NAMES = frozenset({"referee", "spectator"})
 
 
 def check_players(players, low: int, high: int, title: str, rule: str) -> list[str]:
     """The player names of a new game's options, checked: a list of ``low`` to ``high`` unique
-    names of 1 to 32 printable characters (no newline can forge a line of a log listing).
-    Names are stripped of surrounding blanks.  Raises UsageError citing ``rule``."""
+    names of 1 to 32 printable characters (no newline can forge a line of a log listing), none
+    of them a role's name (:data:`ROLE_NAMES`, any case).  Names are stripped of surrounding blanks.  Raises UsageError citing ``rule``."""
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         raise UsageError("players must be a list of names")
     players = [p.strip() for p in players]
@@ -135,6 +137,10 @@ def check_players(players, low: int, high: int, title: str, rule: str) -> list[s
         if len(name) > MAX_NAME or not name.isprintable():
             raise UsageError(f"a player's name is 1 to {MAX_NAME} printable characters, "
                              f"not {name!r}")
+        if name.casefold() in ROLE_NAMES:
+            raise UsageError(f"a player cannot be called {name!r}: "
+                             f"{' and '.join(sorted(ROLE_NAMES))} name the game's roles "
+                             "(tokens, --as); give the player another name")
     if not low <= len(players) <= high:
         raise UsageError(f"{title} takes {low} to {high} players, not {len(players)} ({rule})")
     if len(set(players)) != len(players):

@@ -380,9 +380,17 @@ class Api:
             raise ApiError(400, '"options" must be a JSON object')
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
             raise ApiError(400, '"seed" must be a whole number of at least 0')
-        loaded = await run_in_threadpool(self.service.create, kind, options, seed=seed)
+        issued: dict[str, str] = {}
+
+        def tokens(game: str, names: list[str]) -> dict[str, dict]:
+            plain, document = self.book.mint(game, names)
+            issued.update(plain)
+            return {"tokens": document}
+
+        # the game exists only with its log, its secret and its tokens all in place
+        loaded = await run_in_threadpool(self.service.create, kind, options, seed=seed,
+                                         private=tokens)
         names = loaded.rules.seats(loaded.state)
-        issued = await run_in_threadpool(self.book.issue, loaded.game, names)
         tokens = {"referee": issued.pop("referee"), "spectator": issued.pop("spectator")}
         for seat, name in enumerate(names):
             label = name if name not in tokens else f"{name} (seat {seat + 1})"

@@ -125,11 +125,14 @@ class GameService:
             return lock
 
     # -- creating ---------------------------------------------------------------------------
-    def create(self, kind: str, options: dict, *, seed: int | None = None) -> Loaded:
+    def create(self, kind: str, options: dict, *, seed: int | None = None,
+               private: Callable[[str, list[str]], dict[str, dict]] | None = None) -> Loaded:
         """A new game of ``kind`` with ``options`` (see the kind's ``options`` module).
 
         ``seed`` fixes a digital game's chance (for reproducible games and tests); ``None``
-        draws a secret one.  Raises UsageError for bad options.
+        draws a secret one.  ``private(game_id, seat_names)`` gives documents the store keeps
+        with the game from its first moment (the HTTP service's token hashes): the game exists
+        with all of them or not at all.  Raises UsageError for bad options.
         """
         rules = rules_for(kind)
         physical = bool(options.get("physical", False))
@@ -145,7 +148,10 @@ class GameService:
         while self.store.exists(game):  # pragma: no cover - 32**6 ids
             game = new_game_id(kind)
         secret = chance.reveal() if chance is not None else None
-        self.store.create(kind, game, REFEREE_ACTOR, maps, secret)
+        documents = None
+        if private is not None:
+            documents = private(game, rules.seats(rules.fold(events)))
+        self.store.create(kind, game, REFEREE_ACTOR, maps, secret, private=documents)
         return self.load(game)
 
     # -- reading ----------------------------------------------------------------------------

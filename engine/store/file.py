@@ -134,7 +134,8 @@ class FileStore:
 
     # -- creating -----------------------------------------------------------------------------
     def create(self, kind: str, game: str, actor: int, events: list[dict],
-               secret: dict | None = None, created: int | None = None) -> list[Record]:
+               secret: dict | None = None, created: int | None = None,
+               private: dict[str, dict] | None = None) -> list[Record]:
         """Create ``game``'s log with its first events; keep ``secret`` (the seed) beside it.
 
         The log is written to a temporary file and linked into place only when complete, so a
@@ -143,7 +144,7 @@ class FileStore:
         created = now_ms() if created is None else created
         header = encode_header(kind, game, created)
         first, _ = encode_records(scan(header).header.link, 1, actor, None, 0, events)
-        self._install(game, header + first, secret)
+        self._install(game, header + first, secret, private)
         return self.read(game).records
 
     def import_log(self, data: bytes, secret: dict | None = None) -> str:
@@ -163,11 +164,13 @@ class FileStore:
         self._install(game, data, secret)
         return game
 
-    def _install(self, game: str, data: bytes, secret: dict | None) -> None:
+    def _install(self, game: str, data: bytes, secret: dict | None,
+                 private: dict[str, dict] | None = None) -> None:
         path = self.path(game)
         _make_folder(self.root)
         if os.path.exists(path):
             raise UsageError(f"a game {game} exists already in {self.root}")
+        written = []
         secret_path = self._side(game, ".secret")
         if secret is not None:
             try:
@@ -180,6 +183,10 @@ class FileStore:
                 os.fsync(handle.fileno())
         temporary = os.path.join(self.root, f".{game}.{os.getpid()}.creating")
         try:
+            for name, document in (private or {}).items():
+                target = self._private_path(game, name)
+                _atomic_write(self.root, target, json.dumps(document).encode())
+                written.append(target)
             fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             try:
                 _write_all(fd, data)
@@ -192,6 +199,8 @@ class FileStore:
                 raise UsageError(f"a game {game} exists already in {self.root}") from None
             _fsync_dir(self.root)
         except BaseException:
+            for target in written:
+                _remove(target)
             if secret is not None:
                 _remove(secret_path)
             raise

@@ -70,12 +70,13 @@ class MemoryStore:
         return "memory" if game is None else f"memory:{game}"
 
     def create(self, kind: str, game: str, actor: int, events: list[dict],
-               secret: dict | None = None, created: int | None = None) -> list[Record]:
+               secret: dict | None = None, created: int | None = None,
+               private: dict[str, dict] | None = None) -> list[Record]:
         self._check(game)
         created = now_ms() if created is None else created
         header = encode_header(kind, game, created)
         first, _ = encode_records(scan(header).header.link, 1, actor, None, 0, events)
-        self._install(header + first, secret)
+        self._install(header + first, secret, private)
         return list(self._streams[game].records)
 
     def import_log(self, data: bytes, secret: dict | None = None) -> str:
@@ -88,14 +89,17 @@ class MemoryStore:
         self._check(result.header.game)
         return self._install(bytes(data), secret)
 
-    def _install(self, data: bytes, secret: dict | None) -> str:
+    def _install(self, data: bytes, secret: dict | None,
+                 private: dict[str, dict] | None = None) -> str:
         result = scan(data)
         game = result.header.game
         with self._lock:
             if game in self._streams:
                 raise UsageError(f"a game {game} exists already in memory")
-            stream = _Stream(result.header, bytearray(), [], {},
-                             {} if secret is None else {"secret": dict(secret)})
+            documents = {name: dict(doc) for name, doc in (private or {}).items()}
+            if secret is not None:
+                documents["secret"] = dict(secret)
+            stream = _Stream(result.header, bytearray(), [], {}, documents)
             stream.extend(result.records, data)
             self._streams[game] = stream
             self._order.append(game)

@@ -92,9 +92,12 @@ class EventStore(Protocol):
     """
 
     def create(self, kind: str, game: str, actor: int, events: list[dict],
-               secret: dict | None = None) -> list[Record]:
+               secret: dict | None = None, created: int | None = None,
+               private: dict[str, dict] | None = None) -> list[Record]:
         """Create ``game``'s stream with its header and first events (tagged maps, one command)
-        and keep ``secret`` (a JSON-able map) privately beside it: all or nothing."""
+        and keep ``secret`` and the ``private`` documents (name -> JSON-able map, e.g. the
+        service's ``"tokens"``) beside it: all or nothing (the game exists only once all are
+        in place).  ``created``: the header's time (ms since the epoch; default now)."""
 
     def append(self, game: str, expected: int, actor: int, cmd: str | None, events: list[dict],
                ts: int | None = None) -> list[Record]:

@@ -105,3 +105,13 @@ def test_another_seats_command_id_reveals_nothing_about_its_command(tmp_path):
         messages.add(info.value.message)
     assert messages == {"command id 'anna-1' belongs to another player's command; give a new id"}
     assert service.load(game).version == 3
+
+
+@pytest.mark.parametrize("kind,others", [("atkr", ["Anna"]), ("castle", ["Anna", "Ben"])])
+@pytest.mark.parametrize("name", ["referee", "Spectator", " REFEREE "])
+def test_a_player_named_like_a_role_is_refused_and_nothing_is_created(tmp_path, kind, others,
+                                                                       name):
+    store = FileStore(str(tmp_path))
+    with pytest.raises(UsageError, match="name the game's roles"):
+        GameService(store).create(kind, {"players": [*others, name]})
+    assert store.games() == [] and list(tmp_path.iterdir()) == []
