@@ -52,6 +52,10 @@ _LINK_TAIL = b"\xc4\x08"  # msgpack bin 8 marker + length
 ZERO_LINK = bytes(LINK_SIZE)
 #: the actor recorded for the referee (and for the game's own setup events)
 REFEREE_ACTOR = -1
+#: the latest header time accepted (ms since the epoch: 9000-01-01), and the longest a record's
+#: ``ts`` may be after it (1000 years): beyond them a time is not a time but damage
+MAX_CREATED = 221845392000000
+MAX_TS = 31_556_952_000_000
 
 
 def link_of(previous: bytes, covered: bytes) -> bytes:
@@ -151,8 +155,13 @@ def _header_from(obj: Any, data: bytes, end: int) -> Header:
     if link_of(ZERO_LINK, data[:end - 10]) != link:
         raise LogDamaged(0, "the header's link does not match its contents (edited header)")
     kind, game, created = obj.get("kind"), obj.get("game"), obj.get("created")
-    if not isinstance(kind, str) or not isinstance(game, str) or not isinstance(created, int):
+    if not isinstance(kind, str) or not isinstance(game, str) or type(created) is not int:
         raise LogDamaged(0, "the header lacks kind, game or created")
+    if not 0 <= created <= MAX_CREATED:
+        raise LogDamaged(0, f"the header's time {created} is not a time (ms since 1970, before "
+                            "the year 9000)")
+    if not kind.isalpha() or not kind.islower() or not game.startswith(kind + "-"):
+        raise LogDamaged(0, f"the header's game id {game!r} does not belong to its kind {kind!r}")
     return Header(version, kind, game, created, link)
 
 
@@ -308,8 +317,9 @@ def walk_records(data: bytes, start: int, seq: int, previous: bytes, info: Walk,
             raise LogDamaged(rseq, "the hash chain breaks here: this record, or the one before it, "
                                    "was edited, removed or moved")
         if (type(actor) is not int or type(ts) is not int or type(event) is not dict
-                or type(left) is not int or left < 0 or (cmd is not None and type(cmd) is not str)):
-            raise LogDamaged(rseq, "a field of the record has the wrong type")
+                or type(left) is not int or left < 0 or (cmd is not None and type(cmd) is not str)
+                or not 0 <= ts <= MAX_TS or not -1 <= actor < 1000):
+            raise LogDamaged(rseq, "a field of the record has the wrong type or is out of range")
         if pending and left != pending - 1:
             raise LogDamaged(rseq, f"the command's records run out of order (left={left}, "
                                    f"expected {pending - 1})")

@@ -325,6 +325,16 @@ def verify_bytes(data: bytes, path: str | None = None) -> Verification:
         except Exception as exc:  # a well-formed log never makes evolve fail
             return _bad(result, record.seq, f"{event.TYPE} cannot be applied at this point ({exc!r})")
     final = state
+    try:
+        return _check_end(result, rules, header, records, events, final)
+    except Exception as exc:  # a state no well-formed log reaches
+        return _bad(result, records[-1].seq if records else 0,
+                    f"the game's state after the last event cannot be read ({exc!r})")
+
+
+def _check_end(result: Verification, rules: GameRules, header: Header, records, events, final
+               ) -> Verification:
+    """The seed and the strict refold, once the plain fold of ``events`` gave ``final``."""
     if not records:
         result.checks.append("the log holds no events yet")
         return result
@@ -409,6 +419,8 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
                 seat = rules.acting_seat(state, command)
             except DevilError as exc:
                 return first_seq, exc.message
+            except Exception as exc:  # a rebuilt command no rule can read: an impossible event
+                return first_seq, f"no command can have caused this event ({exc!r})"
             actor = batch_records[0].actor
             if actor != REFEREE_ACTOR and actor != seat:
                 return first_seq, (f"recorded as given by seat {actor}, but only seat {seat} "
@@ -417,6 +429,8 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
             produced = run(chance)
         except (DevilError, ChanceMismatch) as exc:
             return first_seq, f"this command was not possible here: {exc}"
+        except Exception as exc:  # e.g. a field a re-chained log set to an impossible value
+            return first_seq, f"this command was not possible here ({exc!r})"
         mismatch = _compare(to_map, produced, batch_records)
         if mismatch is not None and revealed is not None and not physical:
             # does the log hold up with its own draws? then the seed is what fails
@@ -431,8 +445,11 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
         if mismatch is not None:
             seq, recorded, expected = mismatch
             return seq, f"the log records {recorded}, but the rules give {expected} here"
-        for event in batch_events:
-            state = rules.evolve(state, event)
+        for record, event in zip(batch_records, batch_events):
+            try:
+                state = rules.evolve(state, event)
+            except Exception as exc:
+                return record.seq, f"{event.TYPE} cannot be applied at this point ({exc!r})"
     return None
 
 
