@@ -135,7 +135,9 @@ class GameService:
         with all of them or not at all.  Raises UsageError for bad options.
         """
         rules = rules_for(kind)
-        physical = bool(options.get("physical", False))
+        physical = options.get("physical", False)
+        if not isinstance(physical, bool):
+            raise UsageError(f"physical must be true or false, not {physical!r}")
         if physical and seed is not None:
             raise UsageError("a physical game has no seed: the referee reports every draw")
         try:

@@ -29,7 +29,14 @@ def parse_track(value) -> tuple[int, list[int]]:
     Raises UsageError unless the lowest space is ``0-L`` and the labels are multiples of 10,
     strictly increasing and above L.
     """
-    items = value.split(",") if isinstance(value, str) else list(value)
+    if isinstance(value, str):
+        items = value.split(",")
+    elif isinstance(value, list) and all(isinstance(item, (str, int)) and not isinstance(item, bool)
+                                         for item in value):
+        items = list(value)
+    else:
+        raise UsageError(f"a track is text like \"0-50,200,300\" or a list of the same items, "
+                         f"not {value!r}")
     items = [str(item).strip() for item in items if str(item).strip()]
     if len(items) < 2:
         raise UsageError("a track needs a lowest space like 0-50 and at least one label")
@@ -64,7 +71,9 @@ def setup(options: dict, chance) -> list:
                          f"(known: {', '.join(sorted(KNOWN))})")
     players = check_players(options.get("players") or [], 2, 6, "Auf Teufel komm raus",
                             "ATKR-1.6")
-    physical = bool(options.get("physical", False))
+    physical = options.get("physical", False)
+    if not isinstance(physical, bool):
+        raise UsageError(f"physical must be true or false, not {physical!r}")
     if physical != (chance is None):
         raise UsageError("a physical game has no chance generator and a digital one needs one")
     first_name = options.get("first")

@@ -116,9 +116,9 @@ def parse_deal(deal: Any, players: list[str], beginner: bool) -> dict:
         entry = seats[name]
         if not isinstance(entry, dict) or set(entry) != {"society", "profession", "items"}:
             raise UsageError(f"deal.seats.{name} needs exactly society, profession and items")
-        if entry["society"] not in SOCIETIES:
+        if not isinstance(entry["society"], str) or entry["society"] not in SOCIETIES:
             raise UsageError(f"{name}'s society must be one of {', '.join(SOCIETIES)}")
-        if entry["profession"] not in PROFESSIONS:
+        if not isinstance(entry["profession"], str) or entry["profession"] not in PROFESSIONS:
             raise UsageError(f"{name}'s profession {entry['profession']!r} is not a profession")
         items = entry["items"]
         if not isinstance(items, list) or not all(isinstance(c, str) for c in items):
@@ -140,16 +140,16 @@ def parse_deal(deal: Any, players: list[str], beginner: bool) -> dict:
         if societies.count(ORDER) != n // 2:
             raise UsageError(f"with {n} players each society has {n // 2} members (CASTLE-2.2)")
     prof_pile = deal.get("profession_pile")
-    if not isinstance(prof_pile, list):
-        raise UsageError("deal.profession_pile must be a list")
+    if not isinstance(prof_pile, list) or not all(isinstance(p, str) for p in prof_pile):
+        raise UsageError("deal.profession_pile must be a list of profession names")
     all_profs = professions + prof_pile
     if sorted(all_profs) != sorted(PROFESSIONS):
         dup = sorted({p for p in all_profs if all_profs.count(p) > 1})
         raise UsageError("the professions dealt and the profession pile must be the 10 professions, "
                          "each once" + (f" ({', '.join(dup)} twice)" if dup else ""))
     pile = deal.get("item_pile")
-    if not isinstance(pile, list):
-        raise UsageError("deal.item_pile must be a list")
+    if not isinstance(pile, list) or not all(isinstance(c, str) for c in pile):
+        raise UsageError("deal.item_pile must be a list of item ids")
     playing, removed = in_play(n, beginner)
     all_items = [c for h in hands for c in h] + pile
     for c in all_items:
