@@ -41,7 +41,7 @@ from .errors import (CodecError, ConcurrencyConflict, DevilError, IllegalCommand
 from .game import PUBLIC, REFEREE
 from .log import iso_time
 from .openapi import build as build_openapi
-from .service import GameService, actor_code
+from .service import MAX_COMMAND_ID, GameService, actor_code
 from .store import EventStore, open_store
 
 #: default request body limit (bytes)
@@ -54,7 +54,9 @@ MAX_STREAM = 3600.0
 POLL_INTERVAL = 0.25
 #: the OpenAPI document served at /openapi.json (engine/openapi.py)
 OPENAPI = build_openapi(MAX_WAIT, MAX_STREAM)
-_IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+_IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,%d}$" % MAX_COMMAND_ID)
+#: the longest a request body may take to arrive once its headers are in (seconds)
+BODY_TIMEOUT = 10.0
 
 
 class ApiError(Exception):
@@ -130,6 +132,7 @@ class Api:
         self.organiser_key = organiser_key or None
         self.max_body = max_body
         self.poll_interval = poll_interval
+        self.body_timeout = BODY_TIMEOUT
         self.hub = Hub()
 
     # -- helpers --------------------------------------------------------------------------
@@ -208,10 +211,18 @@ class Api:
             if too_big:
                 raise ApiError(413, f"the request body is larger than {self.max_body} bytes")
         body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > self.max_body:
-                raise ApiError(413, f"the request body is larger than {self.max_body} bytes")
+
+        async def receive() -> None:
+            async for chunk in request.stream():
+                body.extend(chunk)
+                if len(body) > self.max_body:
+                    raise ApiError(413, f"the request body is larger than {self.max_body} bytes")
+
+        try:
+            await asyncio.wait_for(receive(), timeout=self.body_timeout)
+        except asyncio.TimeoutError:
+            raise ApiError(408, f"the request body did not arrive within {self.body_timeout:g} s "
+                                "(is it shorter than its Content-Length?)") from None
         if not body.strip():
             raise ApiError(400, "the request body is empty: send a JSON object")
         try:
@@ -309,8 +320,11 @@ class Api:
         loaded = self.service.load(game)
         to_map = loaded.rules.events.to_map
         created = loaded.header.created
-        out = [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd, "time": iso_time(created, r.ts),
-                "event": to_map(e)}
+        # a seat sees its own command ids only, a spectator none: an id may say what a hidden
+        # command was (issue 9.8)
+        out = [{"seq": r.seq, "actor": r.actor,
+                "cmd": r.cmd if viewer is REFEREE or r.actor == viewer else None,
+                "time": iso_time(created, r.ts), "event": to_map(e)}
                for r, e in self.service.stream(game, viewer, after)]
         return out, loaded.version, bool(loaded.rules.is_over(loaded.state))
 
@@ -499,7 +513,7 @@ class Api:
             raise ApiError(400, "every command needs a command id: send an Idempotency-Key "
                                 "header (a fresh random string; resend it to retry safely)")
         if not _IDEMPOTENCY_KEY.match(key):
-            raise ApiError(400, "the Idempotency-Key must be 1 to 200 printable characters "
+            raise ApiError(400, f"the Idempotency-Key must be 1 to {MAX_COMMAND_ID} printable characters "
                                 "without spaces")
         body = await self.read_json(request)
         as_name = request.query_params.get("as")

@@ -102,6 +102,20 @@ class Submitted:
     repeated: bool = False
 
 
+#: the longest command id (an Idempotency-Key over HTTP, ``--id`` on the command line)
+MAX_COMMAND_ID = 64
+
+
+def check_command_id(command_id) -> None:
+    """UsageError unless ``command_id`` is None or 1 to 64 printable characters."""
+    if command_id is None:
+        return
+    if (not isinstance(command_id, str) or not 1 <= len(command_id) <= MAX_COMMAND_ID
+            or not command_id.isprintable()):
+        shown = repr(command_id) if len(str(command_id)) <= 40 else f"{str(command_id)[:40]!r}..."
+        raise UsageError(f"a command id is 1 to {MAX_COMMAND_ID} printable characters, not {shown}")
+
+
 def actor_code(actor) -> int:
     """The ``actor`` field of a record: a seat index, or -1 for the referee."""
     return REFEREE_ACTOR if actor is REFEREE else actor
@@ -377,6 +391,7 @@ class GameService:
         Raises IllegalCommand (rules), NotAllowed (actor), CodecError / UsageError (malformed),
         ConcurrencyConflict (other writers won :data:`RETRIES` races in a row).
         """
+        check_command_id(command_id)
         with self._lock(game):
             for _ in range(RETRIES):
                 loaded = self._refresh(game)
