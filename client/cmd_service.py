@@ -1,5 +1,5 @@
-"""The network service commands: ``devil serve`` and ``devil watch`` (issue 5; docs/service.md).
-Registered by client.cli."""
+"""The network service commands: ``devil serve`` and ``devil watch`` (docs/service.md).
+Loaded by client.cli when named."""
 
 from __future__ import annotations
 
@@ -9,11 +9,7 @@ import time
 
 import click
 
-
-def register(cli) -> None:
-    """Add this module's commands to the ``devil`` group."""
-    cli.add_command(serve)
-    cli.add_command(watch)
+from .common import json_option, renderer_for
 
 
 @click.command()
@@ -58,10 +54,12 @@ def serve(obj, host, port, store_dir, organiser_key, max_body, log_level):
               help="Resume after this sequence number.")
 @click.option("--timeout", type=click.FloatRange(0), default=None, metavar="SECONDS",
               help="Stop after this long (default: when the game is over).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per event.")
+@json_option
 @click.pass_obj
 def watch(obj, game, as_name, after, timeout, as_json):
     """Print a game's events live, as they happen, until the game is over.
+
+    With --json, one JSON object per event (and errors as JSON).
 
     Against a server (--server) it long-polls GET /games/{id}/events and reconnects by itself,
     resuming from the last sequence number it printed; locally it polls the store.
@@ -70,8 +68,6 @@ def watch(obj, game, as_name, after, timeout, as_json):
     Example:
       devil --server http://127.0.0.1:8350 --token SPECTATOR-TOKEN watch k3f9qz
     """
-    from client.render import renderer_for
-
     client = obj.client
     deadline = None if timeout is None else time.monotonic() + timeout
     game = _retrying(lambda: client.resolve(game), deadline)

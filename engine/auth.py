@@ -7,7 +7,7 @@ the service find the game's token book without an index, the secret (``secrets.t
 file beside the game's log::
 
     <store>/<game>.tokens.json   (mode 0600, written atomically)
-    {"version": 1, "game": "atkr-k3f9qz",
+    {"version": 1, "game": "KIND-k3f9qz",
      "tokens": {"<sha256 hex>": "referee" | "spectator" | <seat index>, ...}}
 
 so the .devlog stays readable with msgpack alone and the local CLI keeps working on the same

@@ -60,8 +60,8 @@ converter.register_structure_hook_factory(
 class Registry:
     """The tagged classes of one game kind.
 
-    ``name`` is used in messages ("atkr event", "castle command").  ``classes`` are attrs
-    classes each with a unique ``TYPE`` class variable.
+    ``name`` is used in messages ("KIND event", "KIND command", KIND the game's kind).
+    ``classes`` are attrs classes each with a unique ``TYPE`` class variable.
     """
 
     def __init__(self, name: str, classes: Iterable[type]):
