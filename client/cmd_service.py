@@ -25,8 +25,9 @@ from .common import json_option, renderer_for
               help="Largest request body accepted (default 65536).")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@json_option
 @click.pass_obj
-def serve(obj, host, port, store_dir, organiser_key, max_body, log_level):
+def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_json):
     """Serve the games of a store folder over HTTP (Starlette app run by uvicorn).
 
     Creating a game (POST /games) answers one token per seat, a referee token and a
@@ -40,6 +41,10 @@ def serve(obj, host, port, store_dir, organiser_key, max_body, log_level):
     store = store_dir or obj.store_dir
     app = create_app(store, organiser_key, max_body=max_body or MAX_BODY)
     who = "the organiser only" if organiser_key else "anyone"
+    if as_json:
+        click.echo(json.dumps({"url": f"http://{host}:{port}", "store": store,
+                               "organiser_only": bool(organiser_key)}))
+        sys.stdout.flush()
     click.echo(f"devil serve: games in {store} on http://{host}:{port} "
                f"(games may be created by {who})", err=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False,

@@ -20,8 +20,9 @@ BOT_PEOPLE = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"]
 @click.option("--seed", type=click.IntRange(min=0), help="Fix the furnace's seed (and the bots').")
 @click.option("--max-rounds", type=click.IntRange(1), default=500, show_default=True,
               help="Stop a game that has not ended after this many rounds.")
+@json_option
 @click.pass_obj
-def play_atkr(obj, players, bot_specs, first, seed, max_rounds):
+def play_atkr(obj, players, bot_specs, first, seed, max_rounds, as_json):
     """Auf Teufel komm raus at one terminal.
 
     People take turns at the keyboard (secret bets are typed hidden); bots play through the
@@ -77,6 +78,10 @@ def play_atkr(obj, players, bot_specs, first, seed, max_rounds):
     if table.over():
         click.echo(render.table({"game": game, "version": table.events,
                                  **table.rules.view(table.referee, REFEREE)}))
+    if as_json:  # the last line: the result, for scripts (the transcript above stays text)
+        emit({"game": game, "path": service.store.path(game), "events": table.events,
+              "over": bool(table.over())})
+        return
     click.echo(f"Recorded in {service.store.path(game)} ({table.events} events).")
 
 

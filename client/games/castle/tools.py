@@ -113,8 +113,10 @@ def command_text(command: dict) -> str:
 @click.option("--beginner", is_flag=True, help="The beginner game (CASTLE-2.6).")
 @click.option("--max-rounds", type=click.IntRange(1), default=60, show_default=True,
               help="Stop a game that has not ended after this many rounds.")
+@json_option
 @click.pass_obj
-def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_rounds):
+def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_rounds,
+                as_json):
     """Castle of the Devil at one terminal: people and bots mixed.
 
     When a person must act, the screen names them ("Ben, your move: the others look away"),
@@ -168,6 +170,10 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
     view = {"game": game, "version": table.events, **table.rules.view(table.referee, REFEREE)}
     if table.over():
         click.echo(render.table(view, None))
+    if as_json:  # the last line: the result, for scripts (the transcript above stays text)
+        emit({"game": game, "path": service.store.path(game), "events": table.events,
+              "over": bool(table.over())})
+        return
     click.echo(f"Recorded in {service.store.path(game)} ({table.events} events).")
 
 
