@@ -75,7 +75,6 @@ class Registry:
             if tag in self.by_type:
                 raise ValueError(f"{name}: two classes share the tag {tag!r}")
             self.by_type[tag] = cls
-            self._structure[tag] = converter.get_structure_hook(cls)
             fast = _fast_plan(cls)
             if fast is not None:
                 self._fast[tag] = fast
@@ -113,11 +112,13 @@ class Registry:
         if not isinstance(data, dict):
             raise CodecError(f"a {self.name} must be a map with a 'type', not {type(data).__name__}")
         tag = data.get("type")
-        hook = self._structure.get(tag) if isinstance(tag, str) else None
-        if hook is None:
+        cls = self.by_type.get(tag) if isinstance(tag, str) else None
+        if cls is None:
             known = ", ".join(self.types())
             raise CodecError(f"unknown {self.name} type {tag!r} (known: {known})")
-        cls = self.by_type[tag]
+        hook = self._structure.get(tag)
+        if hook is None:  # built on first use: cattrs code generation is slow at import
+            hook = self._structure[tag] = converter.get_structure_hook(cls)
         body = {k: v for k, v in data.items() if k != "type"}
         try:
             return hook(body, cls)
