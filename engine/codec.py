@@ -17,13 +17,34 @@ import typing
 from typing import Any, Iterable
 
 import attrs
-import cattrs
-from cattrs.preconf.msgpack import make_converter
 
 from .errors import CodecError
 
-#: The one converter.  ``forbid_extra_keys`` makes unknown fields an error.
-converter = make_converter(forbid_extra_keys=True)
+_converter = None
+
+
+def get_converter():
+    """The one cattrs converter (msgpack preconf, ``forbid_extra_keys``: unknown fields are an
+    error; exact scalar types; strict lists), built on first use: importing cattrs and
+    generating its hooks is slow, and maps in the canonical form never need it (see
+    :class:`Registry`)."""
+    global _converter
+    if _converter is None:
+        from cattrs.preconf.msgpack import make_converter
+
+        converter = make_converter(forbid_extra_keys=True)
+        for kind in (int, str, bool, float):
+            converter.register_structure_hook(kind, _exactly(kind))
+        converter.register_structure_hook_factory(
+            lambda tp: tp is list or typing.get_origin(tp) is list, _strict_list)
+        _converter = converter
+    return _converter
+
+
+def __getattr__(name: str):
+    if name == "converter":  # the converter as a module attribute, as before
+        return get_converter()
+    raise AttributeError(name)
 
 
 def _exactly(kind: type):
@@ -36,10 +57,6 @@ def _exactly(kind: type):
     return hook
 
 
-for _kind in (int, str, bool, float):
-    converter.register_structure_hook(_kind, _exactly(_kind))
-
-
 def _strict_list(list_type):
     """A structure hook for ``list[X]`` that accepts only a list (a string is not a list of
     characters, a map is not a list of keys), then structures each item as ``X``."""
@@ -48,13 +65,9 @@ def _strict_list(list_type):
     def hook(value, _type):
         if type(value) is not list:
             raise TypeError(f"expected a list, got {type(value).__name__} {value!r}")
-        structure = converter.structure
+        structure = get_converter().structure
         return [structure(item, item_type) for item in value]
     return hook
-
-
-converter.register_structure_hook_factory(
-    lambda tp: tp is list or typing.get_origin(tp) is list, _strict_list)
 
 
 class Registry:
@@ -68,8 +81,10 @@ class Registry:
         self.name = name
         self.by_type: dict[str, type] = {}
         self._structure: dict[str, Any] = {}
-        #: tag -> (class, the map's keys in canonical order, allowed value types per field)
-        self._fast: dict[str, tuple] = {}
+        #: tag -> generated decoder (map -> object, or None when the map is not canonical)
+        self._fast: dict[str, Any] = {}
+        #: class -> generated encoder (object -> field map, or None when a value is unusual)
+        self._fast_out: dict[type, Any] = {}
         for cls in classes:
             tag = cls.TYPE
             if tag in self.by_type:
@@ -77,7 +92,7 @@ class Registry:
             self.by_type[tag] = cls
             fast = _fast_plan(cls)
             if fast is not None:
-                self._fast[tag] = fast
+                self._fast[tag], self._fast_out[cls] = fast
 
     def types(self) -> list[str]:
         """The tags, sorted."""
@@ -88,7 +103,10 @@ class Registry:
         tag = getattr(type(obj), "TYPE", None)
         if self.by_type.get(tag) is not type(obj):
             raise CodecError(f"{type(obj).__name__} is not a {self.name}")
-        body = converter.unstructure(obj)
+        encode = self._fast_out.get(type(obj))
+        body = encode(obj) if encode is not None else None
+        if body is None:
+            body = get_converter().unstructure(obj)
         return {"type": tag, **body}
 
     def from_map(self, data: Any) -> Any:
@@ -118,12 +136,15 @@ class Registry:
             raise CodecError(f"unknown {self.name} type {tag!r} (known: {known})")
         hook = self._structure.get(tag)
         if hook is None:  # built on first use: cattrs code generation is slow at import
-            hook = self._structure[tag] = converter.get_structure_hook(cls)
+            hook = self._structure[tag] = get_converter().get_structure_hook(cls)
+        from cattrs import transform_error
+        from cattrs.errors import ClassValidationError
+
         body = {k: v for k, v in data.items() if k != "type"}
         try:
             return hook(body, cls)
-        except cattrs.errors.ClassValidationError as exc:
-            details = "; ".join(cattrs.transform_error(exc, path=tag))
+        except ClassValidationError as exc:
+            details = "; ".join(transform_error(exc, path=tag))
             raise CodecError(f"bad {self.name} {tag!r}: {details}") from None
         except (TypeError, ValueError) as exc:  # pragma: no cover - cattrs wraps these
             raise CodecError(f"bad {self.name} {tag!r}: {exc}") from None
@@ -133,10 +154,12 @@ _SCALARS = {int: "int", str: "str", bool: "bool", type(None): None}
 
 
 def _fast_plan(cls: type):
-    """A generated decoder for a class whose fields are all ``int``, ``str``, ``bool``,
+    """``(decoder, encoder)`` generated for a class whose fields are all ``int``, ``str``, ``bool``,
     optional ones (``int | None``) or ``list[int]`` / ``list[str]``, without converters,
     validators or post-init: it returns the object for a map with exactly the fields, in canonical order, of exactly those types,
-    and None for anything else.  None when the class does not qualify."""
+    and None for anything else.  The encoder gives the field map (what cattrs' unstructure
+    gives: fields in order, lists copied) for an object whose values are of exactly those
+    types, and None for anything else.  None when the class does not qualify."""
     try:
         fields = attrs.fields(cls)
         hints = typing.get_type_hints(cls)
@@ -144,7 +167,7 @@ def _fast_plan(cls: type):
         return None
     if hasattr(cls, "__attrs_post_init__") or "__slots__" not in cls.__dict__:
         return None
-    checks, names = [], []
+    checks, names, lists = [], [], []
     env: dict[str, Any] = {"cls": cls, "new": object.__new__}
     for index, field in enumerate(fields):
         if field.converter is not None or field.validator is not None or not field.init:
@@ -157,11 +180,13 @@ def _fast_plan(cls: type):
                 typing.get_args(options[0]) in ((int,), (str,)):
             item = _SCALARS[typing.get_args(options[0])[0]]
             tests = [f"type({var}) is list and all(type(x) is {item} for x in {var})"]
+            lists.append(True)
         elif not options or any(option not in _SCALARS for option in options):
             return None
         else:
             tests = [f"{var} is None" if _SCALARS[o] is None else f"type({var}) is {_SCALARS[o]}"
                      for o in options]
+            lists.append(False)
         checks.append("(" + " or ".join(tests) + ")")
         names.append(field.name)
         env[f"set{index}"] = cls.__dict__[field.name].__set__
@@ -173,5 +198,12 @@ def _fast_plan(cls: type):
     lines += [f"            set{i}(o, v{i})" for i in range(len(names))]
     lines.append("            return o")
     lines.append("    return None")
+    lines.append("def encode(o):")
+    lines += [f"    v{i} = o.{name}" for i, name in enumerate(names)]
+    lines.append(f"    if {' and '.join(checks) or 'True'}:")
+    body = ", ".join(f"{name!r}: " + (f"list(v{i})" if lists[i] else f"v{i}")
+                     for i, name in enumerate(names))
+    lines.append(f"        return {{{body}}}")
+    lines.append("    return None")
     exec("\n".join(lines), env)  # noqa: S102 - code built from the class's own field names
-    return env["decode"]
+    return env["decode"], env["encode"]
