@@ -81,7 +81,8 @@ class Registry:
         self.name = name
         self.by_type: dict[str, type] = {}
         self._structure: dict[str, Any] = {}
-        #: tag -> generated decoder (map -> object, or None when the map is not canonical)
+        #: tag -> generated decoder (map -> object, or None when the map is not canonical),
+        #: generated on first use (compiling them all was a good part of importing a game)
         self._fast: dict[str, Any] = {}
         #: class -> generated encoder (object -> field map, or None when a value is unusual)
         self._fast_out: dict[type, Any] = {}
@@ -90,9 +91,17 @@ class Registry:
             if tag in self.by_type:
                 raise ValueError(f"{name}: two classes share the tag {tag!r}")
             self.by_type[tag] = cls
-            fast = _fast_plan(cls)
-            if fast is not None:
-                self._fast[tag], self._fast_out[cls] = fast
+
+    def _plan(self, tag):
+        """The decoder of ``tag`` (generated now, with the class's encoder), or None for an
+        unknown tag; a class without a fast plan gets decoders that always say None."""
+        cls = self.by_type.get(tag)
+        if cls is None:
+            return None
+        fast = _fast_plan(cls) or (_not_fast, _not_fast)
+        self._fast_out[cls] = fast[1]
+        self._fast[tag] = fast[0]
+        return fast[0]
 
     def types(self) -> list[str]:
         """The tags, sorted."""
@@ -104,7 +113,10 @@ class Registry:
         if self.by_type.get(tag) is not type(obj):
             raise CodecError(f"{type(obj).__name__} is not a {self.name}")
         encode = self._fast_out.get(type(obj))
-        body = encode(obj) if encode is not None else None
+        if encode is None:
+            self._plan(tag)
+            encode = self._fast_out[type(obj)]
+        body = encode(obj)
         if body is None:
             body = get_converter().unstructure(obj)
         return {"type": tag, **body}
@@ -120,7 +132,13 @@ class Registry:
         # full cattrs path below, which accepts and refuses exactly as before
         try:
             obj = self._fast[data["type"]](data)
-        except (KeyError, TypeError, IndexError):
+        except KeyError:  # a tag not decoded yet, or a map without a (known) type
+            try:
+                decode = self._plan(data["type"])
+                obj = None if decode is None else decode(data)
+            except (KeyError, TypeError, IndexError):
+                obj = None
+        except (TypeError, IndexError):
             obj = None
         if obj is not None:
             return obj
@@ -151,6 +169,11 @@ class Registry:
 
 
 _SCALARS = {int: "int", str: "str", bool: "bool", type(None): None}
+
+
+def _not_fast(_value) -> None:
+    """The fast decoder and encoder of a class without a fast plan: always the slow path."""
+    return None
 
 
 def _fast_plan(cls: type):

@@ -29,6 +29,7 @@ def test_an_unusual_value_takes_the_cattrs_path():
     odd = Bet.__new__(Bet)
     object.__setattr__(odd, "player", "Anna")
     object.__setattr__(odd, "amount", True)  # a bool where an int is declared
+    assert COMMANDS.to_map(Bet("Ben", 10)) == {"type": "bet", "player": "Ben", "amount": 10}
     assert COMMANDS._fast_out[Bet](odd) is None
     assert COMMANDS.to_map(odd) == {"type": "bet", "player": "Anna", "amount": True}
     assert COMMANDS.to_map(Bet("Anna", 60)) == {"type": "bet", "player": "Anna", "amount": 60}
