@@ -12,13 +12,18 @@ Methods (``as_name``: a player's name, or None for the referee / the token's own
 * ``events(game, as_name, after=0) -> [{"seq", "actor", "cmd", "time", "event"}]``
 * ``submit(game, command, as_name, command_id) -> {"game", "repeated", "events": [...], "view"}``
   (each event map carries its ``seq``)
-* ``games() -> [{"game", "kind", "players", "phase", "round", "events", "winners"}]``
+* ``games() -> [row]``: one row per game (engine.game.summary_row: game, kind, title,
+  players, created, finished, events, text, summary, phase, round, winners), or
+  ``{"game", "error"}`` for a damaged log
+
+:class:`FileClient` answers the reading methods (resolve, kind, players, view, legal, events)
+from one .devlog file, without a store: ``devil show PATH`` and ``devil log PATH``.
 """
 
 from __future__ import annotations
 
-from engine.errors import DevilError
-from engine.game import REFEREE
+from engine.errors import DevilError, UsageError
+from engine.game import REFEREE, summary_row
 from engine.log import iso_time
 from engine.service import CONSOLE, GameService
 
@@ -81,13 +86,74 @@ class LocalClient:
         rows = []
         for game in self.service.store.games():
             try:
-                view = self.service.view(game, REFEREE)
+                loaded = self.service.load(game)
             except DevilError as exc:
                 rows.append({"game": game, "error": exc.message})
                 continue
-            rows.append({"game": game, "kind": view["kind"],
-                         "players": [p["name"] for p in view["players"]],
-                         "phase": view["phase"], "round": view.get("round"),
-                         "events": view["version"],
-                         "winners": view.get("winners", [])})
+            rows.append(summary_row(game, loaded.header.kind, loaded.header.created,
+                                    loaded.rules, loaded.state, loaded.version))
         return rows
+
+
+class FileClient:
+    """The reading half of the client API over one .devlog file (no store, nothing written).
+
+    ``game`` arguments are ignored (the file holds one game).  Raises LogDamaged for a damaged
+    file, UsageError for a player the game does not have.
+    """
+
+    def __init__(self, path: str):
+        from engine.replay import open_log
+
+        self.path = path
+        self.log = open_log(path)
+
+    def resolve(self, game: str) -> str:
+        return self.log.header.game
+
+    def kind(self, game: str) -> str:
+        return self.log.header.kind
+
+    def players(self, game: str) -> list[str]:
+        return self.log.names
+
+    def _viewer(self, as_name: str | None):
+        if as_name is None:
+            return REFEREE
+        names = self.log.names
+        if as_name not in names:
+            raise UsageError(f"there is no player called {as_name!r} in {self.log.header.game} "
+                             f"(players: {', '.join(names)})")
+        return names.index(as_name)
+
+    def _pairs(self, viewer):
+        """``(record, event)`` as ``viewer`` saw them (events it never saw left out)."""
+        redact = self.log.rules.redact
+        for record, event in zip(self.log.records, self.log.events):
+            shown = event if viewer is REFEREE else redact(event, viewer)
+            if shown is not None:
+                yield record, shown
+
+    def _state(self, viewer):
+        return self.log.rules.fold(event for _, event in self._pairs(viewer))
+
+    def view(self, game: str, as_name: str | None) -> dict:
+        viewer = self._viewer(as_name)
+        version = self.log.records[-1].seq if self.log.records else 0
+        return {"game": self.log.header.game, "version": version,
+                **self.log.rules.view(self._state(viewer), viewer)}
+
+    def legal(self, game: str, as_name: str) -> list[dict]:
+        viewer = self._viewer(as_name)
+        rules = self.log.rules
+        if viewer is REFEREE:
+            return []
+        return [rules.commands.to_map(c) for c in rules.legal_commands(self._state(viewer),
+                                                                       viewer)]
+
+    def events(self, game: str, as_name: str | None, after: int = 0) -> list[dict]:
+        viewer = self._viewer(as_name)
+        to_map = self.log.rules.events.to_map
+        created = self.log.header.created
+        return [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd, "time": iso_time(created, r.ts),
+                 "event": to_map(e)} for r, e in self._pairs(viewer) if r.seq > after]

@@ -1,5 +1,5 @@
-"""The network service commands: ``devil serve`` and ``devil watch`` (issue 5; docs/service.md).
-Registered by client.cli."""
+"""The network service commands: ``devil serve`` and ``devil watch`` (docs/service.md).
+Loaded by client.cli when named."""
 
 from __future__ import annotations
 
@@ -9,11 +9,7 @@ import time
 
 import click
 
-
-def register(cli) -> None:
-    """Add this module's commands to the ``devil`` group."""
-    cli.add_command(serve)
-    cli.add_command(watch)
+from .common import json_option, renderer_for
 
 
 @click.command()
@@ -29,8 +25,9 @@ def register(cli) -> None:
               help="Largest request body accepted (default 65536).")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@json_option
 @click.pass_obj
-def serve(obj, host, port, store_dir, organiser_key, max_body, log_level):
+def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_json):
     """Serve the games of a store folder over HTTP (Starlette app run by uvicorn).
 
     Creating a game (POST /games) answers one token per seat, a referee token and a
@@ -44,6 +41,10 @@ def serve(obj, host, port, store_dir, organiser_key, max_body, log_level):
     store = store_dir or obj.store_dir
     app = create_app(store, organiser_key, max_body=max_body or MAX_BODY)
     who = "the organiser only" if organiser_key else "anyone"
+    if as_json:
+        click.echo(json.dumps({"url": f"http://{host}:{port}", "store": store,
+                               "organiser_only": bool(organiser_key)}))
+        sys.stdout.flush()
     click.echo(f"devil serve: games in {store} on http://{host}:{port} "
                f"(games may be created by {who})", err=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False,
@@ -58,10 +59,12 @@ def serve(obj, host, port, store_dir, organiser_key, max_body, log_level):
               help="Resume after this sequence number.")
 @click.option("--timeout", type=click.FloatRange(0), default=None, metavar="SECONDS",
               help="Stop after this long (default: when the game is over).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per event.")
+@json_option
 @click.pass_obj
 def watch(obj, game, as_name, after, timeout, as_json):
     """Print a game's events live, as they happen, until the game is over.
+
+    With --json, one JSON object per event (and errors as JSON).
 
     Against a server (--server) it long-polls GET /games/{id}/events and reconnects by itself,
     resuming from the last sequence number it printed; locally it polls the store.
@@ -70,8 +73,6 @@ def watch(obj, game, as_name, after, timeout, as_json):
     Example:
       devil --server http://127.0.0.1:8350 --token SPECTATOR-TOKEN watch k3f9qz
     """
-    from client.render import renderer_for
-
     client = obj.client
     deadline = None if timeout is None else time.monotonic() + timeout
     game = _retrying(lambda: client.resolve(game), deadline)

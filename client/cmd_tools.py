@@ -1,60 +1,18 @@
-"""Replay, verify, audit, play and simulate commands (issue 3; docs/tools.md).
-Registered by client.cli.
+"""Replay, verify and audit: the shared commands on recorded games (docs/tools.md).
+Loaded by client.cli when named.
 
-``replay``, ``verify`` and ``audit`` take ``PATH|GAME``: an existing .devlog file (no store
-needed), else a game id (or a unique part of one) in the local store.
+They take ``PATH|GAME``: an existing .devlog file (no store needed), else a game id (or a
+unique part of one) in the local store.  ``audit`` runs the kind's own audit (the ``audit``
+hook of its GameRules) and renders it with the kind's client part.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import random
-import sys
-import time
-
 import click
 
-from engine.errors import IllegalCommand, UsageError
-from engine.game import PUBLIC, REFEREE
+from engine.errors import UsageError
 
-BOT_PEOPLE = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"]
-
-
-def register(cli) -> None:
-    """Add this module's commands to the ``devil`` group."""
-    for command in (replay, verify, audit, play, simulate):
-        cli.add_command(command)
-
-
-def _json_option(f):
-    """``--json`` like client.cli.json_option (defined here: client.cli imports this module,
-    so this one cannot import it at import time)."""
-    def callback(ctx, param, value):
-        obj = ctx.find_root().obj
-        if value and obj is not None and hasattr(obj, "json"):
-            obj.json = True  # DevilGroup then reports errors as JSON too
-        return value
-    return click.option("--json", "as_json", is_flag=True, expose_value=True, callback=callback,
-                        is_eager=True, help="Print JSON for scripts instead of text.")(f)
-
-
-def _emit(data) -> None:
-    click.echo(json.dumps(data))
-
-
-def source_path(obj, source: str) -> str:
-    """The .devlog path ``source`` names: an existing file, else a game in the local store."""
-    if os.path.isfile(source):
-        return source
-    if os.sep in source or source.endswith(".devlog"):
-        raise UsageError(f"no such file: {source}")
-    if getattr(obj, "server", None):
-        raise UsageError(f"{source} is not a file; with --server, export the game first "
-                         f"(`devil export {source} -o {source}.devlog` with the referee's token): "
-                         "replay, verify and audit read files")
-    store = obj.client.service.store
-    return store.path(store.resolve(source))
+from .common import emit, json_option, renderer_for, source_path
 
 
 # -- replay ------------------------------------------------------------------------------------
@@ -66,7 +24,7 @@ def source_path(obj, source: str) -> str:
               help="Stop after this sequence number.")
 @click.option("--step", is_flag=True, help="Wait for a key between events (q quits).")
 @click.option("--events-only", is_flag=True, help="One line per event, without the table.")
-@_json_option
+@json_option
 @click.pass_obj
 def replay(obj, source, as_name, to_seq, step, events_only, as_json):
     """Walk a recorded game event by event, showing the table after each.
@@ -74,9 +32,8 @@ def replay(obj, source, as_name, to_seq, step, events_only, as_json):
     Works on any .devlog file, without a store.  With --as, every event and every table is what
     that player saw at that moment: other players' bets stay sealed until they are revealed.
     """
+    from engine.game import REFEREE
     from engine.replay import open_log, steps, view_at
-
-    from .render import renderer_for
 
     log = open_log(source_path(obj, source))
     names = log.names
@@ -104,7 +61,7 @@ def replay(obj, source, as_name, to_seq, step, events_only, as_json):
             if key in ("q", "Q", "\x03", "\x04"):
                 break
     if as_json:
-        _emit({"game": log.header.game, "kind": log.header.kind, "as": as_name, "steps": out})
+        emit({"game": log.header.game, "kind": log.header.kind, "as": as_name, "steps": out})
 
 
 # -- verify ------------------------------------------------------------------------------------
@@ -113,7 +70,7 @@ def replay(obj, source, as_name, to_seq, step, events_only, as_json):
 @click.option("--finished", "need_finished", is_flag=True,
               help="Also fail (exit 3) unless the game is finished: its last event ends it "
                    "(and reveals the seed).")
-@_json_option
+@json_option
 @click.pass_context
 def verify(ctx, source, need_finished, as_json):
     """Check a recorded game: format, hash chain, seed, and a strict re-fold.
@@ -124,7 +81,7 @@ def verify(ctx, source, need_finished, as_json):
 
     \b
     Examples:
-      devil verify replays/atkr-4p-cautious-seed104.devlog
+      devil verify replays/GAME.devlog
       devil verify k3f9qz --finished --json
     """
     from engine.replay import verify_path
@@ -135,7 +92,7 @@ def verify(ctx, source, need_finished, as_json):
     if as_json:
         data = result.to_json()
         data["path"] = path
-        _emit(data)
+        emit(data)
     else:
         state = "finished" if result.finished else "in progress (not finished)"
         if result.ok:
@@ -158,291 +115,38 @@ def verify(ctx, source, need_finished, as_json):
 @click.argument("source", metavar="PATH|GAME")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
               help="Also write every transfer to FILE as CSV (round,seq,from,to,amount,rule).")
-@_json_option
+@json_option
 @click.pass_context
 def audit(ctx, source, csv_path, as_json):
-    """The bank's ledger of an Auf Teufel komm raus game.
+    """Audit a recorded game with its kind's own checks (a game with a bank: its ledger).
 
-    Every bet, the highest total, every payout and loss with its rule id and payer, every pact
-    payment and who covered it; each player's money from 200 through every transfer; the most
-    the bank was ever down.  Payouts are re-derived from the bets and draws: a recorded payout
-    that differs is reported with its sequence number, and the exit code is 3.
+    The ledger lists every bet, the highest total, every payout and loss with its rule id and
+    payer, every pact payment and who covered it; each player's money from the start through
+    every transfer; the most the bank was ever down.  Payouts are re-derived from the bets and
+    draws: a recorded payout that differs is reported with its sequence number, and the exit
+    code is 3.  A kind without an audit is a usage error (exit 2).
 
     \b
     Example:
-      devil audit replays/atkr-4p-cautious-seed104.devlog --csv ledger.csv
+      devil audit replays/GAME.devlog --csv ledger.csv
     """
-    from engine.audit import audit as run_audit
-    from engine.audit import render_text
     from engine.replay import open_log
 
-    result = run_audit(open_log(source_path(ctx.obj, source)))
+    from .games import audit_renderer
+
+    log = open_log(source_path(ctx.obj, source))
+    rules = log.rules
+    render = audit_renderer(rules.kind)
+    if rules.audit is None or render is None:
+        raise UsageError(f"{rules.title} ({rules.kind}) games have no audit; `devil verify` "
+                         "checks any recorded game")
+    result = rules.audit(log)
     if csv_path:
         with open(csv_path, "w", newline="") as handle:
-            handle.write(result.to_csv())
+            handle.write(render.csv(result))
     if as_json:
-        _emit(result.to_json())
+        emit(result.to_json())
     else:
-        click.echo(render_text(result))
+        click.echo(render.text(result))
     if not result.ok:
         ctx.exit(3)
-
-
-# -- play --------------------------------------------------------------------------------------
-def _parse_bots(specs) -> dict[str, str]:
-    bots = {}
-    for spec in specs:
-        name, sep, kind = spec.partition("=")
-        if not sep or not name.strip() or not kind.strip():
-            raise click.BadParameter(f"{spec!r}: give a bot as NAME=KIND, e.g. Bot1=cautious",
-                                     param_hint="--bot")
-        bots[name.strip()] = kind.strip()
-    return bots
-
-
-def _local_service(obj, store_dir: str | None = None):
-    from engine.service import GameService
-    from engine.store import FileStore
-
-    if store_dir is not None:
-        return GameService(FileStore(store_dir))
-    if getattr(obj, "server", None):
-        raise UsageError("play and simulate run against the local store, not --server")
-    return obj.client.service
-
-
-@click.group()
-def play():
-    """Play a whole game at one terminal: people and bots mixed."""
-
-
-@play.command("atkr")
-@click.option("--player", "players", multiple=True, metavar="NAME",
-              help="A person at the keyboard (repeat; seat order).")
-@click.option("--bot", "bot_specs", multiple=True, metavar="NAME=KIND",
-              help="A bot seat, e.g. --bot Rex=cautious (kinds: random, cautious). A bot named "
-                   "by --player too sits in that seat; others sit after the people.")
-@click.option("--first", metavar="NAME", help="Start player of round 1 (default: drawn).")
-@click.option("--seed", type=click.IntRange(min=0), help="Fix the furnace's seed (and the bots').")
-@click.option("--max-rounds", type=click.IntRange(1), default=500, show_default=True,
-              help="Stop a game that has not ended after this many rounds.")
-@click.pass_obj
-def play_atkr(obj, players, bot_specs, first, seed, max_rounds):
-    """Auf Teufel komm raus at one terminal.
-
-    People take turns at the keyboard (secret bets are typed hidden); bots play through the
-    same commands.  Shown as it goes: the devil odds in the furnace, totals, payouts.  The game
-    is recorded in the store like any other.
-
-    \b
-    Example:
-      devil play atkr --player Anna --player Ben --bot Rex=cautious --bot Zed=random
-    """
-    from engine.bots import Table, make_bot
-
-    from . import render_atkr as render
-
-    bots = _parse_bots(bot_specs)
-    seats = list(players) + [name for name in bots if name not in players]
-    if len(seats) < 2:
-        raise UsageError("a game needs at least two players (--player / --bot)")
-    service = _local_service(obj)
-    options = {"players": seats, "first": first}
-    loaded = service.create("atkr", options, seed=seed)
-    game = loaded.game
-    rng = random.Random(seed)
-    robots = {seat: make_bot("atkr", bots[name], random.Random(rng.random()))
-              for seat, name in enumerate(seats) if name in bots}
-    click.echo(f"Game {game} ({service.store.path(game)})")
-    table = Table(service, game)
-    for event in loaded.events:
-        click.echo("  " + render.describe(event, seats))
-    commands = 0
-    while not table.over():
-        if getattr(table.referee, "round", 0) > max_rounds:
-            click.echo(f"Stopped after {max_rounds} rounds (--max-rounds); the game is not over.")
-            break
-        for seat, name in enumerate(seats):
-            legal = table.legal(seat)
-            if not legal:
-                continue
-            if seat in robots:
-                command = robots[seat].choose(table.states[seat], seat, legal)
-                events = table.submit(seat, command)
-            else:
-                events = _human_turn(table, seat, name, legal, render)
-            commands += 1
-            for event in events:
-                click.echo("  " + render.describe(service_redact(table, event), seats))
-            if table.over():
-                break
-    if table.over():
-        click.echo(render.table({"game": game, "version": table.events,
-                                 **table.rules.view(table.referee, REFEREE)}))
-    click.echo(f"Recorded in {service.store.path(game)} ({table.events} events).")
-
-
-def service_redact(table, event):
-    """What everyone at the table may see of ``event`` (sealed bets stay sealed)."""
-    shown = table.rules.redact(event, PUBLIC)
-    return event if shown is None else shown
-
-
-def _odds(state) -> str:
-    from engine.games.atkr.bots import devil_chance
-    from engine.games.atkr.events import DEVIL
-    from engine.games.atkr.state import KIND_INDEX
-
-    left = sum(state.furnace)
-    devils = state.furnace[KIND_INDEX[DEVIL]]
-    return (f"furnace: {left} coals, {devils} devils: {devil_chance(state.furnace):.0%} chance "
-            f"of a devil on the next draw")
-
-
-def _human_turn(table, seat: int, name: str, legal: list, render) -> list:
-    from engine.games.atkr.commands import Bet, Draw, Stop
-
-    state = table.states[seat]
-    view = {"game": table.game, "version": table.events, **table.rules.view(state, seat)}
-    while True:
-        try:
-            if type(legal[0]) is Bet:
-                click.echo(f"\n{name}: your bet ({_odds(state)}). You have {state.money[seat]}.")
-                amount = click.prompt(f"{name}, your secret bet (0 to {state.money[seat]}, "
-                                      "a multiple of 10)", type=int, hide_input=True)
-                return table.submit(seat, Bet(name, amount))
-            click.echo("")
-            click.echo(render.table(view, name))
-            totals = ", ".join(f"{p['name']} {p['total']}" for p in view["players"])
-            click.echo(f"{_odds(state)}; totals: {totals}")
-            can_stop = any(type(c) is Stop for c in legal)
-            choice = click.prompt(f"{name}: draw or stop?" if can_stop else
-                                  f"{name}: draw your first coal", type=click.Choice(
-                                      ["d", "s"] if can_stop else ["d"]), default="d")
-            if choice == "s":
-                return table.submit(seat, Stop(name))
-            draws = [c for c in legal if type(c) is Draw]
-            if state.physical:
-                coal = click.prompt("coal drawn (10, 20, 25, 50, 75, 100 or devil)")
-                return table.submit(seat, Draw(name, 0 if coal == "devil" else int(coal)))
-            return table.submit(seat, draws[0])
-        except (IllegalCommand, ValueError) as exc:
-            click.echo(f"refused: {exc}")
-
-
-# -- simulate ----------------------------------------------------------------------------------
-@click.group()
-def simulate():
-    """Let bots play many recorded games and summarise them."""
-
-
-def simulate_games(service, players: int, games: int, bot: str, seed: int | None,
-                   max_rounds: int, progress=None) -> dict:
-    """Play ``games`` games of ``players`` bots of kind ``bot`` in ``service``; the summary."""
-    from engine.bots import make_bot, play_out
-    from engine.games.atkr import events as ev
-
-    names = BOT_PEOPLE[:players]
-    wins = {name: 0 for name in names}
-    rounds, capped, finished, ids = [], 0, 0, []
-    paid_out = taken_in = 0
-    deficits = []
-    event_count = 0
-    started = time.perf_counter()
-    for index in range(games):
-        game_seed = None if seed is None else seed + index
-        loaded = service.create("atkr", {"players": names}, seed=game_seed)
-        flow = {"out": 0, "in": 0, "events": len(loaded.events)}
-
-        def on_events(events, flow=flow):
-            flow["events"] += len(events)
-            for e in events:
-                t = type(e)
-                if t is ev.BetWon:
-                    flow["out"] += e.win
-                elif t is ev.PrizePaid:
-                    flow["out"] += e.amount
-                elif t is ev.PactPaid and e.payer == ev.BANK:
-                    flow["out"] += e.amount
-                elif t is ev.BetLost:
-                    flow["in"] += e.stake
-
-        base = random.Random(f"{seed}-{index}") if seed is not None else random.Random()
-        bots = {s: make_bot("atkr", bot, random.Random(base.random())) for s in range(players)}
-        result = play_out(service, loaded.game, bots, max_rounds=max_rounds,
-                          on_events=on_events)
-        state = result["state"]
-        ids.append(loaded.game)
-        rounds.append(state.round)
-        event_count += flow["events"]
-        paid_out += flow["out"]
-        taken_in += flow["in"]
-        deficits.append(max(0, -state.bank_low))
-        if result["capped"]:
-            capped += 1
-        if result["over"]:
-            finished += 1
-            for seat in state.winners:
-                wins[names[seat]] += 1
-        if progress is not None:
-            progress(1)
-    elapsed = time.perf_counter() - started
-    n = max(1, games)
-    return {
-        "games": games, "players": players, "bot": bot, "seed": seed,
-        "finished": finished, "capped": capped, "max_rounds": max_rounds,
-        "average_rounds": round(sum(rounds) / n, 2),
-        "events": event_count,
-        "bank": {"paid_out_per_game": round(paid_out / n, 1),
-                 "taken_in_per_game": round(taken_in / n, 1),
-                 "net_per_game": round((taken_in - paid_out) / n, 1),
-                 "max_deficit": max(deficits, default=0),
-                 "average_max_deficit": round(sum(deficits) / n, 1)},
-        "wins": wins,
-        "win_share": {name: round(count / max(1, finished), 3) for name, count in wins.items()},
-        "seconds": round(elapsed, 3),
-        "out": service.store.root,
-        "game_ids": ids,
-    }
-
-
-@simulate.command("atkr")
-@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True)
-@click.option("--games", type=click.IntRange(1), default=10, show_default=True)
-@click.option("--bot", type=click.Choice(["random", "cautious"]), default="random",
-              show_default=True, help="The bot at every seat.")
-@click.option("--seed", type=click.IntRange(min=0),
-              help="Game i uses seed S+i (and its bots are seeded from it): reproducible runs.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
-              help="Record the games in this folder (default: the store).")
-@click.option("--max-rounds", type=click.IntRange(1), default=500, show_default=True,
-              help="A game still running after this many rounds is stopped (and counted).")
-@_json_option
-@click.pass_obj
-def simulate_atkr(obj, players, games, bot, seed, out_dir, max_rounds, as_json):
-    """K recorded Auf Teufel komm raus games between bots, then a summary: average rounds,
-    the bank's flow and how often each seat won.
-
-    \b
-    Example:
-      devil simulate atkr --players 4 --games 50 --bot cautious --seed 1 --out runs/
-    """
-    service = _local_service(obj, out_dir)
-    with click.progressbar(length=games, label=f"{games} games", file=sys.stderr) as bar:
-        summary = simulate_games(service, players, games, bot, seed, max_rounds,
-                                 progress=bar.update)
-    if as_json:
-        _emit(summary)
-        return
-    click.echo(f"{summary['games']} games of {players} {bot} bots in {summary['out']} "
-               f"({summary['seconds']} s)")
-    click.echo(f"finished: {summary['finished']}; stopped at the {max_rounds}-round cap: "
-               f"{summary['capped']}")
-    click.echo(f"average rounds: {summary['average_rounds']}")
-    bank = summary["bank"]
-    click.echo(f"bank per game: paid out {bank['paid_out_per_game']}, took in "
-               f"{bank['taken_in_per_game']}, net {bank['net_per_game']}; "
-               f"largest deficit {bank['max_deficit']}")
-    click.echo("wins by seat: " + ", ".join(
-        f"{name} {count} ({summary['win_share'][name]:.0%})"
-        for name, count in summary["wins"].items()))

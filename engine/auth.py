@@ -8,7 +8,7 @@ file beside the game's log::
 
     the store's private document "tokens" of the game (the file store: <game>.tokens.json,
     mode 0600, written atomically)
-    {"version": 1, "game": "atkr-k3f9qz",
+    {"version": 1, "game": "KIND-k3f9qz",
      "tokens": {"<sha256 hex>": "referee" | "spectator" | <seat index>, ...}}
 
 so the .devlog stays readable with msgpack alone and the local CLI keeps working on the same

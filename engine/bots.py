@@ -12,35 +12,28 @@ seat, exactly like a person at the keyboard.
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any, Callable
 
 from .errors import UsageError
 from .game import REFEREE, rules_for
 
-#: kind -> module with ``BOTS = {name: class(rng=...)}``
-BOT_MODULES = {"atkr": "engine.games.atkr.bots", "castle": "engine.games.castle.bots"}
-
-
 def _registry(kind: str) -> dict:
-    module_name = BOT_MODULES.get(kind)
-    if module_name is None:
-        raise UsageError(f"no bots for game kind {kind!r}")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError:
-        raise UsageError(f"no bots for game kind {kind!r} yet") from None
-    return module.BOTS
+    """``{name: class}``: the kind's ``bots`` hook (GameRules.bots); UsageError if it has none."""
+    rules = rules_for(kind)
+    if rules.bots is None:
+        raise UsageError(f"no bots for game kind {kind!r} yet")
+    return rules.bots()
 
 
 def bot_names(kind: str) -> list[str]:
-    """The bot kinds available for game ``kind``."""
+    """The bot kinds available for game ``kind`` (sorted); UsageError for an unknown kind."""
     return sorted(_registry(kind))
 
 
 def make_bot(kind: str, name: str, rng: random.Random | None = None, **params):
-    """A bot called ``name`` (e.g. ``"random"``, ``"cautious"``) for game ``kind``."""
+    """A bot called ``name`` (e.g. ``"random"``) for game ``kind``, built with ``rng`` (a
+    fresh ``random.Random`` if None) and ``params``; UsageError for an unknown kind or bot."""
     registry = _registry(kind)
     if name not in registry:
         raise UsageError(f"no bot {name!r} for {kind} (bots: {', '.join(sorted(registry))})")

@@ -17,13 +17,34 @@ import typing
 from typing import Any, Iterable
 
 import attrs
-import cattrs
-from cattrs.preconf.msgpack import make_converter
 
 from .errors import CodecError
 
-#: The one converter.  ``forbid_extra_keys`` makes unknown fields an error.
-converter = make_converter(forbid_extra_keys=True)
+_converter = None
+
+
+def get_converter():
+    """The one cattrs converter (msgpack preconf, ``forbid_extra_keys``: unknown fields are an
+    error; exact scalar types; strict lists), built on first use: importing cattrs and
+    generating its hooks is slow, and maps in the canonical form never need it (see
+    :class:`Registry`)."""
+    global _converter
+    if _converter is None:
+        from cattrs.preconf.msgpack import make_converter
+
+        converter = make_converter(forbid_extra_keys=True)
+        for kind in (int, str, bool, float):
+            converter.register_structure_hook(kind, _exactly(kind))
+        converter.register_structure_hook_factory(
+            lambda tp: tp is list or typing.get_origin(tp) is list, _strict_list)
+        _converter = converter
+    return _converter
+
+
+def __getattr__(name: str):
+    if name == "converter":  # the converter as a module attribute, as before
+        return get_converter()
+    raise AttributeError(name)
 
 
 def _exactly(kind: type):
@@ -36,10 +57,6 @@ def _exactly(kind: type):
     return hook
 
 
-for _kind in (int, str, bool, float):
-    converter.register_structure_hook(_kind, _exactly(_kind))
-
-
 def _strict_list(list_type):
     """A structure hook for ``list[X]`` that accepts only a list (a string is not a list of
     characters, a map is not a list of keys), then structures each item as ``X``."""
@@ -48,37 +65,43 @@ def _strict_list(list_type):
     def hook(value, _type):
         if type(value) is not list:
             raise TypeError(f"expected a list, got {type(value).__name__} {value!r}")
-        structure = converter.structure
+        structure = get_converter().structure
         return [structure(item, item_type) for item in value]
     return hook
-
-
-converter.register_structure_hook_factory(
-    lambda tp: tp is list or typing.get_origin(tp) is list, _strict_list)
 
 
 class Registry:
     """The tagged classes of one game kind.
 
-    ``name`` is used in messages ("atkr event", "castle command").  ``classes`` are attrs
-    classes each with a unique ``TYPE`` class variable.
+    ``name`` is used in messages ("KIND event", "KIND command", KIND the game's kind).
+    ``classes`` are attrs classes each with a unique ``TYPE`` class variable.
     """
 
     def __init__(self, name: str, classes: Iterable[type]):
         self.name = name
         self.by_type: dict[str, type] = {}
         self._structure: dict[str, Any] = {}
-        #: tag -> (class, the map's keys in canonical order, allowed value types per field)
-        self._fast: dict[str, tuple] = {}
+        #: tag -> generated decoder (map -> object, or None when the map is not canonical),
+        #: generated on first use (compiling them all was a good part of importing a game)
+        self._fast: dict[str, Any] = {}
+        #: class -> generated encoder (object -> field map, or None when a value is unusual)
+        self._fast_out: dict[type, Any] = {}
         for cls in classes:
             tag = cls.TYPE
             if tag in self.by_type:
                 raise ValueError(f"{name}: two classes share the tag {tag!r}")
             self.by_type[tag] = cls
-            self._structure[tag] = converter.get_structure_hook(cls)
-            fast = _fast_plan(cls)
-            if fast is not None:
-                self._fast[tag] = fast
+
+    def _plan(self, tag):
+        """The decoder of ``tag`` (generated now, with the class's encoder), or None for an
+        unknown tag; a class without a fast plan gets decoders that always say None."""
+        cls = self.by_type.get(tag)
+        if cls is None:
+            return None
+        fast = _fast_plan(cls) or (_not_fast, _not_fast)
+        self._fast_out[cls] = fast[1]
+        self._fast[tag] = fast[0]
+        return fast[0]
 
     def types(self) -> list[str]:
         """The tags, sorted."""
@@ -89,7 +112,13 @@ class Registry:
         tag = getattr(type(obj), "TYPE", None)
         if self.by_type.get(tag) is not type(obj):
             raise CodecError(f"{type(obj).__name__} is not a {self.name}")
-        body = converter.unstructure(obj)
+        encode = self._fast_out.get(type(obj))
+        if encode is None:
+            self._plan(tag)
+            encode = self._fast_out[type(obj)]
+        body = encode(obj)
+        if body is None:
+            body = get_converter().unstructure(obj)
         return {"type": tag, **body}
 
     def from_map(self, data: Any) -> Any:
@@ -103,7 +132,13 @@ class Registry:
         # full cattrs path below, which accepts and refuses exactly as before
         try:
             obj = self._fast[data["type"]](data)
-        except (KeyError, TypeError, IndexError):
+        except KeyError:  # a tag not decoded yet, or a map without a (known) type
+            try:
+                decode = self._plan(data["type"])
+                obj = None if decode is None else decode(data)
+            except (KeyError, TypeError, IndexError):
+                obj = None
+        except (TypeError, IndexError):
             obj = None
         if obj is not None:
             return obj
@@ -113,16 +148,21 @@ class Registry:
         if not isinstance(data, dict):
             raise CodecError(f"a {self.name} must be a map with a 'type', not {type(data).__name__}")
         tag = data.get("type")
-        hook = self._structure.get(tag) if isinstance(tag, str) else None
-        if hook is None:
+        cls = self.by_type.get(tag) if isinstance(tag, str) else None
+        if cls is None:
             known = ", ".join(self.types())
             raise CodecError(f"unknown {self.name} type {tag!r} (known: {known})")
-        cls = self.by_type[tag]
+        hook = self._structure.get(tag)
+        if hook is None:  # built on first use: cattrs code generation is slow at import
+            hook = self._structure[tag] = get_converter().get_structure_hook(cls)
+        from cattrs import transform_error
+        from cattrs.errors import ClassValidationError
+
         body = {k: v for k, v in data.items() if k != "type"}
         try:
             return hook(body, cls)
-        except cattrs.errors.ClassValidationError as exc:
-            details = "; ".join(cattrs.transform_error(exc, path=tag))
+        except ClassValidationError as exc:
+            details = "; ".join(transform_error(exc, path=tag))
             raise CodecError(f"bad {self.name} {tag!r}: {details}") from None
         except (TypeError, ValueError) as exc:  # pragma: no cover - cattrs wraps these
             raise CodecError(f"bad {self.name} {tag!r}: {exc}") from None
@@ -131,11 +171,18 @@ class Registry:
 _SCALARS = {int: "int", str: "str", bool: "bool", type(None): None}
 
 
+def _not_fast(_value) -> None:
+    """The fast decoder and encoder of a class without a fast plan: always the slow path."""
+    return None
+
+
 def _fast_plan(cls: type):
-    """A generated decoder for a class whose fields are all ``int``, ``str``, ``bool``,
+    """``(decoder, encoder)`` generated for a class whose fields are all ``int``, ``str``, ``bool``,
     optional ones (``int | None``) or ``list[int]`` / ``list[str]``, without converters,
     validators or post-init: it returns the object for a map with exactly the fields, in canonical order, of exactly those types,
-    and None for anything else.  None when the class does not qualify."""
+    and None for anything else.  The encoder gives the field map (what cattrs' unstructure
+    gives: fields in order, lists copied) for an object whose values are of exactly those
+    types, and None for anything else.  None when the class does not qualify."""
     try:
         fields = attrs.fields(cls)
         hints = typing.get_type_hints(cls)
@@ -143,7 +190,7 @@ def _fast_plan(cls: type):
         return None
     if hasattr(cls, "__attrs_post_init__") or "__slots__" not in cls.__dict__:
         return None
-    checks, names = [], []
+    checks, names, lists = [], [], []
     env: dict[str, Any] = {"cls": cls, "new": object.__new__}
     for index, field in enumerate(fields):
         if field.converter is not None or field.validator is not None or not field.init:
@@ -156,11 +203,13 @@ def _fast_plan(cls: type):
                 typing.get_args(options[0]) in ((int,), (str,)):
             item = _SCALARS[typing.get_args(options[0])[0]]
             tests = [f"type({var}) is list and all(type(x) is {item} for x in {var})"]
+            lists.append(True)
         elif not options or any(option not in _SCALARS for option in options):
             return None
         else:
             tests = [f"{var} is None" if _SCALARS[o] is None else f"type({var}) is {_SCALARS[o]}"
                      for o in options]
+            lists.append(False)
         checks.append("(" + " or ".join(tests) + ")")
         names.append(field.name)
         env[f"set{index}"] = cls.__dict__[field.name].__set__
@@ -172,5 +221,12 @@ def _fast_plan(cls: type):
     lines += [f"            set{i}(o, v{i})" for i in range(len(names))]
     lines.append("            return o")
     lines.append("    return None")
+    lines.append("def encode(o):")
+    lines += [f"    v{i} = o.{name}" for i, name in enumerate(names)]
+    lines.append(f"    if {' and '.join(checks) or 'True'}:")
+    body = ", ".join(f"{name!r}: " + (f"list(v{i})" if lists[i] else f"v{i}")
+                     for i, name in enumerate(names))
+    lines.append(f"        return {{{body}}}")
+    lines.append("    return None")
     exec("\n".join(lines), env)  # noqa: S102 - code built from the class's own field names
-    return env["decode"]
+    return env["decode"], env["encode"]

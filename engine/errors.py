@@ -27,7 +27,7 @@ class DevilError(Exception):
 class IllegalCommand(DevilError):
     """A command the rules refuse.
 
-    ``rule`` is the id of the rule it broke (``"ATKR-3.1"``, ``"CASTLE-4.4"``); the message
+    ``rule`` is the id of the rule it broke (a game's rule id such as ``"XYZ-3.1"``); the message
     is a sentence a player understands and always starts with the rule id.
     """
 

@@ -32,6 +32,7 @@ import attrs
 
 from .codec import Registry
 from .errors import UsageError
+from .games import KINDS, engine_module
 
 #: The viewer who sees everything.
 REFEREE: None = None
@@ -54,7 +55,8 @@ class Chance(Protocol):  # pragma: no cover - typing only
 class GameRules:
     """One game kind, as the shared machinery (log, store, service, CLI) sees it.
 
-    * ``kind``: the short name used in logs and on the command line (``"atkr"``).
+    * ``kind``: the short name used in logs and on the command line (a key of
+      :data:`engine.games.KINDS`).
     * ``events`` / ``commands``: the codec registries of the kind's tagged classes.
     * ``setup(options, chance) -> [event]``: the first events of a new game from a JSON-able
       options map (``players`` and the kind's own options); raises :class:`UsageError` for bad
@@ -73,6 +75,22 @@ class GameRules:
       For the first batch ``state`` is ``initial()`` and the "command" is the options map
       ``setup`` was given.  Raise ``ValueError`` when no command can have produced ``events``.
       ``None``: :mod:`engine.replay` uses its built-in hook for the kind, if it has one.
+    * ``summary(state) -> dict`` (optional): where the game stands, for ``devil games`` and
+      ``GET /games``, computed from the state a viewer knows (public facts only).  JSON-able,
+      with at least ``phase`` (str), ``round`` (int: the kind's count of rounds or turns),
+      ``turn`` (the name of whose turn it is, or None), ``winners`` (names; [] while running)
+      and ``text`` (one line such as ``"round 3, bets"``).  ``None``: :meth:`summarize` gives
+      a bare ``{"phase": "over"|"running", ...}``.
+    * ``commitment(state) -> str | None`` (optional): the chance commitment published in the
+      first event (None for a physical game); ``revealed(state) -> {"seed", "salt"} | None``:
+      the seed revealed when a digital game ends.  Read by ``devil verify``
+      (:mod:`engine.replay`).  ``None``: the kind has no chance to check.
+    * ``bots() -> {name: class}`` (optional): the kind's bots, each built as
+      ``cls(rng=random.Random, **params)`` (see :mod:`engine.bots`); loaded on demand.
+    * ``audit(log) -> result`` (optional): a kind's own audit of a recorded game
+      (:class:`engine.replay.LoadedLog`), for ``devil audit``.  The result has ``ok`` (bool)
+      and ``to_json() -> dict``; the client renders it as text (client.games.<kind>).  Raises
+      :class:`UsageError` for a log it cannot audit.  ``None``: the kind has no audit.
     """
 
     kind: str
@@ -91,6 +109,11 @@ class GameRules:
     seats: Callable[[Any], list]
     physical: Callable[[Any], bool]
     command_for: "Callable[[Any, list], tuple[Any, list]] | None" = None
+    summary: "Callable[[Any], dict] | None" = None
+    commitment: "Callable[[Any], str | None] | None" = None
+    revealed: "Callable[[Any], dict | None] | None" = None
+    bots: "Callable[[], dict] | None" = None
+    audit: "Callable[[Any], Any] | None" = None
 
     def fold(self, events, state=None):
         """``reduce(evolve, events, state or initial())``."""
@@ -101,19 +124,22 @@ class GameRules:
             state = evolve(state, event)
         return state
 
-
-#: kind -> module that defines ``RULES``
-KINDS: dict[str, str] = {
-    "atkr": "engine.games.atkr",
-    "castle": "engine.games.castle",
-}
+    def summarize(self, state) -> dict:
+        """The ``summary`` hook's map for ``state`` (see the class docstring), or a bare one
+        (phase over/running, round 0, no turn, no winners) for a kind without the hook."""
+        if self.summary is not None:
+            return self.summary(state)
+        over = bool(self.is_over(state))
+        return {"phase": "over" if over else "running", "round": 0, "turn": None,
+                "winners": [], "text": "over" if over else "in progress"}
 
 
 def rules_for(kind: str) -> GameRules:
-    """The :class:`GameRules` of ``kind``; raises :class:`UsageError` for an unknown kind."""
-    module_name = KINDS.get(kind)
-    if module_name is None:
+    """The :class:`GameRules` of ``kind`` (registered in :mod:`engine.games`); raises
+    :class:`UsageError` for an unknown kind."""
+    if kind not in KINDS:
         raise UsageError(f"unknown game kind {kind!r} (known: {', '.join(sorted(KINDS))})")
+    module_name = engine_module(kind)
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:  # a kind still being built
@@ -157,3 +183,22 @@ def seat_of(names: list[str], name: str, rule: str) -> int:
     except ValueError:
         raise IllegalCommand(rule, f"there is no player called {name!r} in this game "
                                    f"(players: {', '.join(names)})") from None
+
+
+def summary_row(game: str, kind: str, created_ms: int, rules: GameRules, state, version: int
+                ) -> dict:
+    """One row of ``devil games`` / ``GET /games`` from the state a viewer knows.
+
+    ``{"game", "kind", "title", "players": [names], "created": ISO 8601 UTC,
+    "finished": bool, "events": version, "text": the summary line, "summary": the kind's
+    summary map}`` plus, for older readers, ``phase``, ``round`` and ``winners`` copied from
+    the summary.
+    """
+    from .log import iso_time
+
+    summary = rules.summarize(state)
+    return {"game": game, "kind": kind, "title": rules.title, "players": rules.seats(state),
+            "created": iso_time(created_ms, 0), "finished": bool(rules.is_over(state)),
+            "events": version, "text": summary.get("text", ""), "summary": summary,
+            "phase": summary.get("phase"), "round": summary.get("round"),
+            "winners": list(summary.get("winners") or [])}

@@ -307,14 +307,16 @@ class Api:
                 "you": you}
 
     def _row(self, game: str, viewer) -> dict:
+        """A row of GET /games (engine.game.summary_row) from what ``viewer`` knows."""
+        from .game import summary_row
+
         try:
-            view = self.service.view(game, viewer)
+            loaded = self.service.load(game)
+            state = self.service.state(game, viewer)
         except DevilError as exc:
             return {"game": game, "error": exc.message}
-        return {"game": game, "kind": view.get("kind"),
-                "players": [p["name"] for p in view.get("players", [])],
-                "phase": view.get("phase"), "round": view.get("round"),
-                "events": view.get("version"), "winners": view.get("winners") or []}
+        return summary_row(game, loaded.header.kind, loaded.header.created, loaded.rules,
+                           state, loaded.version)
 
     def _events(self, game: str, viewer, after: int) -> tuple[list[dict], int, bool]:
         loaded = self.service.load(game)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .games import KINDS
+
 # -- the OpenAPI document ----------------------------------------------------------------------
 def _op(summary: str, who: str, responses: dict, params: list | None = None,
         body: dict | None = None, secured: bool = True) -> dict:
@@ -50,8 +52,9 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "devil table service", "version": "1",
-                 "description": "Games of Auf Teufel komm raus (atkr) and Castle of the Devil "
-                                "(castle) as event-sourced logs.  Every request but creating a "
+                 "description": "Games of " + " and ".join(
+                     f"{title} ({kind})" for kind, title in KINDS.items()) +
+                                " as event-sourced logs.  Every request but creating a "
                                 "game carries a bearer token (a seat's, the referee's or the "
                                 "spectator's) handed out when the game was created.  Errors are "
                                 "JSON: {error, rule, code} where code is the devil CLI's exit code "
@@ -65,7 +68,7 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                     "code": {"type": "integer", "enum": [1, 2, 3, 4]}}},
                 "NewGame": {"type": "object", "required": ["kind"], "additionalProperties": False,
                             "properties": {
-                                "kind": {"type": "string", "enum": ["atkr", "castle"]},
+                                "kind": {"type": "string", "enum": list(KINDS)},
                                 "options": {"type": "object", "description": "The kind's options "
                                             "(players, first, physical, ...)"},
                                 "seed": {"type": "integer", "minimum": 0}}},

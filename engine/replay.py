@@ -341,9 +341,10 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
     result.finished = bool(rules.is_over(final))
     physical = bool(rules.physical(final))
     result.physical = physical
-    committed = getattr(final, "commitment", None)
-    seed, salt = getattr(final, "seed", None), getattr(final, "salt", None)
-    revealed = {"seed": seed, "salt": salt} if seed is not None else None
+    committed = rules.commitment(final) if rules.commitment is not None else None
+    revealed = rules.revealed(final) if rules.revealed is not None else None
+    seed = None if revealed is None else revealed["seed"]
+    salt = None if revealed is None else revealed["salt"]
     if result.finished and not physical and revealed is None:
         return _bad(result, records[-1].seq, "the game ends but its seed is not revealed")
     if revealed is not None:

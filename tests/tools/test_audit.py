@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from engine.audit import audit
+from engine.games.atkr.audit import audit
 from engine.replay import open_log, verify_bytes
 
 from .helpers import rechain, run, service, split

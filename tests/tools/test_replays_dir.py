@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from engine.audit import audit
+from engine.games.atkr.audit import audit
 from engine.replay import open_log, verify_path
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "replays")

@@ -3,7 +3,7 @@
 Parts: ``events`` (facts), ``commands``, ``state`` (the fold's record, coals, track),
 ``options`` (new-game options and first events), ``decide``, ``evolve``, ``view``
 (view, redact, legal commands), ``rebuild`` (the command a batch of events came from, for
-verify), ``bots``.
+verify), ``bots``, ``audit`` (the bank's ledger, for ``devil audit``).
 """
 
 from ...game import GameRules
@@ -15,6 +15,42 @@ from .options import setup
 from .rebuild import command_for
 from .state import PHASE_OVER
 from .view import acting_seat, legal_commands, redact, view
+
+_PHASES = {"setup": "setting up", "bet": "bets", "draw": "pulling coals"}
+
+
+def summary(state) -> dict:
+    """Where the game stands (GameRules.summary): phase, round, turn (a name or None),
+    winners (names) and a one-line ``text`` such as ``"round 3, pulling coals: Ben to play"``."""
+    names = list(state.players)
+    winners = [names[s] for s in state.winners]
+    turn = names[state.turn] if state.turn is not None and state.phase != PHASE_OVER else None
+    if state.phase == PHASE_OVER:
+        text = f"over after round {state.round}, won by {', '.join(winners)}"
+    else:
+        text = f"round {state.round}, {_PHASES.get(state.phase, state.phase)}"
+        if turn is not None:
+            text += f": {turn} to play"
+    return {"phase": state.phase, "round": state.round, "turn": turn, "winners": winners,
+            "text": text}
+
+
+def revealed(state) -> dict | None:
+    """The seed and salt revealed by the last event of a digital game, or None."""
+    return None if state.seed is None else {"seed": state.seed, "salt": state.salt}
+
+
+def bots() -> dict:
+    """``{name: bot class}`` (engine.games.atkr.bots), imported on first use."""
+    from .bots import BOTS
+    return BOTS
+
+
+def audit(log):
+    """The bank's ledger of a recorded game (:func:`engine.games.atkr.audit.audit`)."""
+    from .audit import audit as run
+    return run(log)
+
 
 RULES = GameRules(
     kind="atkr",
@@ -33,6 +69,11 @@ RULES = GameRules(
     seats=lambda state: list(state.players),
     physical=lambda state: state.physical,
     command_for=command_for,
+    summary=summary,
+    commitment=lambda state: state.commitment,
+    revealed=revealed,
+    bots=bots,
+    audit=audit,
 )
 
 __all__ = ["RULES"]

@@ -34,9 +34,48 @@ def physical(state) -> bool:
     return bool(state.physical)
 
 
+def summary(state) -> dict:
+    """Where the game stands (GameRules.summary): phase (``setup``, ``turn``, the open
+    decision such as ``fight``, or ``over``), round (the turn number; castle has no rounds),
+    turn (whose turn, a name or None), winners (names) and a one-line ``text`` such as
+    ``"turn 7: Ben to play (fight)"``."""
+    names = list(state.players)
+    winners = [names[s] for s in state.winners] if state.winners else []
+    if state.over:
+        phase = "over"
+    elif not state.dealt:
+        phase = "setup"
+    else:
+        phase = state.top["kind"] if state.top else "turn"
+    turn = None if state.active is None or state.over else names[state.active]
+    if state.over:
+        text = (f"over after turn {state.turn}, won by {', '.join(winners)}" if winners
+                else f"over after turn {state.turn}, nobody won")
+    elif phase == "setup":
+        text = "setting up"
+    else:
+        text = f"turn {state.turn}" + (f": {turn} to play" if turn else "")
+        if phase != "turn":
+            text += f" ({phase})"
+    return {"phase": phase, "round": state.turn, "round_name": "turn", "turn": turn,
+            "winners": winners, "text": text}
+
+
+def revealed(state) -> dict | None:
+    """The seed and salt revealed by the last event of a digital game, or None."""
+    return None if state.seed is None else {"seed": state.seed, "salt": state.salt}
+
+
+def bots() -> dict:
+    """``{name: bot class}`` (engine.games.castle.bots), imported on first use."""
+    from .bots import BOTS
+    return BOTS
+
+
 RULES = GameRules(
     kind="castle", title="Die Kutschfahrt zur Teufelsburg", events=EVENTS, commands=COMMANDS,
     setup=setup, initial=initial, evolve=evolve, decide=decide, view=view, redact=redact,
     legal_commands=legal_commands, acting_seat=acting_seat, is_over=is_over, seats=seats,
-    physical=physical, command_for=command_for,
+    physical=physical, command_for=command_for, summary=summary,
+    commitment=lambda state: state.commitment, revealed=revealed, bots=bots, audit=None,
 )

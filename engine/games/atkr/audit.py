@@ -1,4 +1,6 @@
-"""The bank's ledger of an Auf Teufel komm raus game, re-derived and reconciled.
+"""The bank's ledger of an Auf Teufel komm raus game, re-derived and reconciled: the kind's
+``audit`` hook (GameRules.audit, run by ``devil audit``; the text and CSV are rendered by
+client.games.atkr.audit).
 
 :func:`audit` walks a recorded game (a :class:`engine.replay.LoadedLog`) and
 
@@ -21,14 +23,14 @@ moves the stake from the table to the bank (ATKR-5.4); prizes come from the bank
 
 from __future__ import annotations
 
-import csv
-import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .errors import UsageError
-from .replay import LoadedLog
+from ...errors import UsageError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...replay import LoadedLog
 
 BANK_NAME = "bank"
 TABLE_NAME = "table"
@@ -99,9 +101,12 @@ class Audit:
         return max(0, -self.bank_low)
 
     def transfers(self) -> list[tuple[int, Transfer]]:
+        """``(round number, transfer)`` for every transfer, in log order."""
         return [(r.round, t) for r in self.rounds for t in r.transfers]
 
     def to_json(self) -> dict:
+        """The whole ledger as JSON: ok, game, finished, first_bad_seq, problems, rounds,
+        final_money, start_money, bank_balance, bank_max_deficit, ledger (name -> rows)."""
         return {"ok": self.ok, "game": self.game, "finished": self.finished,
                 "first_bad_seq": self.first_bad_seq,
                 "problems": [{"seq": s, "reason": r} for s, r in self.problems],
@@ -113,14 +118,6 @@ class Audit:
                 "ledger": {name: [{"seq": s, "amount": d, "balance": b, "rule": r}
                                   for s, d, b, r in rows] for name, rows in self.ledger.items()}}
 
-    def to_csv(self) -> str:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["round", "seq", "from", "to", "amount", "rule"])
-        for number, t in self.transfers():
-            writer.writerow([number, t.seq, t.frm, t.to, t.amount, t.rule])
-        return out.getvalue()
-
 
 def _fmt(item: tuple) -> str:
     kind, *fields = item
@@ -128,9 +125,9 @@ def _fmt(item: tuple) -> str:
 
 
 class _Auditor:
-    def __init__(self, log: LoadedLog):
-        from .games.atkr import events as ev
-        from .games.atkr.state import track_space
+    def __init__(self, log: "LoadedLog"):
+        from . import events as ev
+        from .state import track_space
         self.ev = ev
         self.track_space = track_space
         self.log = log
@@ -368,34 +365,11 @@ class _Auditor:
         return self.result
 
 
-def audit(log: LoadedLog) -> Audit:
-    """The bank's ledger of ``log`` (see the module docstring)."""
+def audit(log: "LoadedLog") -> Audit:
+    """The bank's ledger of ``log`` (see the module docstring).  Raises UsageError for a log of
+    another kind or one that holds no game; differences from the rules are ``problems`` of the
+    result (``ok`` False), not exceptions."""
     return _Auditor(log).run()
-
-
-def render_text(result: Audit) -> str:
-    """The ledger as text."""
-    lines = [f"Bank audit of {result.game}: {', '.join(result.players)} "
-             f"({'finished' if result.finished else 'in progress'})"]
-    for r in result.rounds:
-        bets = ", ".join(f"{n} {b}" for n, b in r.bets.items()) or "(not yet revealed)"
-        high = "-" if r.highest_total is None else str(r.highest_total)
-        lines.append(f"Round {r.round} (start {r.start}): bets {bets}; highest total {high}")
-        for t in r.transfers:
-            lines.append(f"  #{t.seq:<5} {t.frm:>8} -> {t.to:<8} {t.amount:>5}  {t.rule}")
-    lines.append("Money, reconciled from the start through every transfer:")
-    for name, rows in result.ledger.items():
-        gained = sum(d for _, d, _, _ in rows if d > 0)
-        lost = -sum(d for _, d, _, _ in rows if d < 0)
-        lines.append(f"  {name}: {result.start_money} + {gained} - {lost} = {result.money[name]}")
-    lines.append(f"Bank balance {result.bank:+d}; the bank was down at most "
-                 f"{result.bank_max_deficit}")
-    if result.ok:
-        lines.append("OK: every payout matches the one re-derived from the bets and draws")
-    else:
-        for seq, reason in result.problems:
-            lines.append(f"PROBLEM at #{seq}: {reason}")
-    return "\n".join(lines)
 
 
 def summary(result: Audit) -> dict[str, Any]:  # pragma: no cover - convenience

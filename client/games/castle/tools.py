@@ -1,11 +1,11 @@
-"""Castle of the Devil at the table and in bulk: `devil play castle` and `devil simulate castle`
-(issue 4).  They join the `play` and `simulate` groups of client.cmd_tools."""
+"""Castle of the Devil at the table and in bulk: `devil play castle` and `devil simulate castle`.
+They are the kind's subcommands of the shared `play` and `simulate` groups."""
 
 from __future__ import annotations
 
-import json
-
 import click
+
+from ...common import emit, json_option, local_service, parse_bots, public_event
 
 BOT_NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gina", "Hugo", "Ida", "Jon"]
 
@@ -64,7 +64,7 @@ def simulate_castle_games(service, players: int, games: int, bot: str, seed: int
 @click.option("--max-rounds", type=click.IntRange(1), default=60, show_default=True,
               help="Stop a game still running after this many rounds of turns (counted as "
                    "capped): random bots may never declare.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts instead of text.")
+@json_option
 @click.pass_obj
 def simulate_castle(obj, players, games, bot, seed, out_dir, max_rounds, as_json):
     """K recorded Castle of the Devil games between bots, then a summary: how many ended by a
@@ -76,20 +76,12 @@ def simulate_castle(obj, players, games, bot, seed, out_dir, max_rounds, as_json
     """
     import sys
 
-    from engine.service import GameService
-    from engine.store import FileStore
-
-    if out_dir is not None:
-        service = GameService(FileStore(out_dir))
-    elif getattr(obj, "server", None):
-        raise click.UsageError("simulate runs against the local store, not --server")
-    else:
-        service = obj.client.service
+    service = local_service(obj, out_dir)
     with click.progressbar(length=games, label=f"{games} games", file=sys.stderr) as bar:
         summary = simulate_castle_games(service, players, games, bot, seed, max_rounds,
                                         progress=bar.update)
     if as_json:
-        click.echo(json.dumps(summary))
+        emit(summary)
         return
     click.echo(f"{games} castle games of {players} {bot} bots in {summary['out']} "
                f"({summary['seconds']} s)")
@@ -121,8 +113,10 @@ def command_text(command: dict) -> str:
 @click.option("--beginner", is_flag=True, help="The beginner game (CASTLE-2.6).")
 @click.option("--max-rounds", type=click.IntRange(1), default=60, show_default=True,
               help="Stop a game that has not ended after this many rounds.")
+@json_option
 @click.pass_obj
-def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_rounds):
+def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_rounds,
+                as_json):
     """Castle of the Devil at one terminal: people and bots mixed.
 
     When a person must act, the screen names them ("Ben, your move: the others look away"),
@@ -139,15 +133,14 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
     from engine.errors import IllegalCommand, UsageError
     from engine.game import REFEREE
 
-    from . import render_castle as render
-    from .cmd_tools import _local_service, _parse_bots, service_redact
+    from . import render
 
-    bots = _parse_bots(bot_specs)
+    bots = parse_bots(bot_specs)
     seats = list(players) + [name for name in bots if name not in players]
     if not 3 <= len(seats) <= 10:
         raise UsageError(f"Castle of the Devil takes 3 to 10 players, not {len(seats)} "
                          "(--player / --bot)")
-    service = _local_service(obj)
+    service = local_service(obj)
     options = {"players": seats, "first": first, "variants": list(variants),
                "beginner": beginner}
     loaded = service.create("castle", options, seed=seed)
@@ -158,7 +151,7 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
     click.echo(f"Game {game} ({service.store.path(game)})")
     table = Table(service, game)
     for event in loaded.events:
-        click.echo("  " + render.describe(service_redact(table, event), seats))
+        click.echo("  " + render.describe(public_event(table, event), seats))
     while not table.over():
         if getattr(table.referee, "round", 0) > max_rounds:
             click.echo(f"Stopped after {max_rounds} rounds (--max-rounds); the game is not over.")
@@ -173,10 +166,14 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
         else:
             events = _castle_human(table, seat, seats[seat], legal, render, IllegalCommand)
         for event in events:
-            click.echo("  " + render.describe(service_redact(table, event), seats))
+            click.echo("  " + render.describe(public_event(table, event), seats))
     view = {"game": game, "version": table.events, **table.rules.view(table.referee, REFEREE)}
     if table.over():
         click.echo(render.table(view, None))
+    if as_json:  # the last line: the result, for scripts (the transcript above stays text)
+        emit({"game": game, "path": service.store.path(game), "events": table.events,
+              "over": bool(table.over())})
+        return
     click.echo(f"Recorded in {service.store.path(game)} ({table.events} events).")
 
 

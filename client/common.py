@@ -1,0 +1,287 @@
+"""What every ``devil`` command shares: the context, the error handling, the one ``--json``
+option, the submit path, and how a kind's commands are found.
+
+Every command module (client.cli, client.cmd_tools, client.cmd_service, client.games.<kind>)
+imports this module and nothing else of the client's command layer, so there is no import
+cycle.  It imports only click and engine.errors at import time; the service, the store, the
+HTTP client and the games are imported by the commands that need them, so ``devil --help``
+stays fast.
+
+A game kind's client package (``client.games.<kind>``, the kind registered in
+:mod:`engine.games`) is a light manifest; see :mod:`client.games`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+
+import click
+
+from engine.errors import DevilError, UsageError
+
+
+class Context:
+    """What every command shares: the store folder, the server and token (or None), whether
+    the output (and errors) are JSON, and the client API (client.api), made on first use."""
+
+    def __init__(self, store: str, server: str | None = None, token: str | None = None):
+        self.store_dir = store
+        self.server = server
+        self.token = token
+        self.json = False
+        self._client = None
+
+    @property
+    def client(self):
+        """The API the commands use (client.api): local, or remote with --server."""
+        if self._client is None:
+            if self.server:
+                from .remote import RemoteClient
+                self._client = RemoteClient(self.server, self.token)
+            else:
+                from engine.service import GameService
+                from engine.store import FileStore
+
+                from .api import LocalClient
+                self._client = LocalClient(GameService(FileStore(self.store_dir)))
+        return self._client
+
+
+def load_attr(spec: str):
+    """The object a ``"package.module:attr"`` string names (imported now)."""
+    module, _, attr = spec.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+class DevilGroup(click.Group):
+    """A group that loads commands on first use and turns errors into a message on stderr (and
+    JSON on stdout with ``--json``) and a meaningful exit code.
+
+    ``lazy``: ``{name: "module:attr"}`` of commands imported only when named (or listed by
+    ``--help``).  ``slot``: for a group whose subcommands are one per game kind (``new``,
+    ``play``, ``simulate``), the key of the kinds' manifests (``GROUP_COMMANDS[slot]``).
+    ``with_kinds``: add every kind's top-level ``COMMANDS`` (the root group).
+    """
+
+    def __init__(self, *args, lazy: dict | None = None, slot: str | None = None,
+                 with_kinds: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+        self.slot = slot
+        self.with_kinds = with_kinds
+        self._loaded: set[str] = set()
+
+    def _specs(self) -> dict[str, str]:
+        from .games import group_commands, kind_commands
+
+        specs = dict(self.lazy)
+        if self.slot is not None:
+            specs.update(group_commands(self.slot))
+        if self.with_kinds:
+            for name, spec in kind_commands().items():
+                if (name in self.commands and name not in self._loaded) or name in specs:
+                    raise RuntimeError(f"two commands are called {name!r}")  # pragma: no cover
+                specs[name] = spec
+        return specs
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self._specs()})
+
+    def get_command(self, ctx: click.Context, name: str):
+        command = self.commands.get(name)
+        if command is not None:
+            return command
+        spec = self.lazy.get(name)
+        if spec is None:
+            spec = self._specs().get(name)
+        if spec is None:
+            return None
+        command = load_attr(spec)
+        self.commands[name] = command
+        self._loaded.add(name)
+        return command
+
+    def invoke(self, ctx: click.Context):
+        raw = [*getattr(ctx, "_protected_args", []), *ctx.args]  # before Click consumes them
+        try:
+            return super().invoke(ctx)
+        except DevilError as exc:
+            fail(ctx, exc.message, exc.exit_code, getattr(exc, "rule", None))
+        except click.UsageError as exc:
+            if "--json" in raw and not getattr(exc, "_shown", False):
+                exc._shown = True
+                click.echo(json.dumps({"ok": False, "error": exc.format_message(), "rule": None,
+                                       "exit": exc.exit_code}))
+            raise
+        except click.exceptions.Abort:
+            # Ctrl-C, or the input ran out at a prompt: not a refusal (1), so 130 as shells do
+            click.echo("Aborted.", err=True)
+            ctx.exit(130)
+        except (click.exceptions.Exit, click.ClickException):
+            raise
+        except BrokenPipeError:
+            # the reader went away (`devil log GAME | head`): the command itself succeeded
+            sys.stdout = open(os.devnull, "w")
+            ctx.exit(0)
+        except OSError as exc:
+            fail(ctx, f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), 2, None)
+        except Exception as exc:  # a bug: say so plainly, keep the traceback for DEVIL_DEBUG=1
+            if os.environ.get("DEVIL_DEBUG"):
+                raise
+            fail(ctx, f"internal error ({type(exc).__name__}: {exc}); this is a bug in devil; "
+                      "run again with DEVIL_DEBUG=1 for the details", 70, None)
+
+
+def fail(ctx: click.Context, message: str, code: int, rule: str | None):
+    """Report an error: ``{"ok": false, "error", "rule", "exit"}`` on stdout when the command
+    was given ``--json``, ``error: MESSAGE`` on stderr always; exit with ``code``."""
+    obj = ctx.find_object(Context)
+    if obj is not None and obj.json:
+        click.echo(json.dumps({"ok": False, "error": message, "rule": rule, "exit": code}))
+    click.echo(f"error: {message}", err=True)
+    ctx.exit(code)
+
+
+def json_option(f):
+    """The ``--json`` flag (the one definition every command uses): the command prints JSON,
+    and its errors print as JSON on stdout too.  The value is passed as ``as_json``."""
+    def callback(ctx, param, value):
+        obj = ctx.find_object(Context)
+        if value and obj is not None:
+            obj.json = True
+        return value
+    return click.option("--json", "as_json", is_flag=True, expose_value=True, callback=callback,
+                        is_eager=True, help="Print JSON for scripts instead of text.")(f)
+
+
+def emit(data) -> None:
+    """Print ``data`` as one line of JSON."""
+    click.echo(json.dumps(data, indent=None, sort_keys=False))
+
+
+as_option = click.option("--as", "as_name", metavar="NAME", help="The player giving the command.")
+id_option = click.option("--id", "command_id", metavar="ID", help="A command id for safe retries: "
+                         "the same id again returns the first result and records nothing.")
+
+
+def renderer_for(kind: str):
+    """The renderer module of game ``kind`` (``client.games.<kind>.render``): ``describe(event,
+    names)``, ``describe_map(map, names)``, ``table(view, you)``, ``summarize_legal(maps)``,
+    ``next_hint(view)``.  UsageError for an unknown kind."""
+    from .games import part
+
+    return part(kind, "render")
+
+
+def print_created(obj: Context, created: dict, as_json: bool) -> None:
+    """Print a new game's id (stdout) and its first events (stderr), or JSON."""
+    if as_json:
+        emit(created)
+        return
+    click.echo(created["game"])
+    render = renderer_for(created["kind"])
+    for entry in obj.client.events(created["game"], None):
+        click.echo("  " + render.describe_map(entry["event"], created["players"]), err=True)
+    for seat, token in (created.get("tokens") or {}).items():
+        click.echo(f"  token for {seat}: {token}", err=True)
+
+
+def token_seat(obj: Context, game: str) -> str | None:
+    """With --server: the name of the seat the token belongs to (None for the referee or a
+    spectator); locally None."""
+    if not obj.server:
+        return None
+    you = obj.client.whoami(game)
+    return you.get("name") if you.get("role") == "seat" else None
+
+
+def submit_command(obj: Context, game: str, command: dict, as_name: str | None, command_id,
+                   as_json: bool) -> None:
+    """Submit ``command`` (a tagged map) to ``game`` as ``as_name`` and print what it caused
+    (one line per event and a hint, or the client's answer as JSON).  Raises click.UsageError
+    when no player is named, UsageError when ``--as`` and the command's player differ; the
+    engine's errors (IllegalCommand, NotAllowed, ...) pass through."""
+    if as_name is None and "player" not in command:
+        as_name = token_seat(obj, obj.client.resolve(game))
+        if as_name is None:
+            raise click.UsageError("--as NAME is required (with --server, a seat's token "
+                                   "stands for its seat; the referee names the player)")
+    if as_name is not None and command.get("player", as_name) != as_name:
+        raise UsageError(f"--as {as_name} does not match the command's player "
+                         f"{command['player']!r}")
+    client = obj.client
+    game = client.resolve(game)
+    result = client.submit(game, command, as_name, command_id)
+    if as_json:
+        emit(result)
+        return
+    names = client.players(game)
+    render = renderer_for(client.kind(game))
+    if result["repeated"]:
+        click.echo(f"(command {command_id} was already applied; nothing new recorded)")
+    for event in result["events"]:
+        click.echo(f"#{event['seq']:<4} {render.describe_map(event, names)}")
+    hint = render.next_hint(result["view"])
+    if hint:
+        click.echo(hint)
+
+
+def log_file(source: str) -> str | None:
+    """``source`` as a .devlog path: the path if it is an existing file, None if it is rather
+    a game id; UsageError if it looks like a path (has a folder or ends in .devlog) but no
+    such file exists."""
+    if os.path.isfile(source):
+        return source
+    if os.sep in source or source.endswith(".devlog"):
+        raise UsageError(f"no such file: {source}")
+    return None
+
+
+def source_path(obj: Context, source: str) -> str:
+    """The .devlog path ``source`` names: an existing file, else a game in the local store.
+    UsageError for a missing file, or a game id with --server (export it first)."""
+    path = log_file(source)
+    if path is not None:
+        return path
+    if obj.server:
+        raise UsageError(f"{source} is not a file; with --server, export the game first "
+                         f"(`devil export {source} -o {source}.devlog` with the referee's token): "
+                         "replay, verify and audit read files")
+    store = obj.client.service.store
+    return store.path(store.resolve(source))
+
+
+def local_service(obj: Context, store_dir: str | None = None):
+    """A GameService on ``store_dir``, else on the local store; UsageError with --server
+    (play and simulate run locally)."""
+    from engine.service import GameService
+    from engine.store import FileStore
+
+    if store_dir is not None:
+        return GameService(FileStore(store_dir))
+    if obj.server:
+        raise UsageError("play and simulate run against the local store, not --server")
+    return obj.client.service
+
+
+def parse_bots(specs) -> dict[str, str]:
+    """``--bot NAME=KIND`` options as ``{name: bot kind}``; click.BadParameter if malformed."""
+    bots = {}
+    for spec in specs:
+        name, sep, kind = spec.partition("=")
+        if not sep or not name.strip() or not kind.strip():
+            raise click.BadParameter(f"{spec!r}: give a bot as NAME=KIND, e.g. Bot1=cautious",
+                                     param_hint="--bot")
+        bots[name.strip()] = kind.strip()
+    return bots
+
+
+def public_event(table, event):
+    """What everyone at the table may see of ``event`` (an engine.bots.Table's game)."""
+    from engine.game import PUBLIC
+
+    shown = table.rules.redact(event, PUBLIC)
+    return event if shown is None else shown

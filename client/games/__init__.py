@@ -1,0 +1,69 @@
+"""Each game kind's part of the CLI: ``client.games.<kind>`` for every kind registered in
+:mod:`engine.games`.
+
+A kind's package ``__init__`` is a light manifest (it imports nothing heavy) with:
+
+* ``COMMANDS``: ``{name: "module:attr"}``: the kind's top-level commands (``devil NAME``);
+* ``GROUP_COMMANDS``: ``{group: "module:attr"}``: its subcommand of a shared group, named by
+  the kind (``new``, ``play``, ``simulate``: ``devil new KIND`` ...);
+* ``AUDIT``: the module that renders the kind's audit (``text(result) -> str``,
+  ``csv(result) -> str``), or None when the kind has no audit;
+* ``EXAMPLES``: lines for ``devil --help``.
+
+and the modules those name, plus ``render`` (the text renderer: client.common.renderer_for).
+The shared CLI (client.cli) finds them through these functions; it never names a kind.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from engine.errors import UsageError
+from engine.games import KINDS
+
+
+def manifest(kind: str) -> ModuleType:
+    """The manifest package ``client.games.<kind>``; UsageError for an unknown kind."""
+    if kind not in KINDS:
+        raise UsageError(f"unknown game kind {kind!r} (known: {', '.join(sorted(KINDS))})")
+    return importlib.import_module(f"{__name__}.{kind}")
+
+
+def part(kind: str, name: str) -> ModuleType:
+    """The module ``client.games.<kind>.<name>`` (e.g. ``render``)."""
+    manifest(kind)
+    return importlib.import_module(f"{__name__}.{kind}.{name}")
+
+
+def kind_commands() -> dict[str, str]:
+    """Every kind's top-level commands: ``{name: "module:attr"}``."""
+    out: dict[str, str] = {}
+    for kind in KINDS:
+        for name, spec in getattr(manifest(kind), "COMMANDS", {}).items():
+            if name in out:
+                raise RuntimeError(f"two game kinds define the command {name!r}")
+            out[name] = spec
+    return out
+
+
+def group_commands(group: str) -> dict[str, str]:
+    """The subcommands of the shared group ``group``, one per kind that has one:
+    ``{kind: "module:attr"}``."""
+    out = {}
+    for kind in KINDS:
+        spec = getattr(manifest(kind), "GROUP_COMMANDS", {}).get(group)
+        if spec is not None:
+            out[kind] = spec
+    return out
+
+
+def audit_renderer(kind: str) -> ModuleType | None:
+    """The module rendering ``kind``'s audit (``text``, ``csv``), or None if it has none."""
+    name = getattr(manifest(kind), "AUDIT", None)
+    return None if name is None else importlib.import_module(name)
+
+
+def examples() -> list[str]:
+    """Every kind's example lines for ``devil --help``."""
+    return [line for kind in KINDS for line in getattr(manifest(kind), "EXAMPLES", [])]

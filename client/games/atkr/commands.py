@@ -1,0 +1,109 @@
+"""Auf Teufel komm raus commands: ``devil new atkr``, ``bet``, ``draw``, ``stop``.
+
+Each builds the JSON command object ``devil submit`` accepts (docs/commands.md) and submits it
+through client.common.submit_command; no rules here.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ...common import id_option, json_option, print_created, submit_command
+
+
+@click.command("atkr")
+@click.option("--player", "players", multiple=True, required=True, metavar="NAME",
+              help="A player, 2 to 6 in seat order (repeat the option).")
+@click.option("--first", metavar="NAME", help="Start player of round 1 (default: drawn).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Fix the digital furnace's "
+              "seed, for tests and demos: the game is reproducible, and so predictable to anyone "
+              "who guesses the seed. Leave it out for real play (a secret 64-bit seed).")
+@click.option("--physical", is_flag=True, help="Played with the box: the referee reports "
+              "each coal with `draw --coal`.")
+@click.option("--ring", type=int, help="Ring capacity of the furnace (house rule, default 16).")
+@click.option("--track", metavar="LABELS", help="Money track labels (house rule, default "
+              "0-50,200,300,500,700,1000,1300,1600).")
+@json_option
+@click.pass_obj
+def new_atkr(obj, players, first, seed, physical, ring, track, as_json):
+    """A new Auf Teufel komm raus game.
+
+    \b
+    Example:
+      devil new atkr --player Gordon --player Pella --player Lucy --player Saul --first Gordon
+    """
+    options = {"players": list(players), "first": first, "physical": physical}
+    if ring is not None:
+        options["ring"] = ring
+    if track is not None:
+        options["track"] = track
+    print_created(obj, obj.client.create("atkr", options, seed), as_json)
+
+
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("game")
+@click.argument("amount", type=int)
+@click.option("--as", "as_name", metavar="NAME", help="The player betting (with --server "
+              "and a seat's token: that seat).")
+@id_option
+@json_option
+@click.pass_obj
+def bet(obj, game, amount, as_name, command_id, as_json):
+    """Place a secret bet (Auf Teufel komm raus, phase 1).
+
+    AMOUNT is a multiple of 10 from 0 to all of the player's money.  Nobody sees a bet until
+    every player with money has bet (ATKR-3.2).
+
+    \b
+    Example:
+      devil bet k3f9qz 60 --as Anna
+    """
+    submit_command(obj, game, {"type": "bet", "amount": amount}, as_name, command_id, as_json)
+
+
+COAL_CHOICES = ["10", "20", "25", "50", "75", "100", "devil"]
+
+
+@click.command()
+@click.argument("game")
+@click.option("--as", "as_name", metavar="NAME", help="The player drawing (with --server "
+              "and a seat's token: that seat).")
+@click.option("--coal", type=click.Choice(COAL_CHOICES), help="Physical games only: the coal "
+              "the player drew from the box.")
+@id_option
+@json_option
+@click.pass_obj
+def draw(obj, game, as_name, coal, command_id, as_json):
+    """Draw a coal from the furnace (Auf Teufel komm raus, phase 2).
+
+    In a digital game the furnace draws; in a physical game give the coal drawn with --coal.
+
+    \b
+    Examples:
+      devil draw k3f9qz --as Anna
+      devil draw k3f9qz --as Anna --coal devil      (a physical game)
+    """
+    command = {"type": "draw"}
+    if coal is not None:
+        command["coal"] = 0 if coal == "devil" else int(coal)
+    submit_command(obj, game, command, as_name, command_id, as_json)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--as", "as_name", metavar="NAME", help="The player stopping (with --server "
+              "and a seat's token: that seat).")
+@id_option
+@json_option
+@click.pass_obj
+def stop(obj, game, as_name, command_id, as_json):
+    """Stop drawing and lay out your coals (Auf Teufel komm raus, phase 2).
+
+    At least one coal must be drawn first (ATKR-4.2).  The last stop of a round settles the
+    bets, prizes, pawns and pacts at once.
+
+    \b
+    Example:
+      devil stop k3f9qz --as Anna
+    """
+    submit_command(obj, game, {"type": "stop"}, as_name, command_id, as_json)
