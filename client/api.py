@@ -83,6 +83,8 @@ class LocalClient:
                 "view": self.service.view(game, viewer)}
 
     def games(self) -> list[dict]:
+        from engine.simulate import stopped
+
         rows = []
         for game in self.service.store.games():
             try:
@@ -90,8 +92,10 @@ class LocalClient:
             except DevilError as exc:
                 rows.append({"game": game, "error": exc.message})
                 continue
-            rows.append(summary_row(game, loaded.header.kind, loaded.header.created,
-                                    loaded.rules, loaded.state, loaded.version))
+            row = summary_row(game, loaded.header.kind, loaded.header.created, loaded.rules,
+                              loaded.state, loaded.version)
+            row["stopped"] = stopped(self.service.store, game)
+            rows.append(row)
         return rows
 
 
@@ -103,9 +107,13 @@ class FileClient:
     """
 
     def __init__(self, path: str):
-        from engine.replay import open_log
+        from engine.errors import LogDamaged
+        from engine.replay import open_log, verify_path
 
         self.path = path
+        check = verify_path(path)  # a re-chained impossible event is damage, named (exit 3)
+        if not check.ok:
+            raise LogDamaged(check.first_bad_seq or 0, check.reason, path)
         self.log = open_log(path)
 
     def resolve(self, game: str) -> str:

@@ -232,10 +232,11 @@ def games(obj, kind, finished, as_json):
     """List the games in the store (with --server: the games the token may see).
 
     One line per game: its id, kind, players, where it stands (the kind's own summary), when
-    it was created (UTC), in progress or finished, and its number of events.  A damaged log
-    is listed as DAMAGED (left out when filtering).  With --json, a list of rows: game, kind,
-    title, players, created (ISO 8601), finished, events, text and summary (the kind's map:
-    phase, round, turn, winners, text).
+    it was created (UTC), in progress, finished, or stopped by the turn cap (a simulated game
+    its bots did not finish), and its number of events.  A damaged log is listed as DAMAGED
+    (left out when filtering).  With --json, a list of rows: game, kind, title, players,
+    created (ISO 8601), finished, stopped (null, or why and when), events, text and summary
+    (the kind's map: phase, round, turn, winners, text).
 
     \b
     Examples:
@@ -258,6 +259,8 @@ def games(obj, kind, finished, as_json):
             click.echo(f"{row['game']}  DAMAGED: {row['error']}")
             continue
         state = "finished" if row["finished"] else "in progress"
+        if row.get("stopped"):
+            state = f"stopped by the {row['stopped'].get('why', 'turn cap')}"
         click.echo(f"{row['game']}  {row['kind']}  {', '.join(row['players'])}  {row['text']}  "
                    f"{_created_text(row['created'])}  {state}  ({row['events']} events)")
 

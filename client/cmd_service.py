@@ -127,12 +127,15 @@ def _retrying(call, deadline, attempts: int = 60):
 
 
 def _poll_local(client, game, as_name, after, wait):
-    """The local store's answer to a long-poll: new events, or none after ``wait`` seconds."""
-    end = time.monotonic() + wait
-    while True:
-        events = client.events(game, as_name, after)
-        view = client.view(game, as_name)
-        over = view.get("phase") == "over"
-        if events or over or time.monotonic() >= end:
-            return {"events": events, "version": view.get("version", after), "over": over}
-        time.sleep(min(0.3, max(0.0, end - time.monotonic())))
+    """The local store's answer to a long-poll: the events after ``after`` as soon as there are
+    any (the store's ``wait`` wakes on an append by any process), or none after ``wait``
+    seconds.  ``version`` is the last event returned, never a newer head read separately (that
+    skipped the events appended between the two reads, issue 9.2)."""
+    service = client.service
+    loaded = service.load(game)
+    over = bool(loaded.rules.is_over(loaded.state))  # before the events: nothing follows an end
+    if not over and loaded.version <= after:
+        service.store.wait(game, after, wait)
+    events = client.events(game, as_name, after)
+    version = events[-1]["seq"] if events else after
+    return {"events": events, "version": version, "over": over and version >= loaded.version}

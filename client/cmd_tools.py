@@ -12,7 +12,7 @@ import click
 
 from engine.errors import UsageError
 
-from .common import emit, json_option, renderer_for, source_path
+from .common import emit, json_option, log_file, renderer_for
 
 
 # -- replay ------------------------------------------------------------------------------------
@@ -32,10 +32,19 @@ def replay(obj, source, as_name, to_seq, step, events_only, as_json):
     Works on any .devlog file, without a store.  With --as, every event and every table is what
     that player saw at that moment: other players' bets stay sealed until they are revealed.
     """
+    from engine.errors import LogDamaged
     from engine.game import REFEREE
-    from engine.replay import open_log, steps, view_at
+    from engine.replay import load_bytes, open_log, steps, verify_bytes, verify_path, view_at
 
-    log = open_log(source_path(obj, source))
+    (item,), _ = sources_of(obj, [source])
+    # a damaged log is stepped through up to its first bad record, then reported (exit 3)
+    check = verify_path(item.path) if item.data is None else verify_bytes(item.data, item.label)
+    if not check.ok and check.first_bad_seq == 0:
+        raise LogDamaged(0, check.reason, item.label)
+    log = open_log(item.path) if item.data is None else load_bytes(item.data, item.label)
+    if not check.ok:
+        last_good = check.first_bad_seq - 1
+        to_seq = last_good if to_seq is None else min(to_seq, last_good)
     names = log.names
     viewer = REFEREE
     if as_name is not None:
@@ -62,91 +71,261 @@ def replay(obj, source, as_name, to_seq, step, events_only, as_json):
                 break
     if as_json:
         emit({"game": log.header.game, "kind": log.header.kind, "as": as_name, "steps": out})
+    if not check.ok:
+        raise LogDamaged(check.first_bad_seq, check.reason, item.label)
 
 
-# -- verify ------------------------------------------------------------------------------------
+# -- checking one or many recorded games --------------------------------------------------------
+class Source:
+    """One recorded game named on the command line: a .devlog ``path``, or a ``game`` in the
+    local store (``data``: its bytes, ``damage``: what the store could not read as records)."""
+
+    def __init__(self, label: str, path: str | None = None, data: bytes | None = None,
+                 damage: list | None = None):
+        self.label, self.path, self.data, self.damage = label, path, data, damage or []
+
+
+def sources_of(obj, names) -> tuple[list[Source], bool]:
+    """The games ``names`` name (files, folders searched for *.devlog, game ids in the local
+    store) and whether they make an archive (more than one, or a folder)."""
+    import os
+
+    from engine.archive import expand
+
+    out, archive = [], len(names) > 1
+    for name in names:
+        if os.path.isdir(name):
+            archive = True
+            out += [Source(path, path) for path in expand([name])]
+            continue
+        path = log_file(name)
+        if path is not None:
+            out.append(Source(path, path))
+            continue
+        if obj.server:
+            raise UsageError(f"{name} is not a file; with --server, export the game first "
+                             f"(`devil export {name} -o {name}.devlog` with the referee's "
+                             "token): replay, verify and audit read files")
+        store = obj.client.service.store
+        game = store.resolve(name)
+        out.append(Source(store.location(game), None, store.log_bytes(game), store.damage(game)))
+    return out, archive
+
+
+def _damage_lines(damage: list) -> list[str]:
+    lines = []
+    for piece in damage:
+        where = (f"set aside in {piece['file']} at {piece['time']}" if piece.get("file")
+                 else "still at the end of the log")
+        lines.append(f"{piece['size']} bytes from byte {piece['offset']} could not be read as "
+                     f"records: {where}; not acknowledged by the referee")
+    return lines
+
+
+def _verify_one(source: Source):
+    from engine.replay import verify_bytes, verify_path
+
+    if source.data is None:
+        return verify_path(source.path)
+    return verify_bytes(source.data, source.label)
+
+
+def _archive(ctx, sources: list[Source], task, jobs: int | None, as_json: bool, label: str):
+    """Run ``task`` (engine.archive) over every source on ``jobs`` cores with a progress bar;
+    print one line (or JSON line) per game and a summary; exit 3 if any failed."""
+    import sys
+
+    from engine.archive import run, summarize
+
+    for source in sources:
+        if source.path is None:
+            raise UsageError(f"{source.label}: name files or folders to check many games at "
+                             "once (export a stored game with `devil export`)")
+    paths = [source.path for source in sources]
+    with click.progressbar(length=len(paths), label=f"{label} {len(paths)} games",
+                           file=sys.stderr) as bar:
+        rows = run(task, paths, jobs, on_row=lambda row: bar.update(1))
+    summary = summarize(rows)
+    for row in rows:
+        if as_json:
+            emit(row)
+        elif row["status"] == "damaged":
+            click.echo(f"BAD  {row['path']}: record {row.get('first_bad_seq')}: {row['reason']}")
+        elif row.get("ok") is False:
+            click.echo(f"FAILED {row['path']}: {row.get('reason') or 'see the single report'}")
+        else:
+            click.echo(f"OK   {row['path']}: {row.get('kind')} {row.get('game')}, "
+                       f"{row.get('events')} events, {row['status']}")
+    return rows, summary
+
+
+def _summary_line(summary: dict, need_finished: bool) -> str:
+    failed = summary["damaged"] + summary["failed"] + (summary["in_progress"] if need_finished else 0)
+    head = "FAILED" if failed else "OK"
+    return (f"{head}: {summary['games']} games: {summary['finished']} finished and verified, "
+            f"{summary['in_progress']} in progress, {summary['damaged']} damaged"
+            + (f", {summary['failed']} failed" if summary["failed"] else ""))
+
+
+jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
+                           help="Worker processes for many games (default: the core count).")
+
+
 @click.command()
-@click.argument("source", metavar="PATH|GAME")
+@click.argument("sources", nargs=-1, required=True, metavar="PATH|GAME...")
 @click.option("--finished", "need_finished", is_flag=True,
               help="Also fail (exit 3) unless the game is finished: its last event ends it "
                    "(and reveals the seed).")
+@jobs_option
 @json_option
 @click.pass_context
-def verify(ctx, source, need_finished, as_json):
-    """Check a recorded game: format, hash chain, seed, and a strict re-fold.
+def verify(ctx, sources, need_finished, jobs, as_json):
+    """Check recorded games: format, hash chain, seed, and a strict re-fold.
 
     Every command is rebuilt from its events and decided again: it must give exactly the
     recorded events (every draw re-derived from the revealed seed, every payout from the
-    rules).  Prints what holds, or the first bad record and why.  Exit 0 if it holds, 3 if not.
+    rules).  One game: what holds, or the first bad record and why.  Many files or folders
+    (searched for *.devlog): every game on every core, a line each, then a summary (N finished
+    and verified, N in progress, N damaged).  The first line says FAILED whenever a requested
+    check fails.  Exit 0 if everything holds, 3 if not.
 
     \b
     Examples:
       devil verify replays/GAME.devlog
       devil verify k3f9qz --finished --json
+      devil verify archive/ --finished --jobs 2      (one line per game, then a summary)
     """
-    from engine.replay import verify_path
+    from engine.archive import verify_row
 
-    path = source_path(ctx.obj, source)
-    result = verify_path(path)
-    failed = not result.ok or (need_finished and not result.finished)
+    items, archive = sources_of(ctx.obj, sources)
+    if archive:
+        rows, summary = _archive(ctx, items, verify_row, jobs, as_json, "verifying")
+        line = _summary_line(summary, need_finished)
+        if as_json:
+            emit({"summary": summary, "ok": line.startswith("OK")})
+        else:
+            click.echo(line)
+        if not line.startswith("OK"):
+            ctx.exit(3)
+        return
+    source = items[0]
+    result = _verify_one(source)
+    damage = _damage_lines(source.damage)
+    failed = not result.ok or bool(damage) or (need_finished and not result.finished)
     if as_json:
         data = result.to_json()
-        data["path"] = path
+        data["path"] = source.label
+        data["damage"] = source.damage
+        data["ok"] = not failed
         emit(data)
     else:
         state = "finished" if result.finished else "in progress (not finished)"
+        head = "FAILED" if failed else "OK"
         if result.ok:
-            click.echo(f"OK  {path}: {result.kind} game {result.game}, {result.events} events, "
-                       f"{state}")
+            click.echo(f"{head} {source.label}: {result.kind} game {result.game}, "
+                       f"{result.events} events, {state}")
             for check in result.checks:
                 click.echo(f"  - {check}")
+            for line in damage:
+                click.echo(f"  - {line}")
             if need_finished and not result.finished:
-                click.echo("FAILED: the game is not finished (its end may have been cut off)")
+                click.echo("  - not finished, as --finished requires (its end may have been cut "
+                           "off)")
         else:
-            click.echo(f"BAD {path}: record {result.first_bad_seq}: {result.reason}")
+            click.echo(f"FAILED {source.label}: record {result.first_bad_seq}: {result.reason}")
             for check in result.checks:
                 click.echo(f"  - {check}")
+            for line in damage:
+                click.echo(f"  - {line}")
     if failed:
         ctx.exit(3)
 
 
 # -- audit -------------------------------------------------------------------------------------
 @click.command()
-@click.argument("source", metavar="PATH|GAME")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
-              help="Also write every transfer to FILE as CSV (round,seq,from,to,amount,rule).")
+@click.argument("sources", nargs=-1, required=True, metavar="PATH|GAME...")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write every transfer to FILE as CSV (one game; refused if FILE exists, "
+                   "unless --force).")
+@click.option("--force", is_flag=True, help="Overwrite the --csv file if it exists.")
+@click.option("--finished", "need_finished", is_flag=True,
+              help="Also fail (exit 3) unless the game is finished.")
+@jobs_option
 @json_option
 @click.pass_context
-def audit(ctx, source, csv_path, as_json):
-    """Audit a recorded game with its kind's own checks (a game with a bank: its ledger).
+def audit(ctx, sources, csv_path, force, need_finished, jobs, as_json):
+    """Audit recorded games with their kind's own checks (a game with a bank: its ledger).
 
     The ledger lists every bet, the highest total, every payout and loss with its rule id and
     payer, every pact payment and who covered it; each player's money from the start through
     every transfer; the most the bank was ever down.  Payouts are re-derived from the bets and
     draws: a recorded payout that differs is reported with its sequence number, and the exit
-    code is 3.  A kind without an audit is a usage error (exit 2).
+    code is 3.  Many files or folders: every game on every core, a line each and a summary.
+    A kind without an audit is a usage error (exit 2).
 
     \b
-    Example:
+    Examples:
       devil audit replays/GAME.devlog --csv ledger.csv
+      devil audit archive/ --json                  (one JSON line per game, then a summary)
     """
-    from engine.replay import open_log
+    from engine.archive import audit_row
+    from engine.replay import load_bytes, open_log
 
     from .games import audit_renderer
 
-    log = open_log(source_path(ctx.obj, source))
+    items, archive = sources_of(ctx.obj, sources)
+    if archive:
+        if csv_path:
+            raise UsageError("--csv takes one game; audit many with --json")
+        rows, summary = _archive(ctx, items, audit_row, jobs, as_json, "auditing")
+        line = _summary_line(summary, need_finished)
+        if as_json:
+            emit({"summary": summary, "ok": line.startswith("OK")})
+        else:
+            click.echo(line)
+        if not line.startswith("OK"):
+            ctx.exit(3)
+        return
+    source = items[0]
+    log = open_log(source.path) if source.data is None else load_bytes(source.data, source.label)
     rules = log.rules
     render = audit_renderer(rules.kind)
     if rules.audit is None or render is None:
         raise UsageError(f"{rules.title} ({rules.kind}) games have no audit; `devil verify` "
                          "checks any recorded game")
-    result = rules.audit(log)
+    try:
+        result = rules.audit(log)
+    except Exception as exc:  # an impossible event the audit cannot follow: name its record
+        from engine.errors import LogDamaged
+        from engine.replay import verify_bytes, verify_path
+
+        check = verify_path(source.path) if source.data is None \
+            else verify_bytes(source.data, source.label)
+        raise LogDamaged(check.first_bad_seq or 0,
+                         check.reason or f"the audit cannot follow this log ({exc!r})",
+                         source.label) from None
     if csv_path:
-        with open(csv_path, "w", newline="") as handle:
-            handle.write(render.csv(result))
+        _write_new(csv_path, render.csv(result), force)
+    finished = bool(result.finished)
+    failed = not result.ok or (need_finished and not finished)
     if as_json:
-        emit(result.to_json())
+        data = result.to_json()
+        data["finished"] = finished
+        emit(data)
     else:
-        click.echo(render.text(result))
-    if not result.ok:
+        text = render.text(result)
+        if failed and result.ok:
+            text = "FAILED: the game is not finished, as --finished requires\n" + text
+        click.echo(text)
+    if failed:
         ctx.exit(3)
+
+
+def _write_new(path: str, text: str, force: bool) -> None:
+    """Write ``text`` to ``path``; UsageError if it exists and not ``force`` (the one policy of
+    every command that writes a file: export, audit --csv)."""
+    try:
+        with open(path, "w" if force else "x", newline="") as handle:
+            handle.write(text)
+    except FileExistsError:
+        raise UsageError(f"{path} exists already; give a new file name or --force") from None

@@ -43,10 +43,10 @@ class Context:
                 self._client = RemoteClient(self.server, self.token)
             else:
                 from engine.service import GameService
-                from engine.store import FileStore
+                from engine.store import open_store
 
                 from .api import LocalClient
-                self._client = LocalClient(GameService(FileStore(self.store_dir)))
+                self._client = LocalClient(GameService(open_store(self.store_dir)))
         return self._client
 
 
@@ -240,28 +240,14 @@ def log_file(source: str) -> str | None:
     return None
 
 
-def source_path(obj: Context, source: str) -> str:
-    """The .devlog path ``source`` names: an existing file, else a game in the local store.
-    UsageError for a missing file, or a game id with --server (export it first)."""
-    path = log_file(source)
-    if path is not None:
-        return path
-    if obj.server:
-        raise UsageError(f"{source} is not a file; with --server, export the game first "
-                         f"(`devil export {source} -o {source}.devlog` with the referee's token): "
-                         "replay, verify and audit read files")
-    store = obj.client.service.store
-    return store.path(store.resolve(source))
-
-
 def local_service(obj: Context, store_dir: str | None = None):
     """A GameService on ``store_dir``, else on the local store; UsageError with --server
     (play and simulate run locally)."""
     from engine.service import GameService
-    from engine.store import FileStore
+    from engine.store import open_store
 
     if store_dir is not None:
-        return GameService(FileStore(store_dir))
+        return GameService(open_store(store_dir))
     if obj.server:
         raise UsageError("play and simulate run against the local store, not --server")
     return obj.client.service

@@ -60,6 +60,37 @@ def verify_row(path: str) -> dict:
     return row
 
 
+def audit_row(path: str) -> dict:
+    """Audit one .devlog with its kind's audit hook: a row for :func:`run` (``ok`` False when a
+    recorded payout differs from the rules; ``status`` "damaged" when the log cannot be read,
+    or its kind has no audit: then ``reason`` says so)."""
+    from .replay import open_log, verify_path
+
+    try:
+        log = open_log(path)
+        if log.rules.audit is None:
+            return {"path": path, "status": DAMAGED, "first_bad_seq": None, "ok": None,
+                    "reason": f"{log.rules.title} games have no audit", "game": log.header.game,
+                    "kind": log.header.kind}
+        result = log.rules.audit(log)
+    except DevilError as exc:
+        return {"path": path, "status": DAMAGED, "first_bad_seq": getattr(exc, "seq", None),
+                "reason": exc.message, "game": None, "kind": None, "ok": False}
+    except Exception as exc:  # an impossible event the audit cannot follow: find its record
+        check = verify_path(path)
+        return {"path": path, "status": DAMAGED, "first_bad_seq": check.first_bad_seq,
+                "reason": check.reason or f"the audit cannot follow this log ({exc!r})",
+                "game": None, "kind": None, "ok": False}
+    row = result.to_json()
+    row.update(path=path, kind=log.header.kind, events=len(log.records),
+               status=FINISHED if result.finished else IN_PROGRESS)
+    if not result.ok:
+        row["reason"] = "; ".join(f"record {s}: {r}" for s, r in result.problems)[:500]
+    for bulky in ("rounds", "ledger"):
+        row.pop(bulky, None)
+    return row
+
+
 def _chunk(task: Callable[[str], dict], paths: list[str]) -> list[dict]:
     return [task(path) for path in paths]
 

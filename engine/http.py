@@ -391,7 +391,10 @@ class Api:
         options = body.get("options", {})
         seed = body.get("seed")
         if not isinstance(kind, str):
-            raise ApiError(400, 'a new game needs "kind": "atkr" or "castle"')
+            from .games import KINDS
+
+            raise ApiError(400, 'a new game needs "kind": one of '
+                                + ", ".join(f'"{kind}"' for kind in KINDS))
         if not isinstance(options, dict):
             raise ApiError(400, '"options" must be a JSON object')
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):

@@ -5,7 +5,7 @@ Byte-level layout (docs/log-format.md is the full description):
 * The file is a plain concatenation of msgpack objects; nothing else.
 * The first object is the **header**, a map, whose last entry is ``"link"``::
 
-      {"magic": "devil-log", "version": 1, "kind": "atkr", "game": "atkr-3k9f2m",
+      {"magic": "devil-log", "version": 1, "kind": KIND, "game": "KIND-3k9f2m",
        "created": <ms since the Unix epoch, UTC>, "link": <bin 8>}
 
 * Every following object is an **event record**, an array of 7::

@@ -305,8 +305,12 @@ def verify_bytes(data: bytes, path: str | None = None) -> Verification:
     result.checks.append(f"format version {VERSION}: readable")
     result.checks.append(f"hash chain: header and {len(records)} records linked")
     if scanned.torn:
-        result.checks.append(f"a torn tail of {scanned.torn} bytes (a command whose write never "
-                             "finished, never acknowledged) is ignored")
+        # a write cut short, or the damaged end of an acknowledged command: a reader cannot
+        # tell which, so the record is not whole (issue 9.1)
+        _bad(result, len(records) + 1,
+             f"the last {scanned.torn} bytes (from byte {scanned.good_end}) cannot be read as a "
+             "complete command: a write cut short or a damaged end; the next writer sets them "
+             "aside beside the log, never deletes them")
     try:
         rules = rules_for(header.kind)
     except UsageError as exc:

@@ -47,7 +47,7 @@ POLL = 0.02
 
 
 def new_game_id(kind: str) -> str:
-    """A fresh id such as ``atkr-k3f9qz``."""
+    """A fresh id: ``kind``, a dash and 6 characters easy to read aloud (``KIND-k3f9qz``)."""
     return f"{kind}-" + "".join(_secrets.choice(_ALPHABET) for _ in range(6))
 
 
@@ -96,7 +96,7 @@ class FileStore:
     def path(self, game: str) -> str:
         """The .devlog path of ``game``; UsageError for an id that is not well-formed."""
         if not isinstance(game, str) or not _GAME_ID.match(game):
-            raise UsageError(f"{game!r} is not a game id (ids look like atkr-k3f9qz)")
+            raise UsageError(f"{game!r} is not a game id (ids look like KIND-k3f9qz)")
         return os.path.join(self.root, f"{game}.devlog")
 
     def _side(self, game: str, suffix: str) -> str:
@@ -126,8 +126,8 @@ class FileStore:
 
     def resolve(self, text: str) -> str:
         """The game id ``text`` names: an exact id, or at least 3 characters that begin or end
-        exactly one id, or begin the part after its dash (``k3f``, ``9qz``, ``atkr-k3`` for
-        ``atkr-k3f9qz``).  UnknownGame when none or several match."""
+        exactly one id, or begin the part after its dash (``k3f``, ``9qz``, ``KIND-k3`` for
+        ``KIND-k3f9qz``).  UnknownGame when none or several match."""
         if isinstance(text, str) and _GAME_ID.match(text) and self.exists(text):
             return text
         return resolve_id(text, self.games(), self.root)

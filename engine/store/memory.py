@@ -64,7 +64,7 @@ class MemoryStore:
     @staticmethod
     def _check(game: str) -> None:
         if not isinstance(game, str) or not _GAME_ID.match(game):
-            raise UsageError(f"{game!r} is not a game id (ids look like atkr-k3f9qz)")
+            raise UsageError(f"{game!r} is not a game id (ids look like KIND-k3f9qz)")
 
     def location(self, game: str | None = None) -> str:
         return "memory" if game is None else f"memory:{game}"

@@ -59,7 +59,7 @@ class Batch:
 def resolve_id(text: str, games: list[str], where: str) -> str:
     """The one id of ``games`` that ``text`` names: the id itself, or at least 3 characters that
     begin or end exactly one id, or begin the part after its dash (``k3f``, ``9qz``,
-    ``atkr-k3`` for ``atkr-k3f9qz``).  Every store resolves with this.  Raises UsageError for
+    ``KIND-k3`` for ``KIND-k3f9qz``).  Every store resolves with this.  Raises UsageError for
     an empty text, UnknownGame when none or several match (``where`` names the store)."""
     if not text:
         raise UsageError("name a game: its id, or a unique beginning or end of it")

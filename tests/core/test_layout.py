@@ -22,29 +22,9 @@ KIND_WORDS = re.compile("|".join(
     + [re.escape(title) for title in KINDS.values()]
     + ["teufel", "kutschfahrt"]), re.IGNORECASE)
 
-#: Mentions in modules other worktrees own and this one may not edit (engine/store/,
-#: engine/log.py, engine/service.py; in engine/http.py only ``_row`` is ours).  Each is pinned
-#: by its exact line: a new mention anywhere still fails, and a line that goes away is simply
-#: no longer found.  Remove an entry once its line is fixed.
-OWNED_ELSEWHERE = {
-    "engine/service.py": {
-        'physical = bool(options.get("physical", False)) or self._castle_physical(kind, options)',
-        "def _castle_physical(kind: str, options: dict) -> bool:",
-        'return kind == "castle" and bool(options.get("physical", False))',
-    },
-    "engine/http.py": {
-        "raise ApiError(400, 'a new game needs \"kind\": \"atkr\" or \"castle\"')",
-    },
-    "engine/log.py": {
-        '{"magic": "devil-log", "version": 1, "kind": "atkr", "game": "atkr-3k9f2m",',
-    },
-    "engine/store/file.py": {
-        '"""A fresh id such as ``atkr-k3f9qz``."""',
-        'raise UsageError(f"{game!r} is not a game id (ids look like atkr-k3f9qz)")',
-        "exactly one id, or begin the part after its dash (``k3f``, ``9qz``, ``atkr-k3`` for",
-        '``atkr-k3f9qz``).  UnknownGame when none or several match."""',
-    },
-}
+#: Lines allowed to mention a kind outside the kinds' folders and the registry: none.  Pin an
+#: exact line here only with a reason.
+OWNED_ELSEWHERE: dict[str, set[str]] = {}
 
 
 def kind_folder(path: pathlib.Path) -> bool:

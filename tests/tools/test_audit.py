@@ -115,8 +115,14 @@ def test_audit_cli_json_and_csv(physical, tmp_path):
     assert data["ok"] is True and data["bank_max_deficit"] == 290
     rows = list(csv.DictReader(target.open()))
     assert len(rows) == 13 + 13
-    assert rows[17] == {"round": "2", "seq": "36", "from": "bank", "to": L, "amount": "50",
-                        "rule": "ATKR-6.5"}
+    game = data["game"]
+    assert rows[17] == {"game": game, "round": "2", "seq": "36", "from": "bank", "to": L,
+                        "amount": "50", "rule": "ATKR-6.5"}
+    assert {row["game"] for row in rows} == {game}
+    # one policy for every command that writes a file: an existing file is refused
+    again = run("audit", path, "--csv", str(target))
+    assert again.exit_code == 2 and "exists already" in again.output
+    assert run("audit", path, "--csv", str(target), "--force").exit_code == 0
     text = run("audit", path).output
     assert "the bank was down at most 290" in text
     assert f"{L}: 200 + " in text and "= 220" in text

@@ -104,12 +104,21 @@ def test_cut_off_end_is_not_finished(finished, tmp_path):
     target.write_bytes(cut)
     out = run("verify", str(target), "--json")
     assert out.exit_code == 0 and json.loads(out.output)["finished"] is False
-    assert run("verify", str(target), "--finished").exit_code == 3
-    # cut in the middle of the last command's records: a torn tail, still not finished
+    refused = run("verify", str(target), "--finished")
+    assert refused.exit_code == 3
+    assert refused.output.startswith("FAILED")  # the first line says so (issue 9.1)
+    # cut in the middle of the last command's records: the end cannot be read as a command;
+    # a reader cannot know whether it was acknowledged, so the record is not whole
     torn = header + b"".join(chunks[:-1]) + chunks[-1][:-3]
     result = verify_bytes(torn)
-    assert result.ok and not result.finished and result.torn > 0
+    assert not result.ok and not result.finished and result.torn > 0
+    assert result.first_bad_seq == last_start + 1
+    assert "cannot be read as a complete command" in result.reason
+    assert "never acknowledged" not in result.reason
     assert result.events == last_start
+    target.write_bytes(torn)
+    out = run("verify", str(target))
+    assert out.exit_code == 3 and out.output.startswith("FAILED")
 
 
 def test_a_draw_that_does_not_match_the_seed(finished):

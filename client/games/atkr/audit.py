@@ -8,13 +8,13 @@ import io
 
 
 def csv(result) -> str:
-    """Every transfer as CSV: a header row ``round,seq,from,to,amount,rule`` then one row per
-    transfer in log order."""
+    """Every transfer as CSV: a header row ``game,round,seq,from,to,amount,rule`` then one row
+    per transfer in log order (the game id on every row, so ledgers of many games concatenate)."""
     out = io.StringIO()
     writer = _csv.writer(out, lineterminator="\n")
-    writer.writerow(["round", "seq", "from", "to", "amount", "rule"])
+    writer.writerow(["game", "round", "seq", "from", "to", "amount", "rule"])
     for number, t in result.transfers():
-        writer.writerow([number, t.seq, t.frm, t.to, t.amount, t.rule])
+        writer.writerow([result.game, number, t.seq, t.frm, t.to, t.amount, t.rule])
     return out.getvalue()
 
 

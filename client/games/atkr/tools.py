@@ -52,7 +52,7 @@ def play_atkr(obj, players, bot_specs, first, seed, max_rounds, as_json):
     rng = random.Random(seed)
     robots = {seat: make_bot("atkr", bots[name], random.Random(rng.random()))
               for seat, name in enumerate(seats) if name in bots}
-    click.echo(f"Game {game} ({service.store.path(game)})")
+    click.echo(f"Game {game} ({service.store.location(game)})")
     table = Table(service, game)
     for event in loaded.events:
         click.echo("  " + render.describe(event, seats))
@@ -79,10 +79,10 @@ def play_atkr(obj, players, bot_specs, first, seed, max_rounds, as_json):
         click.echo(render.table({"game": game, "version": table.events,
                                  **table.rules.view(table.referee, REFEREE)}))
     if as_json:  # the last line: the result, for scripts (the transcript above stays text)
-        emit({"game": game, "path": service.store.path(game), "events": table.events,
+        emit({"game": game, "path": service.store.location(game), "events": table.events,
               "over": bool(table.over())})
         return
-    click.echo(f"Recorded in {service.store.path(game)} ({table.events} events).")
+    click.echo(f"Recorded in {service.store.location(game)} ({table.events} events).")
 
 
 def _odds(state) -> str:
@@ -130,13 +130,16 @@ def _human_turn(table, seat: int, name: str, legal: list, render) -> list:
 
 # -- simulate ----------------------------------------------------------------------------------
 def simulate_games(service, players: int, games: int, bot: str, seed: int | None,
-                   max_rounds: int, progress=None) -> dict:
-    """Play ``games`` games of ``players`` bots of kind ``bot`` in ``service``; the summary."""
+                   max_rounds: int, progress=None, durable: bool = False) -> dict:
+    """Play ``games`` games of ``players`` bots of kind ``bot`` into ``service``'s store (each
+    played in memory and written once when it ends, or command by command with ``durable``);
+    the summary."""
     import random
     import time
 
-    from engine.bots import make_bot, play_out
+    from engine.bots import make_bot
     from engine.games.atkr import events as ev
+    from engine.simulate import play_game
 
     names = BOT_PEOPLE[:players]
     wins = {name: 0 for name in names}
@@ -147,11 +150,9 @@ def simulate_games(service, players: int, games: int, bot: str, seed: int | None
     started = time.perf_counter()
     for index in range(games):
         game_seed = None if seed is None else seed + index
-        loaded = service.create("atkr", {"players": names}, seed=game_seed)
-        flow = {"out": 0, "in": 0, "events": len(loaded.events)}
+        flow = {"out": 0, "in": 0}
 
         def on_events(events, flow=flow):
-            flow["events"] += len(events)
             for e in events:
                 t = type(e)
                 if t is ev.BetWon:
@@ -165,12 +166,12 @@ def simulate_games(service, players: int, games: int, bot: str, seed: int | None
 
         base = random.Random(f"{seed}-{index}") if seed is not None else random.Random()
         bots = {s: make_bot("atkr", bot, random.Random(base.random())) for s in range(players)}
-        result = play_out(service, loaded.game, bots, max_rounds=max_rounds,
-                          on_events=on_events)
+        result = play_game(service.store, "atkr", {"players": names}, bots, seed=game_seed,
+                           max_rounds=max_rounds, durable=durable, on_events=on_events)
         state = result["state"]
-        ids.append(loaded.game)
+        ids.append(result["game"])
         rounds.append(state.round)
-        event_count += flow["events"]
+        event_count += service.store.head(result["game"]).seq
         paid_out += flow["out"]
         taken_in += flow["in"]
         deficits.append(max(0, -state.bank_low))
@@ -197,7 +198,7 @@ def simulate_games(service, players: int, games: int, bot: str, seed: int | None
         "wins": wins,
         "win_share": {name: round(count / max(1, finished), 3) for name, count in wins.items()},
         "seconds": round(elapsed, 3),
-        "out": service.store.root,
+        "out": service.store.location(),
         "game_ids": ids,
     }
 
@@ -212,10 +213,13 @@ def simulate_games(service, players: int, games: int, bot: str, seed: int | None
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Record the games in this folder (default: the store).")
 @click.option("--max-rounds", type=click.IntRange(1), default=500, show_default=True,
-              help="A game still running after this many rounds is stopped (and counted).")
+              help="A game still running after this many rounds is stopped (counted, and "
+                   "marked stopped in the store).")
+@click.option("--durable", is_flag=True, help="Write every command as it is played (one fsync "
+              "each), as a real table does; default: play in memory, write each log once.")
 @json_option
 @click.pass_obj
-def simulate_atkr(obj, players, games, bot, seed, out_dir, max_rounds, as_json):
+def simulate_atkr(obj, players, games, bot, seed, out_dir, max_rounds, durable, as_json):
     """K recorded Auf Teufel komm raus games between bots, then a summary: average rounds,
     the bank's flow and how often each seat won.
 
@@ -228,7 +232,7 @@ def simulate_atkr(obj, players, games, bot, seed, out_dir, max_rounds, as_json):
     service = local_service(obj, out_dir)
     with click.progressbar(length=games, label=f"{games} games", file=sys.stderr) as bar:
         summary = simulate_games(service, players, games, bot, seed, max_rounds,
-                                 progress=bar.update)
+                                 progress=bar.update, durable=durable)
     if as_json:
         emit(summary)
         return

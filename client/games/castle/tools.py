@@ -11,15 +11,17 @@ BOT_NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gina", "Hugo", "Ida",
 
 
 def simulate_castle_games(service, players: int, games: int, bot: str, seed: int | None,
-                          max_rounds: int, progress=None) -> dict:
+                          max_rounds: int, progress=None, durable: bool = False) -> dict:
     """Play ``games`` recorded castle games of ``players`` bots of kind ``bot`` in ``service``
-    (``engine.bots.play_out``, capped at ``max_rounds`` rounds of turns); the summary map:
+    (``engine.simulate.play_game``: in memory, each log written once, or command by command
+    with ``durable``; capped at ``max_rounds`` rounds of turns); the summary map:
     ``games, finished, declared, right, capped, average_turns, wins`` (order / brotherhood /
     coat-of-arms), ``game_ids``."""
     import random
     import time
 
-    from engine.bots import make_bot, play_out
+    from engine.bots import make_bot
+    from engine.simulate import play_game
 
     names = BOT_NAMES[:players]
     declared = right = capped = 0
@@ -28,12 +30,12 @@ def simulate_castle_games(service, players: int, games: int, bot: str, seed: int
     started = time.perf_counter()
     for index in range(games):
         game_seed = None if seed is None else seed + index
-        loaded = service.create("castle", {"players": names}, seed=game_seed)
         base = random.Random(f"{seed}-{index}") if seed is not None else random.Random()
         bots = {s: make_bot("castle", bot, random.Random(base.random())) for s in range(players)}
-        result = play_out(service, loaded.game, bots, max_rounds=max_rounds)
+        result = play_game(service.store, "castle", {"players": names}, bots, seed=game_seed,
+                           max_rounds=max_rounds, durable=durable)
         state = result["state"]
-        ids.append(loaded.game)
+        ids.append(result["game"])
         turns.append(state.turn)
         capped += bool(result["capped"])
         if state.declaration is not None:
@@ -48,7 +50,7 @@ def simulate_castle_games(service, players: int, games: int, bot: str, seed: int
             "finished": declared, "declared": declared, "right": right, "capped": capped,
             "declared_share": round(declared / n, 3), "max_rounds": max_rounds,
             "average_turns": round(sum(turns) / n, 1), "wins": wins,
-            "seconds": round(time.perf_counter() - started, 3), "out": service.store.root,
+            "seconds": round(time.perf_counter() - started, 3), "out": service.store.location(),
             "game_ids": ids}
 
 
@@ -63,10 +65,12 @@ def simulate_castle_games(service, players: int, games: int, bot: str, seed: int
               help="Record the games in this folder (default: the store).")
 @click.option("--max-rounds", type=click.IntRange(1), default=60, show_default=True,
               help="Stop a game still running after this many rounds of turns (counted as "
-                   "capped): random bots may never declare.")
+                   "capped, and marked stopped in the store): random bots may never declare.")
+@click.option("--durable", is_flag=True, help="Write every command as it is played (one fsync "
+              "each), as a real table does; default: play in memory, write each log once.")
 @json_option
 @click.pass_obj
-def simulate_castle(obj, players, games, bot, seed, out_dir, max_rounds, as_json):
+def simulate_castle(obj, players, games, bot, seed, out_dir, max_rounds, durable, as_json):
     """K recorded Castle of the Devil games between bots, then a summary: how many ended by a
     declaration (and were right), how many hit the turn cap, who won.
 
@@ -79,7 +83,7 @@ def simulate_castle(obj, players, games, bot, seed, out_dir, max_rounds, as_json
     service = local_service(obj, out_dir)
     with click.progressbar(length=games, label=f"{games} games", file=sys.stderr) as bar:
         summary = simulate_castle_games(service, players, games, bot, seed, max_rounds,
-                                        progress=bar.update)
+                                        progress=bar.update, durable=durable)
     if as_json:
         emit(summary)
         return
@@ -148,7 +152,7 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
     rng = random.Random(seed)
     robots = {seat: make_bot("castle", bots[name], random.Random(rng.random()))
               for seat, name in enumerate(seats) if name in bots and name not in players}
-    click.echo(f"Game {game} ({service.store.path(game)})")
+    click.echo(f"Game {game} ({service.store.location(game)})")
     table = Table(service, game)
     for event in loaded.events:
         click.echo("  " + render.describe(public_event(table, event), seats))
@@ -171,10 +175,10 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
     if table.over():
         click.echo(render.table(view, None))
     if as_json:  # the last line: the result, for scripts (the transcript above stays text)
-        emit({"game": game, "path": service.store.path(game), "events": table.events,
+        emit({"game": game, "path": service.store.location(game), "events": table.events,
               "over": bool(table.over())})
         return
-    click.echo(f"Recorded in {service.store.path(game)} ({table.events} events).")
+    click.echo(f"Recorded in {service.store.location(game)} ({table.events} events).")
 
 
 def _castle_human(table, seat: int, name: str, legal: list, render, refused) -> list:
