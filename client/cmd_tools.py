@@ -151,6 +151,8 @@ def _archive(ctx, sources: list[Source], task, jobs: int | None, as_json: bool, 
             emit(row)
         elif row["status"] == "damaged":
             click.echo(f"BAD  {row['path']}: record {row.get('first_bad_seq')}: {row['reason']}")
+        elif row["status"] == "no audit":
+            click.echo(f"SKIP {row['path']}: {row['reason']}")
         elif row.get("ok") is False:
             click.echo(f"FAILED {row['path']}: {row.get('reason') or 'see the single report'}")
         else:
@@ -164,7 +166,8 @@ def _summary_line(summary: dict, need_finished: bool) -> str:
     head = "FAILED" if failed else "OK"
     return (f"{head}: {summary['games']} games: {summary['finished']} finished and verified, "
             f"{summary['in_progress']} in progress, {summary['damaged']} damaged"
-            + (f", {summary['failed']} failed" if summary["failed"] else ""))
+            + (f", {summary['failed']} failed" if summary["failed"] else "")
+            + (f", {summary['skipped']} without an audit" if summary.get("skipped") else ""))
 
 
 jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",

@@ -19,6 +19,8 @@ from .errors import DevilError, UsageError
 FINISHED = "finished"
 IN_PROGRESS = "in progress"
 DAMAGED = "damaged"
+#: an audit of a game whose kind has none
+SKIPPED = "no audit"
 #: files handed to a worker at a time (amortises the pool's overhead over small games)
 CHUNK = 8
 
@@ -69,7 +71,7 @@ def audit_row(path: str) -> dict:
     try:
         log = open_log(path)
         if log.rules.audit is None:
-            return {"path": path, "status": DAMAGED, "first_bad_seq": None, "ok": None,
+            return {"path": path, "status": SKIPPED, "first_bad_seq": None, "ok": None,
                     "reason": f"{log.rules.title} games have no audit", "game": log.header.game,
                     "kind": log.header.kind}
         result = log.rules.audit(log)
@@ -125,12 +127,16 @@ def run(task: Callable[[str], dict], paths: list[str], jobs: int | None = None,
 
 
 def summarize(rows: list[dict]) -> dict:
-    """``{"games", "finished", "in_progress", "damaged", "failed"}`` of :func:`run`'s rows;
-    ``failed`` counts rows with ``ok`` False for reasons other than damage (an audit whose
-    payouts differ)."""
-    counts = {"games": len(rows), "finished": 0, "in_progress": 0, "damaged": 0, "failed": 0}
+    """``{"games", "finished", "in_progress", "damaged", "failed", "skipped"}`` of
+    :func:`run`'s rows; ``failed`` counts rows with ``ok`` False for reasons other than damage
+    (an audit whose payouts differ), ``skipped`` games of a kind without an audit."""
+    counts = {"games": len(rows), "finished": 0, "in_progress": 0, "damaged": 0, "failed": 0,
+              "skipped": 0}
     for row in rows:
         status = row["status"]
+        if status == SKIPPED:
+            counts["skipped"] += 1
+            continue
         if status == DAMAGED:
             counts["damaged"] += 1
         elif status == FINISHED:
