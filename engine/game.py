@@ -174,15 +174,15 @@ def check_players(players, low: int, high: int, title: str, rule: str) -> list[s
     return players
 
 
-def seat_of(names: list[str], name: str, rule: str) -> int:
-    """The seat index of player ``name``; raises IllegalCommand citing ``rule`` if unknown."""
-    from .errors import IllegalCommand
-
+def seat_of(names: list[str], name: str) -> int:
+    """The seat index of player ``name``; raises UsageError if the game has no such player
+    (a name that is not in the game is a usage error, exit 2, like an unknown game: the rules
+    are not asked)."""
     try:
         return names.index(name)
     except ValueError:
-        raise IllegalCommand(rule, f"there is no player called {name!r} in this game "
-                                   f"(players: {', '.join(names)})") from None
+        raise UsageError(f"there is no player called {name!r} in this game "
+                         f"(players: {', '.join(map(str, names))})") from None
 
 
 def summary_row(game: str, kind: str, created_ms: int, rules: GameRules, state, version: int

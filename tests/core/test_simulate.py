@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from engine import log as log_module
 from engine.bots import make_bot
 from engine.replay import verify_bytes
 from engine.simulate import play_game, stopped

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 
 from ...errors import IllegalCommand
+from ...game import seat_of
 from . import commands as cmd
 from . import events as ev
 from .cards import BAGS, RELIC, TRADE_EFFECTS, effect_name, relic_of
@@ -25,9 +26,7 @@ def acting_seat(state: State, command) -> int | None:
     name = getattr(command, "player", None)
     if name is None:
         return None
-    if name not in state.players:
-        raise IllegalCommand("CASTLE-2", f"there is no player called {name!r} in this game "
-                                         f"(players: {', '.join(state.players)})")
+    seat_of(list(state.players), name)  # UsageError for a name not in the game
     return state.seat(name)
 
 

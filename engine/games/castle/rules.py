@@ -8,6 +8,7 @@ It reads only the seat's own cards, public facts and what the seat has been show
 from __future__ import annotations
 
 from ...errors import IllegalCommand
+from ...game import seat_of
 from . import commands as cmd
 from .cards import (BAG_RELIC, BAGS, FIGHT_ITEMS, ITEM_KINDS, ONCE_ONLY, PROFESSIONS, RELIC,
                     TRADE_EFFECTS, kind, relic_of)
@@ -70,9 +71,9 @@ def effect_options(state: State, frame: dict) -> list[str]:
 
 
 def _name(state: State, name: str, rule: str) -> int:
-    if name not in state.players:
-        raise IllegalCommand(rule, f"there is no player called {name!r} in this game "
-                                   f"(players: {', '.join(state.players)})")
+    """The seat of player ``name`` (a command naming another player); UsageError for a name
+    not in the game (exit 2, as for every command: the rules are not asked)."""
+    seat_of(list(state.players), name)
     return state.seat(name)
 
 
