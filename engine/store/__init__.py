@@ -3,7 +3,9 @@
 :class:`~engine.store.protocol.EventStore` is the protocol every store implements (create,
 append with an expected version, read after a sequence number, head, wait, private documents,
 snapshots).  :class:`~engine.store.file.FileStore` (the embedded default) keeps one .devlog per
-game in a folder; :class:`~engine.store.memory.MemoryStore` keeps the same bytes in memory.
+game in a folder; :class:`~engine.store.memory.MemoryStore` keeps the same bytes in memory;
+:class:`~engine.store.postgres.PostgresStore` keeps them in a PostgreSQL database shared by
+many nodes (imported on first use: psycopg is loaded only when a database is named).
 :func:`open_store` picks one from a location.
 """
 
@@ -11,11 +13,34 @@ from .file import FileStore, new_game_id
 from .memory import MemoryStore
 from .protocol import Batch, DuplicateCommand, EventStore, Head
 
+#: the location prefixes that name a PostgreSQL database
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_database_url(location: str) -> bool:
+    """Whether ``location`` names a PostgreSQL database rather than a folder."""
+    return isinstance(location, str) and location.lower().startswith(POSTGRES_SCHEMES)
+
 
 def open_store(location: str) -> EventStore:
-    """The store at ``location``: a folder path (created on first write) for a FileStore."""
+    """The store at ``location``: a ``postgresql://`` (or ``postgres://``) URL gives a
+    :class:`~engine.store.postgres.PostgresStore` (UsageError if the database cannot be
+    reached, SchemaMismatch if its schema needs ``devil db init`` / ``devil db upgrade``);
+    anything else is a folder path (created on first write) for a FileStore."""
+    if is_database_url(location):
+        from .postgres import PostgresStore
+
+        return PostgresStore(location)
     return FileStore(location)
 
 
+def __getattr__(name: str):
+    if name == "PostgresStore":  # lazily: importing psycopg costs start-up time
+        from .postgres import PostgresStore
+
+        return PostgresStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = ["Batch", "DuplicateCommand", "EventStore", "FileStore", "Head", "MemoryStore",
-           "new_game_id", "open_store"]
+           "POSTGRES_SCHEMES", "PostgresStore", "is_database_url", "new_game_id", "open_store"]

@@ -3,7 +3,12 @@
 A store kind is a :class:`StoreKind`: how to make an empty store, how to open the same store
 again as another process would (another instance with its own caches), and how to append from
 elsewhere (another process where the store can be shared between processes).  Adding a store
-(PostgreSQL) is adding one entry to :func:`store_kinds`.
+is adding one entry to :func:`store_kinds`.
+
+The PostgreSQL kind runs on the session's throwaway cluster (tests/pg.py): every ``make`` is a
+new database, every ``again`` a new PostgresStore with its own pool (another node).  Without
+PostgreSQL's binaries its tests fail saying how to install them; with
+``DEVIL_TEST_NO_POSTGRES=1`` they are skipped.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import threading
 import pytest
 
 from engine.store import FileStore, MemoryStore
+from tests import pg
 
 
 def _append_in_process(root: str, game: str, delay: float) -> None:
@@ -82,12 +88,70 @@ class MemoryKind(StoreKind):
         return thread
 
 
+def _append_in_pg(url: str, game: str, delay: float) -> None:
+    import time
+
+    from engine.store.postgres import PostgresStore
+
+    with PostgresStore(url, pool_size=1) as store:
+        time.sleep(delay)
+        store.append(game, store.head(game).seq, 0, "elsewhere", [{"type": "from_afar"}])
+
+
+#: every PostgresStore the tests opened, closed after each test (their pools hold connections)
+_opened: list = []
+
+
+def open_pg(url: str, **options):
+    """A PostgresStore on ``url``, closed when the current test ends."""
+    from engine.store.postgres import PostgresStore
+
+    store = PostgresStore(url, **options)
+    _opened.append(store)
+    return store
+
+
+class PostgresKind(StoreKind):
+    name = "postgres"
+
+    def make(self, tmp_path):
+        return open_pg(pg.fresh_database())
+
+    def again(self, store):
+        return open_pg(store.url)
+
+    def append_elsewhere(self, store, game, delay):
+        process = multiprocessing.get_context("spawn").Process(
+            target=_append_in_pg, args=(store.url, game, delay))
+        process.start()
+        return process
+
+
 def store_kinds() -> list[StoreKind]:
-    """Every store the contract suite runs against."""
-    return [FileKind(), MemoryKind()]
+    """Every store the contract suite runs against (PostgreSQL unless
+    DEVIL_TEST_NO_POSTGRES=1)."""
+    kinds = [FileKind(), MemoryKind()]
+    if not pg.NO_POSTGRES:
+        kinds.append(PostgresKind())
+    return kinds
 
 
-@pytest.fixture(params=store_kinds(), ids=lambda kind: kind.name)
+def _kind_params() -> list:
+    params = [pytest.param(kind, id=kind.name) for kind in store_kinds()]
+    if pg.NO_POSTGRES:
+        params.append(pytest.param(PostgresKind(), id="postgres",
+                                   marks=pytest.mark.skip(reason=pg.SKIP_REASON)))
+    return params
+
+
+@pytest.fixture(autouse=True)
+def _close_pg_stores():
+    yield
+    while _opened:
+        _opened.pop().close()
+
+
+@pytest.fixture(params=_kind_params())
 def kind(request) -> StoreKind:
     return request.param
 

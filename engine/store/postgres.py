@@ -1,0 +1,603 @@
+"""The PostgreSQL store: every game's stream in one database, shared by any number of nodes.
+
+Implements :class:`engine.store.protocol.EventStore` with psycopg 3 and a psycopg_pool
+connection pool.  The schema (engine/store/migrations/*.sql; docs/postgres.md) keeps:
+
+* ``games``: one row a game with its header's exact .devlog bytes and its head (the last
+  record's seq and link);
+* ``records``: one row a record with its exact .devlog bytes and its fields in columns
+  (seq, actor, cmd, ts, left, link); primary key (game, seq), unique (game, cmd, left): one
+  command id, one command (a command's records share the id and count ``left`` down to 0);
+* ``secrets`` (the secret kept at creation) and ``private_documents`` (token hashes and the
+  like), JSON documents; ``snapshots`` of the service's folds.
+
+So :meth:`PostgresStore.log_bytes` (the header's bytes, then every record's) is byte for byte
+the .devlog the file store writes for the same commands.
+
+* **Appends** are one transaction: lock the game's row (``SELECT ... FOR UPDATE``), check the
+  expected version and the command id, insert the records chained from the head's link exactly
+  as :func:`engine.log.encode_records` makes them, move the head, ``pg_notify``.  Two nodes can
+  never both append seq N (and the primary key would refuse it if they could).
+* **Reads** trust the rows (only this store writes them, each append chained from the locked
+  head): records are decoded from their bytes, the chain is not checked again.
+* **Waiting**: every append notifies the channel ``devil_<schema>`` with the game id as payload
+  (delivered at commit, to every node).  A store listens on a dedicated connection from a
+  background thread, started on its first :meth:`~PostgresStore.wait`, and wakes its waiters
+  within milliseconds; if that connection fails they poll every :data:`POLL` seconds until it
+  is back.
+
+Schema versions: :func:`init` and :func:`upgrade` apply the migrations shipped in the package
+(idempotent); a store refuses (:class:`SchemaMismatch`) a database whose schema is missing,
+older (``run `devil db upgrade URL` ``) or newer than the package's.
+
+This module imports psycopg: :func:`engine.store.open_store` imports it only for a
+``postgresql://`` location, so the CLI's start-up does not pay for it.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import re
+import threading
+import time
+import urllib.parse
+
+import msgpack
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg import sql
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from ..errors import ConcurrencyConflict, UnknownGame, UsageError
+from ..log import VERSION, Header, Record, encode_header, encode_records, now_ms, scan
+from .protocol import Batch, DuplicateCommand, Head, resolve_id
+
+_GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
+_PRIVATE = re.compile(r"^[a-z]{1,16}$")
+_MIGRATION = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+#: how often a waiter polls while the notification connection is down (s)
+POLL = 0.05
+#: how often a waiter looks again even while notifications flow (a safety net, s)
+RECHECK = 1.0
+#: how long to wait before reconnecting a failed notification connection (s)
+RELISTEN = 1.0
+#: serializes migrations: two nodes running `devil db upgrade` at once apply each one once
+_MIGRATION_LOCK = 0x64657669  # "devi"
+
+
+class SchemaMismatch(UsageError):
+    """The database's schema is not the one this package needs: missing (``devil db init``),
+    older (``devil db upgrade``) or newer (upgrade devil)."""
+
+
+# -- migrations ---------------------------------------------------------------------------------
+def migrations() -> list[tuple[int, str, str]]:
+    """The schema migrations shipped in the package, in order: ``(version, name, sql)`` from
+    ``engine/store/migrations/NNNN_name.sql``."""
+    found = []
+    for entry in importlib.resources.files("engine.store.migrations").iterdir():
+        match = _MIGRATION.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), match.group(2), entry.read_text("utf-8")))
+    found.sort()
+    return found
+
+
+def package_version() -> int:
+    """The schema version this package needs (its last migration's number)."""
+    shipped = migrations()
+    return shipped[-1][0] if shipped else 0
+
+
+def safe_url(url: str) -> str:
+    """``url`` without its password, for messages."""
+    if "://" not in url:
+        return re.sub(r"password\s*=\s*('[^']*'|\S+)", "password=***", url)
+    parts = urllib.parse.urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, hostport = netloc.rpartition("@")
+        netloc = userinfo.partition(":")[0] + "@" + hostport
+    query = urllib.parse.urlencode([(k, "***" if k == "password" else v) for k, v in
+                                    urllib.parse.parse_qsl(parts.query, keep_blank_values=True)],
+                                   safe="/*")
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def _connect(url: str, **kwargs) -> psycopg.Connection:
+    try:
+        return psycopg.connect(url, connect_timeout=10, **kwargs)
+    except psycopg.OperationalError as exc:
+        raise UsageError(f"cannot connect to {safe_url(url)}: "
+                         f"{str(exc).strip() or type(exc).__name__}") from None
+
+
+def schema_version(conn: psycopg.Connection) -> int | None:
+    """The schema version of the database ``conn`` is connected to (in its current schema), or
+    None where devil's schema was never initialized."""
+    exists = conn.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()[0]
+    if not exists:
+        return None
+    return conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()[0]
+
+
+def init(url: str) -> tuple[int, int]:
+    """Create devil's schema in the database at ``url`` (``devil db init URL``), or bring it up
+    to date if it is there already: idempotent.  Returns ``(version before, version now)``
+    (0 before for a new schema).  SchemaMismatch if the database is newer than the package."""
+    return _migrate(url, create=True)
+
+
+def upgrade(url: str) -> tuple[int, int]:
+    """Apply the package's migrations the database at ``url`` lacks (``devil db upgrade URL``),
+    all in one transaction; idempotent.  Returns ``(version before, version now)``.
+    SchemaMismatch if the database has no devil schema (run init) or a newer one."""
+    return _migrate(url, create=False)
+
+
+def _migrate(url: str, create: bool) -> tuple[int, int]:
+    shipped = migrations()
+    target = shipped[-1][0] if shipped else 0
+    where = safe_url(url)
+    with _connect(url) as conn:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            before = schema_version(conn)
+            if before is None:
+                if not create:
+                    raise SchemaMismatch(f"{where} has no devil schema: run "
+                                         f"`devil db init {where}` first")
+                conn.execute("CREATE TABLE schema_version (version integer PRIMARY KEY, "
+                             "name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())")
+                before = 0
+            if before > target:
+                raise SchemaMismatch(_newer(where, before, target))
+            for version, name, text in shipped:
+                if version > before:
+                    conn.execute(text)  # type: ignore[arg-type] - our own, trusted SQL
+                    conn.execute("INSERT INTO schema_version (version, name) VALUES (%s, %s)",
+                                 (version, name))
+    return before, target
+
+
+def _newer(where: str, found: int, target: int) -> str:
+    return (f"{where} has devil schema version {found}, newer than this devil knows "
+            f"({target}): upgrade devil")
+
+
+def check_schema(conn: psycopg.Connection, url: str) -> None:
+    """Refuse (SchemaMismatch) a database whose schema is not the package's version."""
+    where = safe_url(url)
+    found = schema_version(conn)
+    target = package_version()
+    if found is None:
+        raise SchemaMismatch(f"{where} has no devil schema: run `devil db init {where}` first")
+    if found < target:
+        raise SchemaMismatch(f"{where} has devil schema version {found}, this devil needs "
+                             f"{target}: run `devil db upgrade {where}`")
+    if found > target:
+        raise SchemaMismatch(_newer(where, found, target))
+
+
+# -- the store ----------------------------------------------------------------------------------
+def _split(data: bytes, start: int = 0) -> list[tuple[int, int]]:
+    """The (start, end) offsets of the msgpack objects in ``data`` from ``start``."""
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
+    unpacker.feed(data[start:] if start else data)
+    spans = []
+    offset = start
+    for _ in unpacker:
+        end = start + unpacker.tell()
+        spans.append((offset, end))
+        offset = end
+    return spans
+
+
+def _records(chunks: list[bytes]) -> list[Record]:
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
+    unpacker.feed(b"".join(chunks))
+    return [Record(*obj) for obj in unpacker]
+
+
+class PostgresStore:
+    """The streams in a PostgreSQL database (an :class:`~engine.store.protocol.EventStore`).
+
+    ``url`` is a libpq connection string or URL (``postgresql://user:pw@host:5432/devil``);
+    ``pool_size`` the most connections this instance opens at once (plus one for
+    notifications once something waits).  Opening checks the schema version (SchemaMismatch:
+    run ``devil db init`` / ``devil db upgrade``) and raises UsageError when the database
+    cannot be reached.  Thread-safe; :meth:`close` (or ``with``) releases the connections.
+    """
+
+    def __init__(self, url: str, pool_size: int = 10):
+        self.url = url
+        self._where = safe_url(url)
+        with _connect(url, autocommit=True) as conn:
+            check_schema(conn, url)
+            schema = conn.execute("SELECT current_schema()").fetchone()[0]
+        self.channel = f"devil_{schema}"
+        # autocommit: a read is one round trip; writes open a transaction of their own
+        self._pool = ConnectionPool(url, min_size=1, max_size=max(1, pool_size), open=True,
+                                    kwargs={"autocommit": True}, name=f"devil {self._where}",
+                                    timeout=30)
+        self._state = threading.Condition()
+        self._bumps: dict[str, int] = {}  # game -> appends notified (only grows)
+        self._epoch = 0  # bumped when the listener (re)connects: anything may have happened
+        self._listening = False
+        self._listener: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._closed = False
+
+    def close(self) -> None:
+        """Close the pool and stop listening (idempotent)."""
+        with self._state:
+            if self._closed:
+                return
+            self._closed = True
+            self._state.notify_all()
+        self._pool.close()
+        if self._listener is not None:
+            self._listener.join(timeout=5)
+
+    def __enter__(self) -> "PostgresStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({self._where!r})"
+
+    # -- names --------------------------------------------------------------------------------
+    def location(self, game: str | None = None) -> str:
+        """The database's URL without its password (``URL#game`` with ``game``)."""
+        return self._where if game is None else f"{self._where}#{game}"
+
+    def _check(self, game: str) -> None:
+        if not isinstance(game, str) or not _GAME_ID.match(game):
+            raise UsageError(f"{game!r} is not a game id (ids look like atkr-k3f9qz)")
+
+    def _unknown(self, game: str) -> UnknownGame:
+        return UnknownGame(f"no game {game!r} in {self._where} (see `devil games`)")
+
+    def exists(self, game: str) -> bool:
+        if not isinstance(game, str) or not _GAME_ID.match(game):
+            return False
+        with self._pool.connection() as conn:
+            return conn.execute("SELECT 1 FROM games WHERE id = %s", (game,)).fetchone() \
+                is not None
+
+    def games(self) -> list[str]:
+        """Every game id, in the order they were created (or imported)."""
+        with self._pool.connection() as conn:
+            return [row[0] for row in conn.execute("SELECT id FROM games ORDER BY ord")]
+
+    def resolve(self, text: str) -> str:
+        """See :meth:`engine.store.protocol.EventStore.resolve` (the database narrows the
+        candidates; :func:`~engine.store.protocol.resolve_id` decides)."""
+        if not isinstance(text, str) or not text:
+            return resolve_id(text, [], self._where)
+        with self._pool.connection() as conn:
+            candidates = [row[0] for row in conn.execute(
+                "SELECT id FROM games WHERE id = %(t)s OR starts_with(id, %(t)s) "
+                "OR right(id, length(%(t)s)) = %(t)s "
+                "OR starts_with(split_part(id, '-', 2), %(t)s) ORDER BY ord", {"t": text})]
+        return resolve_id(text, candidates, self._where)
+
+    # -- creating -----------------------------------------------------------------------------
+    def create(self, kind: str, game: str, actor: int, events: list[dict],
+               secret: dict | None = None, created: int | None = None) -> list[Record]:
+        """Create ``game``'s stream with its first events and keep ``secret``, in one
+        transaction.  UsageError if ``game`` exists or is not a well-formed id."""
+        self._check(game)
+        created = now_ms() if created is None else created
+        header = encode_header(kind, game, created)
+        first, _ = encode_records(scan(header).header.link, 1, actor, None, 0, events)
+        return self._install(header + first, secret)
+
+    def import_log(self, data: bytes, secret: dict | None = None) -> str:
+        """Add a whole stream given as .devlog bytes (checked with :func:`engine.log.scan`);
+        returns its id.  UsageError for a torn tail, a header-only log or a game that exists;
+        LogDamaged for damaged bytes."""
+        data = bytes(data)
+        result = scan(data)
+        if result.torn:
+            raise UsageError(f"the log ends in {result.torn} bytes of an unfinished write; "
+                             "a log to import must be complete")
+        if not result.records:
+            raise UsageError("the log has a header but no events")
+        self._check(result.header.game)
+        self._install(data, secret)
+        return result.header.game
+
+    def _install(self, data: bytes, secret: dict | None) -> list[Record]:
+        result = scan(data)
+        header = result.header
+        spans = _split(data)
+        header_end = spans[0][1]
+        head = Head(result.last_seq, result.last_link)
+        with self._pool.connection() as conn, conn.transaction():
+            row = conn.execute(
+                "INSERT INTO games (id, kind, created, header, header_link, head_seq, head_link)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING RETURNING id",
+                (header.game, header.kind, header.created, data[:header_end], header.link,
+                 head.seq, head.link)).fetchone()
+            if row is None:
+                raise UsageError(f"a game {header.game} exists already in {self._where}")
+            with conn.cursor() as cursor, cursor.copy(
+                    'COPY records (game, seq, actor, cmd, ts, "left", link, bytes) FROM STDIN'
+            ) as copy:
+                for record, (start, end) in zip(result.records, spans[1:]):
+                    copy.write_row((header.game, record.seq, record.actor, record.cmd,
+                                    record.ts, record.left, record.link, data[start:end]))
+            if secret is not None:
+                conn.execute("INSERT INTO secrets (game, document) VALUES (%s, %s)",
+                             (header.game, Jsonb(secret)))
+            conn.execute("SELECT pg_notify(%s, %s)", (self.channel, header.game))
+        return result.records
+
+    # -- appending ----------------------------------------------------------------------------
+    def append(self, game: str, expected: int, actor: int, cmd: str | None, events: list[dict],
+               ts: int | None = None) -> list[Record]:
+        """Append one command's events in one transaction if the stream is at version
+        ``expected``.  Raises ConcurrencyConflict naming both versions, DuplicateCommand
+        (``cmd`` is in the stream), UnknownGame."""
+        self._check(game)
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                row = conn.execute(
+                    "SELECT created, head_seq, head_link, %(cmd)s::text IS NOT NULL AND EXISTS "
+                    "(SELECT 1 FROM records WHERE game = %(game)s AND cmd = %(cmd)s) "
+                    "FROM games WHERE id = %(game)s FOR UPDATE",
+                    {"game": game, "cmd": cmd}).fetchone()
+                if row is None:
+                    raise self._unknown(game)
+                created, seq, link, duplicate = row
+                if seq != expected:
+                    raise ConcurrencyConflict(
+                        f"{game} moved on: it is at version {seq}, the command expected "
+                        f"version {expected}; read it again")
+                if duplicate:
+                    raise DuplicateCommand(f"command id {cmd!r} is already in {game}")
+                if not events:
+                    return []
+                if ts is None:
+                    ts = max(0, now_ms() - created)
+                data, links = encode_records(link, seq + 1, actor, cmd, ts, events)
+                records = []
+                chunks = []
+                left = len(events)
+                for index, ((start, end), event, record_link) in enumerate(
+                        zip(_split(data), events, links)):
+                    left -= 1
+                    records.append(Record(seq + 1 + index, actor, cmd, ts, event, left,
+                                          record_link))
+                    chunks.append(data[start:end])
+                # one statement: the records, the new head and the notification (sent at commit)
+                conn.execute(
+                    "WITH added AS (INSERT INTO records "
+                    '(game, seq, actor, cmd, ts, "left", link, bytes) '
+                    "SELECT %(game)s, %(first)s + n - 1, %(actor)s, %(cmd)s, %(ts)s, "
+                    "%(count)s - n, link, bytes "
+                    "FROM unnest(%(links)s::bytea[], %(chunks)s::bytea[]) "
+                    "WITH ORDINALITY AS r (link, bytes, n)) "
+                    "UPDATE games SET head_seq = %(last)s, head_link = %(head)s "
+                    "WHERE id = %(game)s RETURNING pg_notify(%(channel)s, %(game)s)",
+                    {"game": game, "first": seq + 1, "actor": actor, "cmd": cmd, "ts": ts,
+                     "count": len(events), "links": links, "chunks": chunks,
+                     "last": records[-1].seq, "head": records[-1].link,
+                     "channel": self.channel})
+        except pg_errors.UniqueViolation as exc:
+            if exc.diag.constraint_name == "records_command":
+                raise DuplicateCommand(f"command id {cmd!r} is already in {game}") from None
+            raise ConcurrencyConflict(f"{game} moved on while appending at version "
+                                      f"{expected}; read it again") from None
+        self._bump(game)
+        return records
+
+    # -- reading ------------------------------------------------------------------------------
+    def _game_row(self, conn: psycopg.Connection, game: str) -> tuple:
+        row = conn.execute("SELECT kind, created, header_link, head_seq, head_link FROM games "
+                           "WHERE id = %s", (game,)).fetchone()
+        if row is None:
+            raise self._unknown(game)
+        return row
+
+    def header(self, game: str) -> Header:
+        """The stream's :class:`~engine.log.Header`."""
+        self._check(game)
+        with self._pool.connection() as conn:
+            kind, created, header_link, _, _ = self._game_row(conn, game)
+        return Header(VERSION, kind, game, created, header_link)
+
+    def read(self, game: str, after: int = 0) -> Batch:
+        """The records after ``after`` (see :class:`~engine.store.protocol.Batch`), decoded
+        from their stored bytes (not checked again: only appends chained from the locked head
+        wrote them)."""
+        self._check(game)
+        with self._pool.connection() as conn:
+            kind, created, header_link, head_seq, head_link = self._game_row(conn, game)
+            header = Header(VERSION, kind, game, created, header_link)
+            head = Head(head_seq, head_link)
+            if after > head_seq or after < 0:
+                return Batch(header, [], None, head)
+            if after == head_seq:
+                return Batch(header, [], head, head)
+            # records only ever get added, and a head moves after its records are in: every
+            # record up to the head read above is there, and no later one is taken
+            rows = conn.execute(
+                "SELECT seq, link, CASE WHEN seq > %s THEN bytes END FROM records "
+                "WHERE game = %s AND seq >= %s AND seq <= %s ORDER BY seq",
+                (after, game, after, head_seq)).fetchall()
+        if after == 0:
+            base = Head(0, header_link)
+        else:
+            base = Head(after, rows[0][1])
+            rows = rows[1:]
+        return Batch(header, _records([row[2] for row in rows]), base, head)
+
+    def head(self, game: str) -> Head:
+        """The stream's head: one row, no record decoded."""
+        self._check(game)
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT head_seq, head_link FROM games WHERE id = %s",
+                               (game,)).fetchone()
+        if row is None:
+            raise self._unknown(game)
+        return Head(row[0], row[1])
+
+    def command(self, game: str, cmd: str) -> list[Record] | None:
+        self._check(game)
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT bytes FROM records WHERE game = %s AND cmd = %s "
+                                "ORDER BY seq", (game, cmd)).fetchall()
+            if not rows:
+                self._game_row(conn, game)  # UnknownGame, or there is no such command
+                return None
+        return _records([row[0] for row in rows])
+
+    def log_bytes(self, game: str) -> bytes:
+        """The header's bytes, then every record's: the .devlog, byte for byte."""
+        self._check(game)
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT g.header || coalesce((SELECT string_agg(r.bytes, ''::bytea "
+                "ORDER BY r.seq) FROM records r WHERE r.game = g.id), ''::bytea) "
+                "FROM games g WHERE g.id = %s", (game,)).fetchone()
+        if row is None:
+            raise self._unknown(game)
+        return bytes(row[0])
+
+    # -- waiting ------------------------------------------------------------------------------
+    def wait(self, game: str, after: int, timeout: float) -> Head:
+        """Return once the head is past ``after`` (an append through any node: woken by its
+        notification within milliseconds, or by polling every :data:`POLL` s while
+        notifications are down) or after ``timeout`` seconds."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        self._start_listening()
+        while True:
+            with self._state:
+                mark = (self._epoch, self._bumps.get(game, 0))
+            head = self.head(game)
+            left = deadline - time.monotonic()
+            if head.seq > after or left <= 0:
+                return head
+            with self._state:
+                step = RECHECK if self._listening else POLL
+                self._state.wait_for(
+                    lambda: self._closed or (self._epoch, self._bumps.get(game, 0)) != mark,
+                    timeout=min(left, step))
+                if self._closed:
+                    return head
+
+    def _bump(self, game: str) -> None:
+        with self._state:
+            self._bumps[game] = self._bumps.get(game, 0) + 1
+            self._state.notify_all()
+
+    def _start_listening(self) -> None:
+        """Start the notification thread once; wait (briefly) until it listens, so that no
+        append after this returns goes unnoticed."""
+        with self._state:
+            if self._listener is None and not self._closed:
+                self._listener = threading.Thread(target=self._listen, daemon=True,
+                                                  name=f"devil-listen {self._where}")
+                self._listener.start()
+        self._ready.wait(timeout=5)
+
+    def _listen(self) -> None:
+        while not self._closed:
+            conn = None
+            try:
+                conn = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+                conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
+                with self._state:
+                    self._listening = True
+                    self._epoch += 1
+                    self._state.notify_all()
+                self._ready.set()
+                while not self._closed:
+                    for note in conn.notifies(timeout=0.5):
+                        self._bump(note.payload)
+            except psycopg.Error:
+                pass
+            finally:
+                with self._state:
+                    self._listening = False
+                    self._state.notify_all()
+                self._ready.set()  # waiters poll meanwhile
+                if conn is not None:
+                    try:
+                        conn.close()
+                    except psycopg.Error:  # pragma: no cover
+                        pass
+            with self._state:
+                self._state.wait_for(lambda: self._closed, timeout=RELISTEN)
+
+    # -- private documents and snapshots --------------------------------------------------------
+    def _private_table(self, name: str) -> tuple[sql.Composable, sql.Composable]:
+        if not isinstance(name, str) or not _PRIVATE.match(name):
+            raise UsageError(f"{name!r} is not a private document name")
+        if name == "secret":
+            return sql.SQL("secrets"), sql.SQL("")
+        return sql.SQL("private_documents"), sql.SQL(" AND d.name = %(name)s")
+
+    def secret(self, game: str) -> dict | None:
+        """The secret kept for ``game`` at creation, or None."""
+        return self.private(game, "secret")
+
+    def private(self, game: str, name: str) -> dict | None:
+        """A private document (``"secret"`` is the secret), or None; UnknownGame."""
+        self._check(game)
+        table, where = self._private_table(name)
+        query = sql.SQL("SELECT d.document FROM games g LEFT JOIN {} d ON d.game = g.id{} "
+                        "WHERE g.id = %(game)s").format(table, where)
+        with self._pool.connection() as conn:
+            row = conn.execute(query, {"game": game, "name": name}).fetchone()
+        if row is None:
+            raise self._unknown(game)
+        return row[0]
+
+    def put_private(self, game: str, name: str, document: dict, *, replace: bool = False) -> None:
+        """Keep a private document (committed when this returns); UsageError if it exists and
+        not ``replace``; UnknownGame."""
+        self._check(game)
+        self._private_table(name)
+        if name == "secret":
+            query = ("INSERT INTO secrets (game, document) VALUES (%(game)s, %(doc)s) "
+                     "ON CONFLICT (game) DO ")
+        else:
+            query = ("INSERT INTO private_documents (game, name, document) "
+                     "VALUES (%(game)s, %(name)s, %(doc)s) ON CONFLICT (game, name) DO ")
+        query += ("UPDATE SET document = EXCLUDED.document" if replace else "NOTHING")
+        query += " RETURNING 1"
+        try:
+            with self._pool.connection() as conn:
+                row = conn.execute(query, {"game": game, "name": name,
+                                           "doc": Jsonb(document)}).fetchone()
+        except pg_errors.ForeignKeyViolation:
+            raise self._unknown(game) from None
+        if row is None:
+            raise UsageError(f"{game} already has {name}")
+
+    def snapshot(self, game: str) -> bytes | None:
+        self._check(game)
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT data FROM snapshots WHERE game = %s", (game,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def save_snapshot(self, game: str, data: bytes) -> None:
+        """Keep ``data`` as the game's snapshot, replacing the last one."""
+        self._check(game)
+        try:
+            with self._pool.connection() as conn:
+                conn.execute("INSERT INTO snapshots (game, data) VALUES (%s, %s) "
+                             "ON CONFLICT (game) DO UPDATE SET data = EXCLUDED.data, "
+                             "saved = now()", (game, bytes(data)))
+        except pg_errors.ForeignKeyViolation:
+            raise self._unknown(game) from None
+
+
+__all__ = ["POLL", "PostgresStore", "SchemaMismatch", "check_schema", "init", "migrations",
+           "package_version", "safe_url", "schema_version", "upgrade"]

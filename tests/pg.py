@@ -1,0 +1,199 @@
+"""A throwaway PostgreSQL cluster for tests: nothing to set up by hand.
+
+:func:`cluster` starts one cluster per test session, on first use: ``initdb`` in a fresh
+temporary folder, then ``pg_ctl start`` with the server listening on a Unix socket in that folder
+only (``listen_addresses=''``: no TCP port is taken, so parallel sessions never collide), trust
+authentication, and durability switched off (``fsync=off``; a test cluster is thrown away).  It
+is stopped and its folder removed when the test process exits.
+
+Binaries: ``$DEVIL_PG_BIN`` if set, else ``initdb`` on ``PATH``, else the newest
+``/usr/lib/postgresql/*/bin`` (Debian/Ubuntu), ``/usr/pgsql-*/bin`` (RHEL) or
+``/usr/local/pgsql/bin``.
+
+As root (CI runs as root) ``initdb`` refuses to run, so the cluster's files are owned by, and the
+server runs as, an unprivileged user: ``$DEVIL_PG_USER``, else ``postgres`` (the Debian package
+creates it; .ci/run creates it where it is missing).  Commands run as that user through
+``runuser -u USER --`` (or ``su USER -s /bin/sh -c`` where there is no runuser).  The tests
+still connect as the cluster's superuser ``devil`` over the socket, whoever runs them.
+
+If the binaries are missing the tests that need the cluster FAIL with how to install them;
+``DEVIL_TEST_NO_POSTGRES=1`` makes them skip instead.
+
+Reusable from any test folder::
+
+    from tests.pg import fresh_database
+    url = fresh_database()          # an empty database with devil's schema, its URL
+"""
+
+from __future__ import annotations
+
+import atexit
+import glob
+import itertools
+import os
+import pwd
+import shlex
+import shutil
+import subprocess
+import tempfile
+import threading
+
+import pytest
+
+NO_POSTGRES = os.environ.get("DEVIL_TEST_NO_POSTGRES") == "1"
+SKIP_REASON = "DEVIL_TEST_NO_POSTGRES=1: the PostgreSQL store tests are skipped"
+INSTALL_HINT = ("PostgreSQL's server binaries (initdb, pg_ctl) were not found. Install them "
+                "(Debian/Ubuntu: `apt-get install -y postgresql`; Fedora/RHEL: `dnf install -y "
+                "postgresql-server`; macOS: `brew install postgresql`), or point DEVIL_PG_BIN at "
+                "their folder; or set DEVIL_TEST_NO_POSTGRES=1 to skip these tests")
+SUPERUSER = "devil"
+TEMPLATE = "devil_template"
+
+
+def find_bin() -> str | None:
+    """The folder holding ``initdb`` and ``pg_ctl``, or None."""
+    given = os.environ.get("DEVIL_PG_BIN")
+    if given:
+        return given if os.path.exists(os.path.join(given, "initdb")) else None
+    on_path = shutil.which("initdb")
+    if on_path and shutil.which("pg_ctl"):
+        return os.path.dirname(os.path.realpath(on_path))
+    candidates = (glob.glob("/usr/lib/postgresql/*/bin") + glob.glob("/usr/pgsql-*/bin")
+                  + glob.glob("/usr/local/pgsql/bin"))
+
+    def version(path: str) -> tuple:
+        digits = "".join(c if c.isdigit() else " " for c in path).split()
+        return tuple(int(d) for d in digits)
+    for folder in sorted(candidates, key=version, reverse=True):
+        if os.path.exists(os.path.join(folder, "initdb")) \
+                and os.path.exists(os.path.join(folder, "pg_ctl")):
+            return folder
+    return None
+
+
+class Cluster:
+    """A running throwaway cluster: ``folder`` (data in ``folder/data``, socket in
+    ``folder/socket``), ``port`` (names the socket), :meth:`url` of a database in it."""
+
+    def __init__(self, bindir: str):
+        self.bindir = bindir
+        self.folder = tempfile.mkdtemp(prefix="devil-pg-")
+        self.data = os.path.join(self.folder, "data")
+        self.socket = os.path.join(self.folder, "socket")
+        self.log = os.path.join(self.folder, "server.log")
+        self.port = 5432  # only names the socket file: the server opens no TCP port
+        self.user = None  # the OS user the server runs as, when we are root
+        self._counter = itertools.count(1)
+        self._lock = threading.Lock()
+        self._owner_pid = os.getpid()
+        if os.geteuid() == 0:
+            self.user = os.environ.get("DEVIL_PG_USER", "postgres")
+            try:
+                entry = pwd.getpwnam(self.user)
+            except KeyError:
+                shutil.rmtree(self.folder, ignore_errors=True)
+                pytest.fail(f"the tests run as root and initdb refuses to: they run the test "
+                            f"cluster as the user {self.user!r}, which does not exist. Create it "
+                            f"(`useradd --system --create-home {self.user}`, as .ci/run does) "
+                            "or name another with DEVIL_PG_USER", pytrace=False)
+            os.chown(self.folder, entry.pw_uid, entry.pw_gid)
+        os.makedirs(self.socket, exist_ok=True)
+        if self.user:
+            os.chown(self.socket, pwd.getpwnam(self.user).pw_uid, pwd.getpwnam(self.user).pw_gid)
+
+    # -- running the server's tools -----------------------------------------------------------
+    def _run(self, *argv: str) -> None:
+        command = [os.path.join(self.bindir, argv[0]), *argv[1:]]
+        if self.user:
+            if shutil.which("runuser"):
+                command = ["runuser", "-u", self.user, "--", *command]
+            else:
+                command = ["su", self.user, "-s", "/bin/sh", "-c", shlex.join(command)]
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, cwd=self.folder)
+        if done.returncode != 0:
+            log = ""
+            if os.path.exists(self.log):
+                with open(self.log, errors="replace") as handle:
+                    log = handle.read()[-3000:]
+            raise RuntimeError(f"{shlex.join(command)} failed ({done.returncode}):\n"
+                               f"{done.stdout}\n{log}")
+
+    def start(self) -> None:
+        self._run("initdb", "-D", self.data, "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8",
+                  "--locale=C", "--no-sync")
+        settings = {
+            "listen_addresses": "''", "unix_socket_directories": f"'{self.socket}'",
+            "port": str(self.port), "fsync": "off", "synchronous_commit": "off",
+            "full_page_writes": "off", "max_connections": "400", "shared_buffers": "32MB",
+            "wal_level": "minimal", "max_wal_senders": "0", "log_min_messages": "warning",
+        }
+        with open(os.path.join(self.data, "postgresql.conf"), "a") as handle:
+            handle.write("\n# devil tests\n")
+            handle.writelines(f"{key} = {value}\n" for key, value in settings.items())
+        self._run("pg_ctl", "-D", self.data, "-l", self.log, "-w", "-t", "60", "start")
+        atexit.register(self.stop)
+        self.execute(f"CREATE DATABASE {TEMPLATE}")
+        from engine.store.postgres import init
+
+        init(self.url(TEMPLATE))
+
+    def stop(self) -> None:
+        """Stop the server and remove its folder (only in the process that started it)."""
+        if os.getpid() != self._owner_pid or not os.path.exists(self.folder):
+            return
+        try:
+            self._run("pg_ctl", "-D", self.data, "-m", "immediate", "-w", "stop")
+        except RuntimeError:
+            pass
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    # -- databases ----------------------------------------------------------------------------
+    def url(self, database: str = "postgres") -> str:
+        """A libpq URL of ``database`` in this cluster, over its Unix socket."""
+        return f"postgresql://{SUPERUSER}@/{database}?host={self.socket}&port={self.port}"
+
+    def execute(self, sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(sql)
+
+    def database(self, initialized: bool = True) -> str:
+        """The URL of a new, empty database: with devil's schema (a copy of the migrated
+        template) or, without ``initialized``, with nothing in it."""
+        with self._lock:
+            name = f"t{os.getpid()}_{next(self._counter)}"
+        template = TEMPLATE if initialized else "template0"
+        self.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+        return self.url(name)
+
+
+_cluster: Cluster | None = None
+_cluster_lock = threading.Lock()
+
+
+def cluster() -> Cluster:
+    """The session's cluster, started on first use.  Skips with DEVIL_TEST_NO_POSTGRES=1;
+    fails (with how to install PostgreSQL) when its binaries are missing."""
+    global _cluster
+    if NO_POSTGRES:
+        pytest.skip(SKIP_REASON)
+    with _cluster_lock:
+        if _cluster is None:
+            bindir = find_bin()
+            if bindir is None:
+                pytest.fail(INSTALL_HINT, pytrace=False)
+            started = Cluster(bindir)
+            try:
+                started.start()
+            except BaseException:
+                started.stop()
+                raise
+            _cluster = started
+        return _cluster
+
+
+def fresh_database(initialized: bool = True) -> str:
+    """The URL of a new database in the session's cluster (see :meth:`Cluster.database`)."""
+    return cluster().database(initialized)
