@@ -287,14 +287,16 @@ class PostgresStore:
 
     # -- creating -----------------------------------------------------------------------------
     def create(self, kind: str, game: str, actor: int, events: list[dict],
-               secret: dict | None = None, created: int | None = None) -> list[Record]:
-        """Create ``game``'s stream with its first events and keep ``secret``, in one
-        transaction.  UsageError if ``game`` exists or is not a well-formed id."""
+               secret: dict | None = None, created: int | None = None,
+               private: dict[str, dict] | None = None) -> list[Record]:
+        """Create ``game``'s stream with its first events and keep ``secret`` and the
+        ``private`` documents, in one transaction.  UsageError if ``game`` exists or is not a
+        well-formed id."""
         self._check(game)
         created = now_ms() if created is None else created
         header = encode_header(kind, game, created)
         first, _ = encode_records(scan(header).header.link, 1, actor, None, 0, events)
-        return self._install(header + first, secret)
+        return self._install(header + first, secret, private)
 
     def import_log(self, data: bytes, secret: dict | None = None) -> str:
         """Add a whole stream given as .devlog bytes (checked with :func:`engine.log.scan`);
@@ -311,7 +313,8 @@ class PostgresStore:
         self._install(data, secret)
         return result.header.game
 
-    def _install(self, data: bytes, secret: dict | None) -> list[Record]:
+    def _install(self, data: bytes, secret: dict | None,
+                 private: dict[str, dict] | None = None) -> list[Record]:
         result = scan(data)
         header = result.header
         spans = _split(data)
@@ -334,6 +337,12 @@ class PostgresStore:
             if secret is not None:
                 conn.execute("INSERT INTO secrets (game, document) VALUES (%s, %s)",
                              (header.game, Jsonb(secret)))
+            for name, document in (private or {}).items():
+                self._private_table(name)
+                if name == "secret":
+                    raise UsageError("the secret is given as secret, not as a private document")
+                conn.execute("INSERT INTO private_documents (game, name, document) "
+                             "VALUES (%s, %s, %s)", (header.game, name, Jsonb(document)))
             conn.execute("SELECT pg_notify(%s, %s)", (self.channel, header.game))
         return result.records
 
@@ -580,6 +589,20 @@ class PostgresStore:
             raise self._unknown(game) from None
         if row is None:
             raise UsageError(f"{game} already has {name}")
+
+    def damage(self, game: str) -> list[dict]:
+        """Nothing is ever torn in the database (an append is one transaction): empty."""
+        self.head(game)
+        return []
+
+    def acknowledge_aside(self, game: str, file: str, by: str) -> dict:
+        """Nothing is ever set aside in the database: UsageError."""
+        self.head(game)
+        raise UsageError(f"{file!r} is not set aside from {game} (set aside: none)")
+
+    def warnings(self) -> list[str]:
+        """Nothing to say: who may read the database is the database's own business."""
+        return []
 
     def snapshot(self, game: str) -> bytes | None:
         self._check(game)

@@ -240,3 +240,11 @@ def test_private_documents_and_snapshots(store):
     store.save_snapshot(GAME, b"one")
     store.save_snapshot(GAME, b"two")
     assert store.snapshot(GAME) == b"two"
+
+
+def test_private_documents_given_at_creation_are_there_from_the_start(store):
+    store.create("atkr", GAME, -1, [{"type": "setup"}], {"seed": 1, "salt": "a"},
+                 created=CREATED, private={"tokens": {"tokens": {"abc": "referee"}}})
+    assert store.private(GAME, "tokens") == {"tokens": {"abc": "referee"}}
+    assert store.secret(GAME) == {"seed": 1, "salt": "a"}
+    assert store.damage(GAME) == []
