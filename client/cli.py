@@ -43,13 +43,15 @@ Exit codes: 0 done, 1 refused by the rules (the message names the rule), 2 usage
 #: shared commands defined in other modules, imported when named
 LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify",
         "audit": "client.cmd_tools:audit", "serve": "client.cmd_service:serve",
-        "watch": "client.cmd_service:watch"}
+        "watch": "client.cmd_service:watch", "import": "client.cmd_store:import_",
+        "db": "client.cmd_store:db"}
 
 
 @click.group(cls=DevilGroup, lazy=LAZY, with_kinds=True, help=HELP,
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--store", envvar="DEVIL_STORE", default=DEFAULT_STORE, show_default=True,
-              type=click.Path(file_okay=False), help="Folder of game logs (env DEVIL_STORE).")
+              metavar="DIR|URL", help="Where games live: a folder of .devlog files, or a "
+              "postgresql:// URL shared by many service nodes (env DEVIL_STORE).")
 @click.option("--server", envvar="DEVIL_SERVER", metavar="URL",
               help="Play against a `devil serve` service instead of the local store "
                    "(env DEVIL_SERVER).")
@@ -185,10 +187,12 @@ def log(obj, game, as_name, as_json):
 @cli.command()
 @click.argument("game")
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True),
-              required=True, help="Where to write the .devlog file (it must not exist yet).")
+              required=True, help="Where to write the .devlog file (refused if it exists, "
+              "unless --force).")
+@click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
 @json_option
 @click.pass_obj
-def export(obj, game, output, as_json):
+def export(obj, game, output, force, as_json):
     """Write a game's full .devlog to a file (with --server: the referee's token).
 
     The copy is byte for byte the log, so `devil verify`, `audit` and `replay` can check it
@@ -207,10 +211,10 @@ def export(obj, game, output, as_json):
     else:
         data = client.service.store.log_bytes(game)
     try:
-        with open(output, "xb") as handle:
+        with open(output, "wb" if force else "xb") as handle:
             handle.write(data)
     except FileExistsError:
-        raise UsageError(f"{output} exists already; give a new file name") from None
+        raise UsageError(f"{output} exists already; give a new file name or --force") from None
     if as_json:
         emit({"game": game, "bytes": len(data), "path": output})
         return

@@ -16,8 +16,9 @@ from .common import json_option, renderer_for
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (keep 127.0.0.1 unless a proxy fronts the service).")
 @click.option("--port", default=8350, show_default=True, type=click.IntRange(0, 65535))
-@click.option("--store", "store_dir", type=click.Path(file_okay=False),
-              help="Folder of game logs (default: devil's global --store / DEVIL_STORE).")
+@click.option("--store", "store_dir", metavar="DIR|URL",
+              help="A folder of game logs or a postgresql:// URL (default: devil's global "
+                   "--store / DEVIL_STORE).  Many `devil serve` nodes may share one database.")
 @click.option("--organiser-key", envvar="DEVIL_ORGANISER_KEY", metavar="KEY",
               help="Only this key may create games (env DEVIL_ORGANISER_KEY); it also acts as "
                    "the referee of every game.")
