@@ -24,7 +24,7 @@ def import_(obj, path, as_json):
 
     \b
     Example:
-      devil --store postgresql://devil@db/devil import atkr-k3f9qz.devlog
+      devil --store postgresql://devil@db/devil import GAME.devlog
     """
     from engine.log import read_bytes
 

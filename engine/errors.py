@@ -44,6 +44,16 @@ class UsageError(DevilError):
     exit_code = 2
 
 
+class UnknownPlayer(UsageError):
+    """A command naming a player the game does not have: refused with the rule that says so
+    (``rule``; the message starts with it, as a rules refusal does) and nothing recorded, but
+    a usage error (exit 2) like an unknown game, as docs/commands.md says."""
+
+    def __init__(self, rule: str, message: str):
+        self.rule = rule
+        super().__init__(f"{rule}: {message}")
+
+
 class CodecError(DevilError):
     """A map that does not decode to a known event or command (unknown type or field)."""
 

@@ -83,8 +83,10 @@ class GameRules:
       a bare ``{"phase": "over"|"running", ...}``.
     * ``commitment(state) -> str | None`` (optional): the chance commitment published in the
       first event (None for a physical game); ``revealed(state) -> {"seed", "salt"} | None``:
-      the seed revealed when a digital game ends.  Read by ``devil verify``
-      (:mod:`engine.replay`).  ``None``: the kind has no chance to check.
+      the seed revealed when a digital game ends; ``seed_chosen(state) -> bool``: whether the
+      game's creator chose the seed (reproducible, not secret: the first event records it).
+      Read by ``devil verify`` (:mod:`engine.replay`).  ``None``: the kind has no chance to
+      check.
     * ``bots() -> {name: class}`` (optional): the kind's bots, each built as
       ``cls(rng=random.Random, **params)`` (see :mod:`engine.bots`); loaded on demand.
     * ``audit(log) -> result`` (optional): a kind's own audit of a recorded game
@@ -112,6 +114,7 @@ class GameRules:
     summary: "Callable[[Any], dict] | None" = None
     commitment: "Callable[[Any], str | None] | None" = None
     revealed: "Callable[[Any], dict | None] | None" = None
+    seed_chosen: "Callable[[Any], bool] | None" = None
     bots: "Callable[[], dict] | None" = None
     audit: "Callable[[Any], Any] | None" = None
 
@@ -174,15 +177,16 @@ def check_players(players, low: int, high: int, title: str, rule: str) -> list[s
     return players
 
 
-def seat_of(names: list[str], name: str) -> int:
-    """The seat index of player ``name``; raises UsageError if the game has no such player
-    (a name that is not in the game is a usage error, exit 2, like an unknown game: the rules
-    are not asked)."""
+def seat_of(names: list[str], name: str, rule: str) -> int:
+    """The seat index of player ``name``; raises :class:`UnknownPlayer` citing ``rule`` if the
+    game has no such player (exit 2, like an unknown game; nothing is recorded)."""
+    from .errors import UnknownPlayer
+
     try:
         return names.index(name)
     except ValueError:
-        raise UsageError(f"there is no player called {name!r} in this game "
-                         f"(players: {', '.join(map(str, names))})") from None
+        raise UnknownPlayer(rule, f"there is no player called {name!r} in this game "
+                                  f"(players: {', '.join(map(str, names))})") from None
 
 
 def summary_row(game: str, kind: str, created_ms: int, rules: GameRules, state, version: int

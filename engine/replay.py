@@ -244,6 +244,10 @@ def command_hook(rules: GameRules):
 
 
 # -- verification ----------------------------------------------------------------------------
+#: what verify, replay and every view say of a game whose creator chose the seed (issue 9.7)
+SEED_CHOSEN_NOTE = "chance chosen by the game's creator: reproducible, not secret"
+
+
 @attrs.define
 class Verification:
     """What :func:`verify_bytes` found.  ``checks``: sentences of what holds."""
@@ -257,6 +261,7 @@ class Verification:
     game: str | None = None
     commands: int = 0
     seed_checked: bool = False
+    seed_chosen: bool = False
     physical: bool = False
     torn: int = 0
     checks: list = attrs.field(factory=list)
@@ -265,7 +270,8 @@ class Verification:
         return {"ok": self.ok, "finished": self.finished, "events": self.events,
                 "first_bad_seq": self.first_bad_seq, "reason": self.reason, "kind": self.kind,
                 "game": self.game, "commands": self.commands, "physical": self.physical,
-                "seed_checked": self.seed_checked, "torn_bytes": self.torn,
+                "seed_checked": self.seed_checked, "seed_chosen": self.seed_chosen,
+                "torn_bytes": self.torn,
                 "checks": list(self.checks)}
 
 
@@ -358,6 +364,9 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
             return _bad(result, records[-1].seq, "the revealed seed does not match the commitment "
                                                  "published in the first event")
         result.checks.append("the revealed seed matches the commitment in the first event")
+    result.seed_chosen = bool(rules.seed_chosen(final)) if rules.seed_chosen is not None else False
+    if result.seed_chosen:
+        result.checks.append(f"{SEED_CHOSEN_NOTE} (the first event records it)")
 
     hook = command_hook(rules)
     if hook is None:
@@ -436,14 +445,15 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
             return first_seq, f"this command was not possible here: {exc}"
         except Exception as exc:  # e.g. a field a re-chained log set to an impossible value
             return first_seq, f"this command was not possible here ({exc!r})"
-        mismatch = _compare(to_map, produced, batch_records)
+        mismatch = _compare(to_map, produced, batch_records, rules.events.from_map)
         if mismatch is not None and revealed is not None and not physical:
             # does the log hold up with its own draws? then the seed is what fails
             try:
                 again = run(ScriptedChance(answers, committed, revealed))
             except (DevilError, ChanceMismatch):
                 again = None
-            if again is not None and _compare(to_map, again, batch_records) is None:
+            if again is not None and _compare(to_map, again, batch_records,
+                                                       rules.events.from_map) is None:
                 return mismatch[0], ("this draw does not match the revealed seed: re-derived from "
                                      f"it the rules give {mismatch[2]}, the log records "
                                      f"{mismatch[1]}")
@@ -458,18 +468,31 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
     return None
 
 
-def _compare(to_map, produced: list, batch_records: list[Record]):
-    """``(seq, recorded, expected)`` of the first difference, or None."""
+def _compare(to_map, produced: list, batch_records: list[Record], from_map=None):
+    """``(seq, recorded, expected)`` of the first difference, or None.
+
+    A recorded map that lacks a field added to its event later, with the field's default
+    value, is the same event (a log recorded before the field existed): with ``from_map``
+    the recorded map is decoded and compared as an event when the maps differ."""
     for index, record in enumerate(batch_records):
         if index >= len(produced):
             return record.seq, _short(record.event), "nothing more from this command"
         expected = to_map(produced[index])
-        if expected != record.event:
+        if expected != record.event and not (
+                from_map is not None and set(record.event) < set(expected)
+                and _decodes_to(from_map, record.event, produced[index])):
             return record.seq, _short(record.event), _short(expected)
     if len(produced) > len(batch_records):
         return (batch_records[-1].seq, "no more events from this command",
                 _short(to_map(produced[len(batch_records)])))
     return None
+
+
+def _decodes_to(from_map, event_map: dict, event) -> bool:
+    try:
+        return from_map(event_map) == event
+    except Exception:
+        return False
 
 
 def _short(event_map: dict) -> str:

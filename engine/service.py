@@ -154,6 +154,10 @@ class GameService:
             raise UsageError(f"physical must be true or false, not {physical!r}")
         if physical and seed is not None:
             raise UsageError("a physical game has no seed: the referee reports every draw")
+        options = dict(options)
+        options.pop("seed_chosen", None)  # the service says whether the seed was chosen
+        if not physical:
+            options["seed_chosen"] = seed is not None
         try:
             chance = None if physical else SeededChance.fresh(seed)
         except ValueError as exc:

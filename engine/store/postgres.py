@@ -256,7 +256,7 @@ class PostgresStore:
 
     def _check(self, game: str) -> None:
         if not isinstance(game, str) or not _GAME_ID.match(game):
-            raise UsageError(f"{game!r} is not a game id (ids look like atkr-k3f9qz)")
+            raise UsageError(f"{game!r} is not a game id (ids look like KIND-k3f9qz)")
 
     def _unknown(self, game: str) -> UnknownGame:
         return UnknownGame(f"no game {game!r} in {self._where} (see `devil games`)")

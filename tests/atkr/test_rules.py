@@ -5,7 +5,7 @@ Games are physical (the test chooses every coal) unless a test says otherwise.
 
 import pytest
 
-from engine.errors import IllegalCommand, UsageError
+from engine.errors import IllegalCommand, UnknownPlayer, UsageError
 from engine.game import PUBLIC
 from engine.games.atkr import RULES
 from engine.games.atkr import events as ev
@@ -413,7 +413,14 @@ def test_8_1_a_digital_game_reveals_its_seed_at_the_end():
 # -- ATKR-9: what the service adds ----------------------------------------------------------------
 def test_9_2_unknown_player_and_finished_game():
     t = Table(AB, first="Anna")
-    refused("ATKR-9.2", t.bet, "Zed", 10)
+    # an unknown player is refused citing ATKR-9.2 and nothing is recorded; like an unknown
+    # game it is a usage error (exit 2, docs/commands.md), not a question for the rules
+    before = len(t.events)
+    with pytest.raises(UnknownPlayer) as info:
+        t.bet("Zed", 10)
+    assert info.value.rule == "ATKR-9.2" and info.value.exit_code == 2
+    assert info.value.message.startswith("ATKR-9.2: there is no player called 'Zed'")
+    assert len(t.events) == before
 
 
 def test_9_3_physical_coals_must_still_be_in_the_furnace():

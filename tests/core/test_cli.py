@@ -96,7 +96,7 @@ def test_a_refused_command_exits_1_names_the_rule_and_records_nothing(devil):
     result = devil("draw", game, "--as", "Anna", "--coal", 10, code=1)
     assert "ATKR-2" in result.stderr
     result = devil("bet", game, 10, "--as", "Zed", code=2)  # unknown player: a usage error
-    assert "there is no player called 'Zed'" in result.stderr
+    assert "ATKR-9.2: there is no player called 'Zed'" in result.stderr
     result = devil("show", game, "--as", "Zed", code=2)       # reading: a usage error
     assert "no player called 'Zed'" in result.stderr
     refused = json.loads(devil("bet", game, 15, "--as", "Anna", "--json", code=1).stdout)

@@ -79,6 +79,8 @@ def table(view: dict, you: str | None = None) -> str:
             view["phase"], view["phase"])
         head += f"round {view['round']}, {phase}"
     lines = [head]
+    if view.get("seed_chosen"):
+        lines.append("chance chosen by the game's creator: reproducible, not secret")
     furnace = view["furnace"]
     lines.append(f"start player {view['start_player']}; turn: {view['turn'] or '-'}; furnace: "
                  f"{furnace['left']} coals, {furnace['devils_left']} devils "

@@ -318,6 +318,8 @@ def table(view: dict, you: str | None = None) -> str:
     else:
         head += f"  turn {view['turn_number']}: {view['turn'] or '-'}"
     lines = [head]
+    if view.get("seed_chosen"):
+        lines.append("chance chosen by the game's creator: reproducible, not secret")
     lines.append(f"item pile: {view['pile']} item(s); profession pile: {view['profession_pile']}; "
                  f"hand limit {view['hand_limit']}; bags "
                  + ("count as relics" if view["bags_are_relics"] else "are not relics yet"))

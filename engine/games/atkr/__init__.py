@@ -71,6 +71,7 @@ RULES = GameRules(
     command_for=command_for,
     summary=summary,
     commitment=lambda state: state.commitment,
+    seed_chosen=lambda state: state.seed_chosen,
     revealed=revealed,
     bots=bots,
     audit=audit,

@@ -31,7 +31,7 @@ class _Facts:
 
 def seat_for(state: State, name: str) -> int:
     """The seat of player ``name``; IllegalCommand ATKR-9.2 for an unknown player."""
-    return seat_of(state.players, name)
+    return seat_of(state.players, name, "ATKR-9.2")
 
 
 def decide(state: State, command, chance) -> list:

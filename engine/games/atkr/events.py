@@ -40,6 +40,9 @@ class GameCreated:
     goal: int
     commitment: str | None
     rules: str = "atkr-2013"
+    #: the seed was chosen by whoever created the game (reproducible, so predictable to anyone
+    #: who knows it), not drawn in secret; set by the service, shown to everyone (issue 9.7)
+    seed_chosen: bool = False
 
 
 @attrs.frozen

@@ -18,7 +18,7 @@ from ...game import check_players
 from . import events as ev
 from .state import DEFAULT_RING, DEFAULT_TRACK, DEFAULT_TRACK_LOW, GOAL, START_MONEY
 
-KNOWN = {"players", "first", "physical", "ring", "track"}
+KNOWN = {"players", "first", "physical", "ring", "track", "seed_chosen"}
 MAX_LABEL = 1_000_000_000
 DEFAULT_TRACK_TEXT = f"0-{DEFAULT_TRACK_LOW}," + ",".join(str(v) for v in DEFAULT_TRACK)
 
@@ -74,6 +74,10 @@ def setup(options: dict, chance) -> list:
     physical = options.get("physical", False)
     if not isinstance(physical, bool):
         raise UsageError(f"physical must be true or false, not {physical!r}")
+    seed_chosen = options.get("seed_chosen", False)
+    if not isinstance(seed_chosen, bool) or (seed_chosen and physical):
+        raise UsageError("seed_chosen is set by the service: true only for a digital game "
+                         "created with a chosen seed")
     if physical != (chance is None):
         raise UsageError("a physical game has no chance generator and a digital one needs one")
     first_name = options.get("first")
@@ -94,5 +98,6 @@ def setup(options: dict, chance) -> list:
     low, labels = parse_track(track if track is not None else DEFAULT_TRACK_TEXT)
     created = ev.GameCreated(players=players, first=first, first_drawn=drawn, physical=physical,
                              ring=ring, track_low=low, track=labels, start_money=START_MONEY,
-                             goal=GOAL, commitment=None if chance is None else chance.commitment)
+                             goal=GOAL, commitment=None if chance is None else chance.commitment,
+                             seed_chosen=seed_chosen)
     return [created, ev.RoundStarted(1, first)]

@@ -25,6 +25,8 @@ def command_for(state: State, events: list) -> tuple[Any, list]:
         options: dict[str, Any] = {
             "players": list(first.players), "physical": first.physical, "ring": first.ring,
             "track": [f"0-{first.track_low}", *first.track]}
+        if first.seed_chosen:
+            options["seed_chosen"] = True
         answers = []
         if first.first_drawn:
             answers.append(first.first)

@@ -86,6 +86,7 @@ class State:
     track: list[int] = attrs.field(factory=lambda: list(DEFAULT_TRACK))
     goal: int = GOAL
     commitment: str | None = None
+    seed_chosen: bool = False
     phase: str = PHASE_SETUP
     round: int = 0
     start: int = 0

@@ -10,8 +10,7 @@
 
 from __future__ import annotations
 
-from ...errors import IllegalCommand
-from ...game import REFEREE
+from ...game import REFEREE, seat_of
 from . import events as ev
 from .commands import Bet, Draw, Stop
 from .state import (COAL_KINDS, KIND_INDEX, PHASE_BET, PHASE_DRAW, PHASE_OVER, State, coal_name,
@@ -75,6 +74,7 @@ def view(state: State, viewer) -> dict:
         "options": {"ring": state.ring, "track": [f"0-{state.track_low}", *state.track]},
         "bank": state.bank if viewer is REFEREE else None,
         "seed_commitment": state.commitment,
+        "seed_chosen": state.seed_chosen,
         "seed": state.seed,
     }
 
@@ -100,11 +100,7 @@ def legal_commands(state: State, seat: int) -> list:
 def acting_seat(state: State, command) -> int | None:
     """The seat ``command`` acts for; None for a coal reported in a physical game (the
     referee's job, ATKR-9.3)."""
-    try:
-        seat = state.players.index(command.player)
-    except ValueError:
-        raise IllegalCommand("ATKR-9.2", f"there is no player called {command.player!r} in this "
-                                         f"game (players: {', '.join(state.players)})") from None
+    seat = seat_of(state.players, command.player, "ATKR-9.2")
     if isinstance(command, Draw) and command.coal is not None:
         return None
     return seat

@@ -77,5 +77,6 @@ RULES = GameRules(
     setup=setup, initial=initial, evolve=evolve, decide=decide, view=view, redact=redact,
     legal_commands=legal_commands, acting_seat=acting_seat, is_over=is_over, seats=seats,
     physical=physical, command_for=command_for, summary=summary,
-    commitment=lambda state: state.commitment, revealed=revealed, bots=bots, audit=None,
+    commitment=lambda state: state.commitment, seed_chosen=lambda state: state.seed_chosen,
+    revealed=revealed, bots=bots, audit=None,
 )

@@ -26,7 +26,7 @@ def acting_seat(state: State, command) -> int | None:
     name = getattr(command, "player", None)
     if name is None:
         return None
-    seat_of(list(state.players), name)  # UsageError for a name not in the game
+    seat_of(list(state.players), name, "CASTLE-2")  # UnknownPlayer (exit 2)
     return state.seat(name)
 
 

@@ -44,6 +44,9 @@ class GameCreated:
     deal_given: bool
     commitment: str | None
     rules: str = "castle-2006"
+    #: the seed was chosen by whoever created the game (reproducible, so predictable to anyone
+    #: who knows it), not drawn in secret; set by the service, shown to everyone (issue 9.7)
+    seed_chosen: bool = False
 
 
 @attrs.frozen

@@ -118,6 +118,7 @@ def _created(s: State, e: ev.GameCreated) -> None:
     s.limit = e.hand_limit
     s.physical = e.physical
     s.commitment = e.commitment
+    s.seed_chosen = e.seed_chosen
     s.societies = [None] * n
     s.professions = [None] * n
     s.prof_used = [False] * n

@@ -39,7 +39,8 @@ HOUSE_DEFAULTS: dict[str, bool] = {
     "diplomat_smuggling": True,
 }
 
-KNOWN_OPTIONS = {"players", "first", "beginner", "variants", "house", "deal", "physical"}
+KNOWN_OPTIONS = {"players", "first", "beginner", "variants", "house", "deal", "physical",
+                 "seed_chosen"}
 
 
 def in_play(n: int, beginner: bool) -> tuple[list[str], list[str]]:
@@ -52,6 +53,16 @@ def in_play(n: int, beginner: bool) -> tuple[list[str], list[str]]:
     if beginner:
         removed += [c for c in UNSEALED if c not in removed]
     return [c for c in ALL_ITEMS if c not in removed], removed
+
+
+def _seed_chosen(options: dict, chance) -> bool:
+    """The ``seed_chosen`` option (set by the service, never by a player): True only for a
+    digital game created with a chosen seed (issue 9.7).  UsageError otherwise."""
+    chosen = options.get("seed_chosen", False)
+    if not isinstance(chosen, bool) or (chosen and chance is None):
+        raise UsageError("seed_chosen is set by the service: true only for a digital game "
+                         "created with a chosen seed")
+    return chosen
 
 
 def parse_options(options: Any) -> dict:
@@ -232,7 +243,8 @@ def setup(options: dict, chance) -> list:
         players=players, first=players.index(first), first_drawn=drawn and chance is not None,
         beginner=opts["beginner"], variants=opts["variants"], house=opts["house"],
         hand_limit=hand_limit(n), physical=chance is None, deal_given=opts["deal"] is not None,
-        commitment=None if chance is None else chance.commitment)
+        commitment=None if chance is None else chance.commitment,
+        seed_chosen=_seed_chosen(options, chance))
     dealt = CardsDealt(
         societies=deal["societies"], professions=deal["professions"], hands=deal["hands"],
         drinks=[n % 2 == 1] * n, item_pile=deal["item_pile"],

@@ -57,6 +57,8 @@ def setup_command(created: ev.GameCreated, dealt: ev.CardsDealt) -> tuple[dict, 
     options: dict[str, Any] = {
         "players": players, "beginner": created.beginner, "variants": list(created.variants),
         "house": dict(created.house), "physical": created.physical}
+    if created.seed_chosen:
+        options["seed_chosen"] = True
     if not created.first_drawn:
         options["first"] = players[created.first]
     answers: list = []

@@ -71,9 +71,9 @@ def effect_options(state: State, frame: dict) -> list[str]:
 
 
 def _name(state: State, name: str, rule: str) -> int:
-    """The seat of player ``name`` (a command naming another player); UsageError for a name
-    not in the game (exit 2, as for every command: the rules are not asked)."""
-    seat_of(list(state.players), name)
+    """The seat of player ``name`` (a command naming another player); UnknownPlayer citing
+    ``rule`` for a name not in the game (exit 2, as for every command)."""
+    seat_of(list(state.players), name, rule)
     return state.seat(name)
 
 

@@ -42,6 +42,7 @@ class State:
     limit: int = 5
     physical: bool = False
     commitment: str | None = None
+    seed_chosen: bool = False
     societies: list = attrs.field(factory=list)
     professions: list = attrs.field(factory=list)
     prof_used: list = attrs.field(factory=list)

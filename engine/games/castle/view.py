@@ -126,6 +126,7 @@ def view(state: State, viewer) -> dict:
         "points": state.points, "knowledge": knowledge,
         "options": {"beginner": state.beginner, "variants": list(state.variants),
                     "house": dict(state.house), "physical": state.physical},
+        "seed_chosen": state.seed_chosen,
     }
 
 
