@@ -33,6 +33,8 @@ def run(n, seed, turns, every, **opts):
     assert RULES.is_over(state) or state.turn > turns
     if RULES.is_over(state):
         assert events[-1].reveal is not None and events[-1].reveal.seed == seed
+    else:  # the seed stays secret while the game runs
+        assert all(getattr(e, "reveal", None) is None for e in events)
     return events, state
 
 
