@@ -21,10 +21,10 @@ from engine.log import read_path
 from engine.service import GameService
 from engine.store import FileStore
 
+from ..scale import SCALE
 from .conftest import Server, auth
 from .helpers import atkr_choice, play_atkr
 
-SCALE = max(1, int(os.environ.get("DEVIL_TEST_SCALE", "1")))
 
 
 class Driver(threading.Thread):
