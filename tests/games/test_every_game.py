@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
 
+import attrs
 import pytest
 
 from engine.bots import bot_names, make_bot
@@ -221,3 +223,14 @@ def test_long_bot_games_keep_the_decider_properties(kind, tmp_path):
         g = play_checked(tmp_path / str(k), kind, seed=50_000 + k, max_commands=3000, dense=100,
                          every=10)
         assert g.over()
+
+
+@pytest.mark.parametrize("kind", kinds())
+def test_the_checks_catch_a_redact_that_hides_nothing(kind, tmp_path, monkeypatch):
+    """The suite can fail: with rules whose ``redact`` shows every seat everything, the
+    service's streams (redacted by the real rules) no longer match what the test expects."""
+    leaky = attrs.evolve(rules_for(kind), redact=lambda event, viewer: event)
+    monkeypatch.setattr(sys.modules[__name__], "rules_for", lambda _kind: leaky)
+    with pytest.raises(AssertionError) as failed:
+        play_checked(tmp_path, kind, seed=1000, max_commands=20, dense=20, every=1)
+    assert failed.traceback[-1].name == "check_streams"
