@@ -80,8 +80,8 @@ class Checked:
         self.chance = SeededChance(seed, "00")
         self.snapshots = {}
         self.tried = 0
-        self.apply([r for r, _ in service.stream(self.game)], [e for _, e in
-                                                              service.stream(self.game)])
+        first = service.stream(self.game)  # the events of the game's creation
+        self.apply([record for record, _ in first], [event for _, event in first])
 
     def apply(self, records: list, events: list) -> None:
         """Fold newly recorded events into the client-side folds; snapshot the service."""
