@@ -1,11 +1,9 @@
 """Properties of random legal Auf Teufel komm raus games (hypothesis).
 
-Sizes are small by default; DEVIL_TEST_SCALE=10 runs ten times as many games.
+Sizes are small by default; DEVIL_TEST_SCALE=10 runs ten times as many games.  That a fold
+of any prefix equals the service's state is checked for every game in tests/games/.
 """
 
-import copy
-
-import attrs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +12,6 @@ from engine.game import PUBLIC
 from engine.games.atkr import RULES
 from engine.games.atkr import events as ev
 from engine.games.atkr.state import COAL_COUNTS, KIND_INDEX
-from engine.service import GameService
-from engine.store import FileStore
 
 from ..scale import examples
 
@@ -87,29 +83,3 @@ def test_no_view_or_stream_shows_another_seats_sealed_bet(seed, players, choices
                         assert player["bet"] is None
                         if player["has_bet"] and seat not in state.pacts:
                             assert player["money"] is None
-
-
-@settings(max_examples=examples(6), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32), players=st.integers(2, 6), choices=st.data())
-def test_a_fold_of_any_prefix_equals_the_services_state_then(tmp_path_factory, seed, players,
-                                                             choices):
-    service = GameService(FileStore(tmp_path_factory.mktemp("store")))
-    names = NAMES[:players]
-    game = service.create("atkr", {"players": names}, seed=seed).game
-    snapshots = {service.load(game).version: copy.deepcopy(attrs.asdict(service.state(game)))}
-    for _ in range(60):
-        state = service.state(game)
-        if state.phase == "over":
-            break
-        seat = next(s for s in range(players) if service.legal(game, s))
-        legal = service.legal(game, seat)
-        command = legal[choices.draw(st.integers(0, len(legal) - 1))]
-        service.submit(game, command, actor=seat)
-        snapshots[service.load(game).version] = copy.deepcopy(attrs.asdict(service.state(game)))
-    events = service.load(game).events
-    for version, snapshot in snapshots.items():
-        assert attrs.asdict(RULES.fold(events[:version])) == snapshot
-    # and a fresh service reading the file from disk folds to the same state
-    fresh = GameService(FileStore(service.store.root))
-    assert attrs.asdict(fresh.state(game)) == snapshots[max(snapshots)]

@@ -1,4 +1,4 @@
-"""One or more tests per rule id ATKR-3 to ATKR-9, values worked by hand from shared/rules/atkr.md.
+"""One or more tests per rule id ATKR-3 to ATKR-9, values worked by hand from docs/rules/atkr.md.
 
 Games are physical (the test chooses every coal) unless a test says otherwise.
 """

@@ -188,6 +188,8 @@ def test_random_bot_games_reach_an_end_or_the_cap(n):
     assert r["over"] or r["capped"]
     if r["over"]:
         assert r["events"][-1].reveal.seed == 77 * n  # the seed is revealed at the end
+    else:
+        assert all(getattr(e, "reveal", None) is None for e in r["events"])  # and not before
 
 
 def declaration_rate(games_per_count, base):

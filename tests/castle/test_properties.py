@@ -9,7 +9,6 @@ every event survives the codec; every game ends or hits the turn cap.
 Sizes scale with the environment variable DEVIL_TEST_SCALE (default 1).
 """
 
-import os
 import random
 
 import pytest
@@ -19,9 +18,8 @@ from hypothesis import strategies as st
 from engine.chance import SeededChance
 from engine.games.castle import RULES
 
+from ..scale import SCALE
 from .helpers import check_codec, check_privacy, random_game
-
-SCALE = max(1, int(os.environ.get("DEVIL_TEST_SCALE", "1")))
 
 
 def run(n, seed, turns, every, **opts):
@@ -33,6 +31,8 @@ def run(n, seed, turns, every, **opts):
     assert RULES.is_over(state) or state.turn > turns
     if RULES.is_over(state):
         assert events[-1].reveal is not None and events[-1].reveal.seed == seed
+    else:  # the seed stays secret while the game runs
+        assert all(getattr(e, "reveal", None) is None for e in events)
     return events, state
 
 

@@ -1,7 +1,20 @@
-"""Fixtures of the service tests: a real `devil serve` (uvicorn) on a free loopback port."""
+"""Fixtures of the service tests.
+
+``server``: the HTTP app (``engine.http.create_app``) on a fresh store, served in this process
+through httpx's ASGI transport.  Most tests use it: no port, no subprocess, no start-up wait.
+
+``real_server`` / :class:`Server`: a real ``devil serve`` (uvicorn) subprocess on a free
+loopback port, for the tests where a real process is the point: a SIGKILL in the middle of a
+burst (test_crash.py), a log appended by another process while a client waits, and the CLI's
+``--server`` and ``devil watch`` against a running server (test_cli_remote.py).
+
+Both expose the same face: ``url``, ``store``, ``http`` (an httpx.Client with the base URL) and
+``remote(token)`` (a :class:`client.remote.RemoteClient`), so a test reads the same either way.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -9,10 +22,61 @@ import subprocess
 import sys
 import time
 
+import anyio.from_thread
 import httpx
 import pytest
 
+from client.remote import RemoteClient
+from engine.http import create_app
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class InProcessTransport(httpx.BaseTransport):
+    """A synchronous httpx transport that answers with an ASGI ``app`` in this process.
+
+    httpx's ASGITransport is asynchronous; it runs here on one anyio event loop in a background
+    thread, so the app's asyncio locks and events are shared by every request, and requests
+    from several threads (a long poll and the submit that wakes it) run concurrently.  A
+    response is returned once the app has finished it (a server-sent event stream arrives
+    whole, when it closes)."""
+
+    def __init__(self, app):
+        self._stack = contextlib.ExitStack()
+        self._portal = self._stack.enter_context(anyio.from_thread.start_blocking_portal())
+        self._asgi = httpx.ASGITransport(app=app)
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        request.read()  # a generator body becomes bytes the async transport can read
+
+        async def answer():
+            response = await self._asgi.handle_async_request(request)
+            return response.status_code, response.headers, await response.aread()
+
+        status, headers, content = self._portal.call(answer)
+        return httpx.Response(status, headers=headers, content=content, request=request)
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+class App:
+    """The HTTP app on ``store``, in this process."""
+
+    url = "http://devil.test"
+
+    def __init__(self, store, organiser_key: str | None = None):
+        self.store = str(store)
+        os.makedirs(self.store, exist_ok=True)
+        self.transport = InProcessTransport(create_app(self.store, organiser_key))
+        self.http = httpx.Client(base_url=self.url, transport=self.transport, timeout=30.0)
+
+    def remote(self, token: str | None = None) -> RemoteClient:
+        return RemoteClient(self.url, token, transport=self.transport)
+
+    def close(self) -> None:
+        self.http.close()
+        self.transport.close()
 
 
 def free_port() -> int:
@@ -33,6 +97,10 @@ class Server:
         self.args = tuple(args)
         self.proc: subprocess.Popen | None = None
         self.log_path = os.path.join(self.store, f".server-{self.port}.log")
+        self.http = httpx.Client(base_url=self.url, timeout=30.0)
+
+    def remote(self, token: str | None = None) -> RemoteClient:
+        return RemoteClient(self.url, token)
 
     def start(self, timeout: float = 20.0) -> "Server":
         env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -74,10 +142,18 @@ class Server:
                 self.kill()
         if getattr(self, "_log", None):
             self._log.close()
+        self.http.close()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
+    app = App(tmp_path_factory.mktemp("store"))
+    yield app
+    app.close()
+
+
+@pytest.fixture(scope="module")
+def real_server(tmp_path_factory):
     srv = Server(tmp_path_factory.mktemp("store")).start()
     yield srv
     srv.stop()
@@ -85,8 +161,7 @@ def server(tmp_path_factory):
 
 @pytest.fixture
 def http(server):
-    with httpx.Client(base_url=server.url, timeout=30.0) as client:
-        yield client
+    return server.http
 
 
 def auth(token: str) -> dict:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import time
 
-from client.remote import RemoteClient
-
 
 def atkr_choice(view, me, legal):
     """A simple player that ends games quickly: bet up to 100, draw until the coal total meets
@@ -21,12 +19,13 @@ def atkr_choice(view, me, legal):
     return next(c for c in legal if c["type"] == "draw")
 
 
-def play_atkr(url, created, limit=1500, seconds=120.0) -> dict:
-    """Play ``created`` (a POST /games answer) to its end, one RemoteClient per seat token.
-    Returns how many commands each seat gave."""
+def play_atkr(server, created, limit=1500, seconds=120.0) -> dict:
+    """Play ``created`` (a POST /games answer) to its end on ``server`` (the in-process app or
+    a real one, see conftest.py), one RemoteClient per seat token.  Returns how many commands
+    each seat gave."""
     game = created["game"]
-    seats = {name: RemoteClient(url, created["tokens"][name]) for name in created["players"]}
-    referee = RemoteClient(url, created["tokens"]["referee"])
+    seats = {name: server.remote(created["tokens"][name]) for name in created["players"]}
+    referee = server.remote(created["tokens"]["referee"])
     acted = {name: 0 for name in seats}
     deadline = time.monotonic() + seconds
     for _ in range(limit):

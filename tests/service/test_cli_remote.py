@@ -1,4 +1,7 @@
-"""The devil CLI as a client of the service: same output and exit codes as locally."""
+"""The devil CLI as a client of the service: same output and exit codes as locally.
+
+Against a real `devil serve` process (one for the module): the CLI's --server and `devil watch`
+in a subprocess talk to it over a socket, as a user's terminal does."""
 
 from __future__ import annotations
 
@@ -15,6 +18,11 @@ from client.cli import cli
 from client.remote import RemoteClient
 
 from .conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def server(real_server):
+    return real_server
 
 
 @pytest.fixture

@@ -21,10 +21,10 @@ from engine.log import read_path
 from engine.service import GameService
 from engine.store import FileStore
 
+from ..scale import SCALE
 from .conftest import Server, auth
 from .helpers import atkr_choice, play_atkr
 
-SCALE = max(1, int(os.environ.get("DEVIL_TEST_SCALE", "1")))
 
 
 class Driver(threading.Thread):
@@ -79,7 +79,7 @@ def command_groups(path):
 def crash_once(store, games: int, acks_before_kill: int, seed: int):
     server = Server(store).start()
     try:
-        created = [httpx.post(server.url + "/games", json={
+        created = [server.http.post("/games", json={
             "kind": "atkr", "options": {"players": ["Anna", "Ben", "Cleo"]},
             "seed": seed + i}).json() for i in range(games)]
         drivers = [Driver(server.url, c, seed + i) for i, c in enumerate(created)]
@@ -127,7 +127,7 @@ def crash_once(store, games: int, acks_before_kill: int, seed: int):
                                      headers={**auth(token), "Idempotency-Key": key})
                 assert response.status_code == 200 and response.json()["repeated"] is True
         # play continues: one game to its end
-        play_atkr(server.url, drivers[0].created)
+        play_atkr(server, drivers[0].created)
     finally:
         server.stop()
     service = GameService(FileStore(store))

@@ -6,18 +6,17 @@ import json
 import os
 import stat
 
-import httpx
 import pytest
 
 from engine.service import GameService
 from engine.store import FileStore
 
-from .conftest import Server, auth
+from .conftest import App, auth
 
 
 @pytest.fixture
 def game(server):
-    response = httpx.post(server.url + "/games", json={
+    response = server.http.post("/games", json={
         "kind": "atkr", "options": {"players": ["Anna", "Ben"], "first": "Anna"}, "seed": 2})
     assert response.status_code == 201
     return response.json()
@@ -137,25 +136,25 @@ def test_listing_shows_a_token_only_its_own_game(http, game):
 
 @pytest.fixture(scope="module")
 def organised(tmp_path_factory):
-    srv = Server(tmp_path_factory.mktemp("organised"), organiser_key="let-me-organise").start()
-    yield srv
-    srv.stop()
+    app = App(tmp_path_factory.mktemp("organised"), organiser_key="let-me-organise")
+    yield app
+    app.close()
 
 
 def test_organiser_key_guards_creation(organised):
     new = {"kind": "atkr", "options": {"players": ["A", "B"]}}
-    with httpx.Client(base_url=organised.url) as http:
-        assert_error(http.post("/games", json=new), 401, 4)
-        assert_error(http.post("/games", json=new, headers=auth("guess")), 403, 4)
-        assert os.listdir(organised.store) == [os.path.basename(organised.log_path)]
-        created = http.post("/games", json=new, headers=auth("let-me-organise"))
-        assert created.status_code == 201
-        # a game made by the local CLI in the same store: the organiser is its referee
-        local = GameService(FileStore(organised.store)).create("atkr", {"players": ["C", "D"]})
-        rows = http.get("/games", headers=auth("let-me-organise")).json()
-        assert {r["game"] for r in rows} == {created.json()["game"], local.game}
-        view = http.get(f"/games/{local.game}/view", headers=auth("let-me-organise"))
-        assert view.status_code == 200 and view.json()["game"] == local.game
+    http = organised.http
+    assert_error(http.post("/games", json=new), 401, 4)
+    assert_error(http.post("/games", json=new, headers=auth("guess")), 403, 4)
+    assert os.listdir(organised.store) == []  # nothing was created
+    created = http.post("/games", json=new, headers=auth("let-me-organise"))
+    assert created.status_code == 201
+    # a game made by the local CLI in the same store: the organiser is its referee
+    local = GameService(FileStore(organised.store)).create("atkr", {"players": ["C", "D"]})
+    rows = http.get("/games", headers=auth("let-me-organise")).json()
+    assert {r["game"] for r in rows} == {created.json()["game"], local.game}
+    view = http.get(f"/games/{local.game}/view", headers=auth("let-me-organise"))
+    assert view.status_code == 200 and view.json()["game"] == local.game
 
 
 def test_hostile_inputs_get_clear_errors_not_500s(http, game):

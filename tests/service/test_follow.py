@@ -1,14 +1,15 @@
-"""Following a game: long-poll and server-sent events, redacted per reader, resumable."""
+"""Following a game: long-poll and server-sent events, redacted per reader, resumable.
+
+In process (the ``server`` fixture), except the wake-up on an append by another process, which
+needs a real ``devil serve`` (``real_server``) and this test process as the other writer."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-import httpx
 import pytest
 
-from client.remote import RemoteClient
 from engine.service import GameService
 from engine.store import FileStore
 
@@ -16,11 +17,16 @@ from .conftest import auth
 from .helpers import play_atkr
 
 
+def new_table(server):
+    response = server.http.post("/games", json={
+        "kind": "atkr", "options": {"players": ["Anna", "Ben"], "first": "Anna"}, "seed": 9})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
 @pytest.fixture
 def table(server):
-    response = httpx.post(server.url + "/games", json={
-        "kind": "atkr", "options": {"players": ["Anna", "Ben"], "first": "Anna"}, "seed": 9})
-    return response.json()
+    return new_table(server)
 
 
 def later(delay, fn, *args):
@@ -31,8 +37,8 @@ def later(delay, fn, *args):
 
 def test_long_poll_wakes_on_a_new_event_redacted_for_the_reader(server, table):
     game = table["game"]
-    ben = RemoteClient(server.url, table["tokens"]["Ben"])
-    anna = RemoteClient(server.url, table["tokens"]["Anna"])
+    ben = server.remote(table["tokens"]["Ben"])
+    anna = server.remote(table["tokens"]["Anna"])
     start = ben.wait_events(game, None, 0, wait=0)
     assert start["events"] and not start["over"]
     version = start["version"]
@@ -53,11 +59,13 @@ def test_long_poll_wakes_on_a_new_event_redacted_for_the_reader(server, table):
     assert mine["events"][0]["event"]["amount"] == 40
 
 
-def test_long_poll_wakes_on_appends_by_another_process(server, table):
+def test_long_poll_wakes_on_appends_by_another_process(real_server):
+    server = real_server
+    table = new_table(server)
     game = table["game"]
-    spectator = RemoteClient(server.url, table["tokens"]["spectator"])
+    spectator = server.remote(table["tokens"]["spectator"])
     version = spectator.wait_events(game, None, 0)["version"]
-    local = GameService(FileStore(server.store))  # the local CLI's way, no HTTP
+    local = GameService(FileStore(server.store))  # the local CLI's way in this process
     timer = later(0.5, lambda: local.submit(game, {"type": "bet", "player": "Ben",
                                                    "amount": 10}))
     began = time.monotonic()
@@ -69,13 +77,13 @@ def test_long_poll_wakes_on_appends_by_another_process(server, table):
 
 def test_server_sent_events_and_resume_with_last_event_id(server, table):
     game = table["game"]
-    referee = RemoteClient(server.url, table["tokens"]["referee"])
-    anna = RemoteClient(server.url, table["tokens"]["Anna"])
-    ben = RemoteClient(server.url, table["tokens"]["Ben"])
+    referee = server.remote(table["tokens"]["referee"])
+    anna = server.remote(table["tokens"]["Anna"])
+    ben = server.remote(table["tokens"]["Ben"])
     seen = []
 
     def follow():
-        for entry in RemoteClient(server.url, table["tokens"]["Ben"]).stream(game, timeout=4):
+        for entry in server.remote(table["tokens"]["Ben"]).stream(game, timeout=4):
             seen.append(entry)
 
     reader = threading.Thread(target=follow)
@@ -90,7 +98,7 @@ def test_server_sent_events_and_resume_with_last_event_id(server, table):
     assert seqs == full  # every event, in order, once
     assert seen[2]["event"] == {"type": "bet_placed", "seat": 0, "amount": None}
     # reconnect after seq 3 with Last-Event-ID: the rest only
-    with httpx.stream("GET", f"{server.url}/games/{game}/stream?timeout=0.5",
+    with server.http.stream("GET", f"/games/{game}/stream?timeout=0.5",
                       headers={**auth(table["tokens"]["Ben"]), "Last-Event-ID": "3"},
                       timeout=10) as response:
         assert response.headers["content-type"].startswith("text/event-stream")
@@ -100,11 +108,11 @@ def test_server_sent_events_and_resume_with_last_event_id(server, table):
 
 
 def test_the_stream_ends_when_the_game_is_over(server):
-    created = httpx.post(server.url + "/games", json={
+    created = server.http.post("/games", json={
         "kind": "atkr", "options": {"players": ["A", "B"], "first": "A"}, "seed": 1}).json()
     game = created["game"]
-    play_atkr(server.url, created)
-    spectator = RemoteClient(server.url, created["tokens"]["spectator"])
+    play_atkr(server, created)
+    spectator = server.remote(created["tokens"]["spectator"])
     assert spectator.view(game, None)["phase"] == "over"
     began = time.monotonic()
     entries = list(spectator.stream(game, timeout=30))

@@ -1,15 +1,13 @@
-"""Whole games over HTTP against a real `devil serve`, one client (token) per seat, and the
-service's seat/referee/spectator boundaries (issue 5)."""
+"""Whole games over HTTP (the app in process, see conftest.py), one client (token) per seat, and
+the service's seat/referee/spectator boundaries (issue 5)."""
 
 from __future__ import annotations
 
 import random
 import time
 
-import httpx
 import pytest
 
-from client.remote import RemoteClient
 from engine.errors import IllegalCommand, NotAllowed
 from engine.log import scan
 
@@ -21,13 +19,13 @@ def create(server, kind, options, seed=None):
     body = {"kind": kind, "options": options}
     if seed is not None:
         body["seed"] = seed
-    response = httpx.post(server.url + "/games", json=body, timeout=30)
+    response = server.http.post("/games", json=body, timeout=30)
     assert response.status_code == 201, response.text
     return response.json()
 
 
 def clients(server, created):
-    return {name: RemoteClient(server.url, created["tokens"][name]) for name in created["players"]}
+    return {name: server.remote(created["tokens"][name]) for name in created["players"]}
 
 
 def test_whole_atkr_game_one_client_per_seat(server):
@@ -35,8 +33,8 @@ def test_whole_atkr_game_one_client_per_seat(server):
                      seed=11)
     game = created["game"]
     assert set(created["tokens"]) == {"referee", "spectator", "Anna", "Ben", "Cleo"}
-    referee = RemoteClient(server.url, created["tokens"]["referee"])
-    acted = play_atkr(server.url, created)
+    referee = server.remote(created["tokens"]["referee"])
+    acted = play_atkr(server, created)
     final = referee.view(game, None)
     assert final["phase"] == "over"
     money = {p["name"]: p["money"] for p in final["players"]}
@@ -63,8 +61,8 @@ def test_whole_castle_game_one_client_per_seat(server):
     created = create(server, "castle", {"players": names}, seed=5)
     game = created["game"]
     seats = clients(server, created)
-    spectator = RemoteClient(server.url, created["tokens"]["spectator"])
-    referee = RemoteClient(server.url, created["tokens"]["referee"])
+    spectator = server.remote(created["tokens"]["spectator"])
+    referee = server.remote(created["tokens"]["referee"])
     # at the start the spectator sees no card of anyone; each seat sees its own only
     public = spectator.view(game, None)
     for player in public["players"]:
@@ -106,19 +104,19 @@ def table(server):
 
 
 def version(server, created) -> int:
-    response = httpx.get(f"{server.url}/games/{created['game']}",
+    response = server.http.get(f"/games/{created['game']}",
                          headers=auth(created["tokens"]["referee"]), timeout=10)
     return response.json()["version"]
 
 
 def test_a_seat_cannot_act_as_another(server, table):
-    game, anna = table["game"], RemoteClient(server.url, table["tokens"]["Anna"])
+    game, anna = table["game"], server.remote(table["tokens"]["Anna"])
     before = version(server, table)
     with pytest.raises(NotAllowed):
         anna.submit(game, {"type": "bet", "player": "Ben", "amount": 10}, None)
     with pytest.raises(NotAllowed):
         anna.submit(game, {"type": "bet", "amount": 10}, "Ben")  # --as Ben
-    response = httpx.post(f"{server.url}/games/{game}/commands", json={"type": "bet",
+    response = server.http.post(f"/games/{game}/commands", json={"type": "bet",
                           "player": "Ben", "amount": 10},
                           headers={**auth(table["tokens"]["Anna"]), "Idempotency-Key": "x1"})
     assert response.status_code == 403
@@ -131,29 +129,29 @@ def test_a_seat_cannot_read_another_seat_or_the_referee_log(server, table):
     for path in (f"/games/{game}/view?as=Ben", f"/games/{game}/legal?as=Ben",
                  f"/games/{game}/events?as=Ben", f"/games/{game}/stream?as=Ben",
                  f"/games/{game}/log"):
-        response = httpx.get(server.url + path, headers=auth(token), timeout=10)
+        response = server.http.get(path, headers=auth(token), timeout=10)
         assert response.status_code == 403, path
         assert response.json()["code"] == 4
     # the referee may
-    log = httpx.get(f"{server.url}/games/{game}/log", headers=auth(table["tokens"]["referee"]))
+    log = server.http.get(f"/games/{game}/log", headers=auth(table["tokens"]["referee"]))
     assert log.status_code == 200 and scan(log.content).header.game == game
-    ben_view = httpx.get(f"{server.url}/games/{game}/view?as=Ben",
+    ben_view = server.http.get(f"/games/{game}/view?as=Ben",
                          headers=auth(table["tokens"]["referee"]))
     assert ben_view.status_code == 200
 
 
 def test_a_token_of_one_game_does_not_open_another(server, table):
     other = create(server, "atkr", {"players": ["X", "Y"]}, seed=1)
-    response = httpx.get(f"{server.url}/games/{other['game']}/view",
+    response = server.http.get(f"/games/{other['game']}/view",
                          headers=auth(table["tokens"]["referee"]))
     assert response.status_code == 403
 
 
 def test_spectator_and_other_seats_see_no_unrevealed_bet(server, table):
     game = table["game"]
-    anna = RemoteClient(server.url, table["tokens"]["Anna"])
-    ben = RemoteClient(server.url, table["tokens"]["Ben"])
-    spectator = RemoteClient(server.url, table["tokens"]["spectator"])
+    anna = server.remote(table["tokens"]["Anna"])
+    ben = server.remote(table["tokens"]["Ben"])
+    spectator = server.remote(table["tokens"]["spectator"])
     anna.submit(game, {"type": "bet", "amount": 70}, None)
     for client in (ben, spectator):
         seen = client.view(game, None)["players"][0]
@@ -174,25 +172,25 @@ def test_spectator_and_other_seats_see_no_unrevealed_bet(server, table):
 
 def test_a_repeated_command_id_appends_once(server, table):
     game = table["game"]
-    anna = RemoteClient(server.url, table["tokens"]["Anna"])
+    anna = server.remote(table["tokens"]["Anna"])
     first = anna.submit(game, {"type": "bet", "amount": 30}, None, "anna-bet-1")
     again = anna.submit(game, {"type": "bet", "amount": 30}, None, "anna-bet-1")
     assert first["repeated"] is False and again["repeated"] is True
     assert again["events"] == first["events"]
-    referee = RemoteClient(server.url, table["tokens"]["referee"])
+    referee = server.remote(table["tokens"]["referee"])
     records = scan(referee.log_bytes(game)).records
     assert [r.cmd for r in records].count("anna-bet-1") == 1
     # the raw HTTP: the retry answers 200, the first 201; a different caller reusing the id
     # is told so and nothing is recorded
     headers = {**auth(table["tokens"]["Ben"]), "Idempotency-Key": "anna-bet-1"}
-    response = httpx.post(f"{server.url}/games/{game}/commands", json={"type": "bet",
+    response = server.http.post(f"/games/{game}/commands", json={"type": "bet",
                           "amount": 10}, headers=headers)
     # another seat's id: refused before anything is compared, and Anna's bet is not echoed
     assert response.status_code == 403 and response.json()["code"] == 4
     assert response.json()["error"] == ("command id 'anna-bet-1' belongs to another player's "
                                         "command; give a new id")
     headers = {**auth(table["tokens"]["referee"]), "Idempotency-Key": "anna-bet-1"}
-    response = httpx.post(f"{server.url}/games/{game}/commands", json={"type": "bet",
+    response = server.http.post(f"/games/{game}/commands", json={"type": "bet",
                           "player": "Anna", "amount": 30}, headers=headers)
     assert response.status_code == 409 and response.json()["code"] == 2  # another caller
     assert len(scan(referee.log_bytes(game)).records) == len(records)
@@ -200,13 +198,13 @@ def test_a_repeated_command_id_appends_once(server, table):
 
 def test_refused_command_keeps_its_rule(server, table):
     game = table["game"]
-    anna = RemoteClient(server.url, table["tokens"]["Anna"])
+    anna = server.remote(table["tokens"]["Anna"])
     before = version(server, table)
     with pytest.raises(IllegalCommand) as caught:
         anna.submit(game, {"type": "bet", "amount": 15}, None)  # not a multiple of 10
     assert caught.value.rule == "ATKR-3.1"
     assert caught.value.message.startswith("ATKR-3.1")
-    response = httpx.post(f"{server.url}/games/{game}/commands", json={"type": "draw"},
+    response = server.http.post(f"/games/{game}/commands", json={"type": "draw"},
                           headers={**auth(table["tokens"]["Anna"]), "Idempotency-Key": "d1"})
     assert response.status_code == 409
     body = response.json()
@@ -218,9 +216,9 @@ def test_physical_game_chance_comes_from_the_referee(server):
     created = create(server, "atkr", {"players": ["Anna", "Ben"], "first": "Anna",
                                       "physical": True})
     game = created["game"]
-    anna = RemoteClient(server.url, created["tokens"]["Anna"])
-    ben = RemoteClient(server.url, created["tokens"]["Ben"])
-    referee = RemoteClient(server.url, created["tokens"]["referee"])
+    anna = server.remote(created["tokens"]["Anna"])
+    ben = server.remote(created["tokens"]["Ben"])
+    referee = server.remote(created["tokens"]["referee"])
     anna.submit(game, {"type": "bet", "amount": 10}, None)
     ben.submit(game, {"type": "bet", "amount": 10}, None)
     with pytest.raises(NotAllowed):  # a seat cannot report its own coal (ATKR-9.3)
@@ -234,13 +232,13 @@ def test_physical_game_chance_comes_from_the_referee(server):
 
 def test_view_and_answer_can_carry_the_seats_legal_commands(server, table):
     game, token = table["game"], table["tokens"]["Anna"]
-    view = httpx.get(f"{server.url}/games/{game}/view?legal=true", headers=auth(token)).json()
-    assert view["legal"] == httpx.get(f"{server.url}/games/{game}/legal",
+    view = server.http.get(f"/games/{game}/view?legal=true", headers=auth(token)).json()
+    assert view["legal"] == server.http.get(f"/games/{game}/legal",
                                       headers=auth(token)).json()
     assert {c["type"] for c in view["legal"]} == {"bet"}  # phase 1 (ATKR-3.1)
-    answer = httpx.post(f"{server.url}/games/{game}/commands?legal=true",
+    answer = server.http.post(f"/games/{game}/commands?legal=true",
                         json={"type": "bet", "amount": 10},
                         headers={**auth(token), "Idempotency-Key": "l1"}).json()
     assert answer["view"]["legal"] == []  # Anna has bet; Ben has not
-    plain = httpx.get(f"{server.url}/games/{game}/view", headers=auth(token)).json()
+    plain = server.http.get(f"/games/{game}/view", headers=auth(token)).json()
     assert "legal" not in plain

@@ -4,7 +4,6 @@ re-hashes the chain (written from the format description, not from engine.log)."
 from __future__ import annotations
 
 import hashlib
-import os
 import random
 
 import msgpack
@@ -14,8 +13,6 @@ from client.cli import cli
 from engine.bots import make_bot, play_out
 from engine.service import GameService
 from engine.store import FileStore
-
-SCALE = int(os.environ.get("DEVIL_TEST_SCALE", "1"))
 
 
 def service(tmp_path) -> GameService:

@@ -9,7 +9,8 @@ import pytest
 from engine.game import REFEREE
 from engine.replay import open_log, steps
 
-from .helpers import SCALE, bot_game, run, service
+from ..scale import SCALE
+from .helpers import bot_game, run, service
 
 NAMES = ["Anna", "Ben", "Cleo", "Dan"]
 
