@@ -6,7 +6,7 @@ Values worked by hand from docs/rules/atkr.md.
 import pytest
 
 from engine.chance import SeededChance
-from engine.errors import IllegalCommand, UsageError
+from engine.errors import IllegalCommand, UnknownPlayer, UsageError
 from engine.game import PUBLIC
 from engine.games.atkr import RULES
 from engine.games.atkr import events as ev
@@ -130,7 +130,9 @@ def test_9_1_a_refused_command_names_its_rule_and_records_nothing(tmp_path):
     for command, rule in ((Bet("Anna", 15), "ATKR-3.1"), (Bet("Anna", 210), "ATKR-3.1"),
                           (Draw("Anna"), "ATKR-2"), (Stop("Ben"), "ATKR-2"),
                           (Bet("Zed", 10), "ATKR-9.2")):
-        with pytest.raises(IllegalCommand) as info:
+        # an unknown player is refused the same way, with exit 2 (UnknownPlayer)
+        expected = UnknownPlayer if command.player == "Zed" else IllegalCommand
+        with pytest.raises(expected) as info:
             service.submit(game, command)
         assert info.value.rule == rule
         assert info.value.message.startswith(rule) and len(info.value.message) > len(rule) + 10

@@ -4,16 +4,15 @@ exists only with its log, secret and tokens in place."""
 from __future__ import annotations
 
 import pytest
-from starlette.testclient import TestClient
 
-from engine.http import create_app
+from tests.service.conftest import App
 from engine.store import FileStore
 
 
 @pytest.mark.parametrize("kind,players", [("atkr", ["Anna", "referee"]),
                                           ("castle", ["Anna", "Ben", "Spectator"])])
 def test_a_player_named_like_a_role_is_refused_with_400_and_no_game(tmp_path, kind, players):
-    client = TestClient(create_app(str(tmp_path)))
+    client = App(tmp_path).http
     answer = client.post("/games", json={"kind": kind, "options": {"players": players}})
     assert answer.status_code == 400
     assert "name the game's roles" in answer.json()["error"]
@@ -23,7 +22,7 @@ def test_a_player_named_like_a_role_is_refused_with_400_and_no_game(tmp_path, ki
 
 def test_a_created_game_has_its_tokens_from_the_start(tmp_path):
     store = FileStore(str(tmp_path))
-    client = TestClient(create_app(store))
+    client = App(tmp_path).http
     answer = client.post("/games", json={"kind": "atkr", "options": {"players": ["Anna", "Ben"]}})
     assert answer.status_code == 201
     body = answer.json()

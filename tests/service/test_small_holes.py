@@ -7,10 +7,10 @@ import asyncio
 import json
 
 import pytest
-from starlette.testclient import TestClient
 
 from engine.errors import UsageError
 from engine.http import create_app
+from tests.service.conftest import App
 from engine.service import GameService
 from engine.store import MemoryStore
 
@@ -26,7 +26,7 @@ def _auth(token):
 
 
 def test_a_seat_sees_its_own_command_ids_only(tmp_path):
-    client = TestClient(create_app(str(tmp_path)))
+    client = App(tmp_path).http
     game, tokens = _game(client)
     for name, key, amount in (("Anna", "anna-secret-plan-60", 60), ("Ben", "ben-key", 0)):
         answer = client.post(f"/games/{game}/commands", json={"type": "bet", "amount": amount},
@@ -56,7 +56,7 @@ def test_a_command_id_is_1_to_64_printable_characters(command_id):
 
 
 def test_an_idempotency_key_over_64_characters_is_refused(tmp_path):
-    client = TestClient(create_app(str(tmp_path)))
+    client = App(tmp_path).http
     game, tokens = _game(client)
     answer = client.post(f"/games/{game}/commands", json={"type": "bet", "amount": 10},
                          headers={**_auth(tokens["Anna"]), "Idempotency-Key": "k" * 65})

@@ -4,9 +4,8 @@ size is read again."""
 
 from __future__ import annotations
 
-from starlette.testclient import TestClient
 
-from engine.http import create_app
+from tests.service.conftest import App
 from engine.store import FileStore, MemoryStore
 
 GAME = "atkr-stale1"
@@ -31,7 +30,7 @@ def test_a_log_changed_without_changing_its_size_is_served_fresh(tmp_path):
     assert len(sixty) == len(seventy) and sixty != seventy
     store = FileStore(str(tmp_path))
     store.import_log(sixty)
-    client = TestClient(create_app(str(tmp_path), organiser_key=KEY))
+    client = App(tmp_path, organiser_key=KEY).http
     auth = {"Authorization": f"Bearer {KEY}"}
     first = client.get(f"/games/{GAME}/view", headers=auth).json()
     assert [p["bet"] for p in first["players"]][0] == 60
