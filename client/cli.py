@@ -44,7 +44,7 @@ Exit codes: 0 done, 1 refused by the rules (the message names the rule), 2 usage
 LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify",
         "audit": "client.cmd_tools:audit", "serve": "client.cmd_service:serve",
         "watch": "client.cmd_service:watch", "import": "client.cmd_store:import_",
-        "db": "client.cmd_store:db"}
+        "db": "client.cmd_store:db", "aside": "client.cmd_store:aside"}
 
 
 @click.group(cls=DevilGroup, lazy=LAZY, with_kinds=True, help=HELP,

@@ -96,3 +96,46 @@ def _report(url: str, before, after, as_json: bool) -> None:
         click.echo(f"{url}: schema version {after}, up to date")
     else:
         click.echo(f"{url}: schema version {before or 'none'} -> {after}")
+
+
+@click.command()
+@click.argument("game")
+@click.option("--acknowledge", "file", metavar="FILE",
+              help="Mark this set-aside piece as seen by the referee (it then leaves the views).")
+@click.option("--by", default="the referee", show_default=True, metavar="WHO",
+              help="Who acknowledges (recorded with the time).")
+@json_option
+@click.pass_obj
+def aside(obj, game, file, by, as_json):
+    """List what the store could not read as records of GAME, or acknowledge a piece.
+
+    Bytes after the last complete command (a write cut short by a crash, or a damaged end) are
+    never deleted: the next writer moves them to a file beside the log, and every view
+    mentions them until the referee acknowledges them here.
+
+    \b
+    Examples:
+      devil aside k3f9qz
+      devil aside k3f9qz --acknowledge atkr-k3f9qz.20261201T101500Z-at-4096.aside --by Rita
+    """
+    if obj.server:
+        raise UsageError("aside reads the local store (--store), not --server")
+    store = obj.client.service.store
+    game = store.resolve(game)
+    if file is not None:
+        entry = store.acknowledge_aside(game, file, by)
+        if as_json:
+            emit(entry)
+        else:
+            click.echo(f"{file}: acknowledged by {by}")
+        return
+    pieces = store.damage(game)
+    if as_json:
+        emit(pieces)
+        return
+    if not pieces:
+        click.echo(f"{game}: nothing set aside or unread")
+    for piece in pieces:
+        where = piece["file"] or "(still at the end of the log; the next writer sets it aside)"
+        click.echo(f"{piece['size']} bytes from byte {piece['offset']}: {where}"
+                   + (f", set aside {piece['time']}" if piece.get("time") else ""))

@@ -89,3 +89,32 @@ def test_a_new_store_is_private_to_its_owner(tmp_path):
     assert len(warnings) == 2
     assert "open to other users (mode 0755" in warnings[0]
     assert f"{game}.devlog" in warnings[1]
+
+
+def test_the_referee_lists_and_acknowledges_set_aside_bytes_from_the_cli(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from client.cli import cli
+
+    store, service, game = _game(tmp_path)
+    path = store.path(game)
+    data = open(path, "rb").read()
+    with open(path, "wb") as handle:
+        handle.write(data[:-20])
+    GameService(FileStore(store.root)).submit(game, {"type": "bet", "player": "Ben", "amount": 0})
+
+    def devil(*args, code=0):
+        result = CliRunner().invoke(cli, ["--store", store.root, *args], catch_exceptions=False)
+        assert result.exit_code == code, result.output
+        return result.stdout
+
+    pieces = json.loads(devil("aside", game, "--json"))
+    assert len(pieces) == 1 and pieces[0]["size"] == len(data) - 20 - pieces[0]["offset"]
+    assert "damage" in json.loads(devil("show", game, "--json"))
+    assert devil("verify", game, code=3).startswith("FAILED")  # unacknowledged damage
+    devil("aside", game, "--acknowledge", pieces[0]["file"], "--by", "Rita")
+    assert json.loads(devil("aside", game, "--json")) == []
+    assert "damage" not in json.loads(devil("show", game, "--json"))
+    assert devil("verify", game).startswith("OK")
