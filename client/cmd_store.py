@@ -116,7 +116,7 @@ def aside(obj, game, file, by, as_json):
     \b
     Examples:
       devil aside k3f9qz
-      devil aside k3f9qz --acknowledge atkr-k3f9qz.20261201T101500Z-at-4096.aside --by Rita
+      devil aside k3f9qz --acknowledge GAME.20261201T101500Z-at-4096.aside --by Rita
     """
     if obj.server:
         raise UsageError("aside reads the local store (--store), not --server")

@@ -130,9 +130,11 @@ def _verify_one(source: Source):
     return verify_bytes(source.data, source.label)
 
 
-def _archive(ctx, sources: list[Source], task, jobs: int | None, as_json: bool, label: str):
+def _archive(ctx, sources: list[Source], task, jobs: int | None, as_json: bool, label: str,
+             need_finished: bool) -> None:
     """Run ``task`` (engine.archive) over every source on ``jobs`` cores with a progress bar;
-    print one line (or JSON line) per game and a summary; exit 3 if any failed."""
+    print one line (or JSON line) per game and a summary line; exit 3 if a requested check
+    failed (``need_finished``: a game in progress fails too)."""
     import sys
 
     from engine.archive import run, summarize
@@ -158,7 +160,13 @@ def _archive(ctx, sources: list[Source], task, jobs: int | None, as_json: bool, 
         else:
             click.echo(f"OK   {row['path']}: {row.get('kind')} {row.get('game')}, "
                        f"{row.get('events')} events, {row['status']}")
-    return rows, summary
+    line = _summary_line(summary, need_finished)
+    if as_json:
+        emit({"summary": summary, "ok": line.startswith("OK")})
+    else:
+        click.echo(line)
+    if not line.startswith("OK"):
+        ctx.exit(3)
 
 
 def _summary_line(summary: dict, need_finished: bool) -> str:
@@ -202,14 +210,7 @@ def verify(ctx, sources, need_finished, jobs, as_json):
 
     items, archive = sources_of(ctx.obj, sources)
     if archive:
-        rows, summary = _archive(ctx, items, verify_row, jobs, as_json, "verifying")
-        line = _summary_line(summary, need_finished)
-        if as_json:
-            emit({"summary": summary, "ok": line.startswith("OK")})
-        else:
-            click.echo(line)
-        if not line.startswith("OK"):
-            ctx.exit(3)
+        _archive(ctx, items, verify_row, jobs, as_json, "verifying", need_finished)
         return
     source = items[0]
     result = _verify_one(source)
@@ -280,14 +281,7 @@ def audit(ctx, sources, csv_path, force, need_finished, jobs, as_json):
     if archive:
         if csv_path:
             raise UsageError("--csv takes one game; audit many with --json")
-        rows, summary = _archive(ctx, items, audit_row, jobs, as_json, "auditing")
-        line = _summary_line(summary, need_finished)
-        if as_json:
-            emit({"summary": summary, "ok": line.startswith("OK")})
-        else:
-            click.echo(line)
-        if not line.startswith("OK"):
-            ctx.exit(3)
+        _archive(ctx, items, audit_row, jobs, as_json, "auditing", need_finished)
         return
     source = items[0]
     log = open_log(source.path) if source.data is None else load_bytes(source.data, source.label)

@@ -126,20 +126,26 @@ def encode_records(previous_link: bytes, first_seq: int, actor: int, cmd: str | 
 
     ``events`` are tagged maps; ``ts`` is ms since the header's ``created``.
     """
-    out = bytearray()
-    links = []
+    written = encode_command(previous_link, first_seq, actor, cmd, ts, events)
+    return b"".join(chunk for _, chunk in written), [record.link for record, _ in written]
+
+
+def encode_command(previous_link: bytes, first_seq: int, actor: int, cmd: str | None, ts: int,
+                   events: list[dict]) -> list[tuple[Record, bytes]]:
+    """The records one command writes (seq from ``first_seq``, ``left`` counting down to 0),
+    each with its own bytes: what every store appends, so every store holds the same bytes."""
+    out = []
     left = len(events)
     pack = msgpack.Packer(use_bin_type=True).pack
     for offset, event in enumerate(events):
         left -= 1
-        covered = (b"\x97" + pack(first_seq + offset) + pack(actor) + pack(cmd) + pack(ts)
-                   + pack(event) + pack(left))
+        seq = first_seq + offset
+        covered = (b"\x97" + pack(seq) + pack(actor) + pack(cmd) + pack(ts) + pack(event)
+                   + pack(left))
         previous_link = link_of(previous_link, covered)
-        links.append(previous_link)
-        out += covered
-        out += _LINK_TAIL
-        out += previous_link
-    return bytes(out), links
+        out.append((Record(seq, actor, cmd, ts, event, left, previous_link),
+                    covered + _LINK_TAIL + previous_link))
+    return out
 
 
 def _header_from(obj: Any, data: bytes, end: int) -> Header:

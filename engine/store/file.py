@@ -34,10 +34,11 @@ import time
 
 import attrs
 
-from ..errors import ConcurrencyConflict, LogDamaged, UnknownGame, UsageError
-from ..log import (Header, Record, Scan, _fsync_dir, encode_header, encode_records, now_ms,
+from ..errors import LogDamaged, UnknownGame, UsageError
+from ..log import (Header, Record, Scan, _fsync_dir, encode_command, encode_header,
+                   encode_records, now_ms,
                    scan, scan_after)
-from .protocol import Batch, DuplicateCommand, Head, resolve_id
+from .protocol import Batch, Head, check_append, resolve_id
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
 _ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no l, o, 0, 1: easy to read aloud
@@ -392,24 +393,17 @@ class FileStore:
             fcntl.flock(fd, fcntl.LOCK_EX)
             known = self._refresh(game, fd, locked=True)
             head = known.head
-            if head.seq != expected:
-                raise ConcurrencyConflict(f"{game} moved on: it is at version {head.seq}, the "
-                                          f"command expected version {expected}; read it again")
-            if cmd is not None and cmd in known.commands:
-                raise DuplicateCommand(f"command id {cmd!r} is already in {game}")
+            check_append(game, head.seq, expected, cmd, cmd in known.commands)
             if not events:
                 return []
             if ts is None:
                 ts = max(0, now_ms() - known.header.created)
-            data, links = encode_records(head.link, head.seq + 1, actor, cmd, ts, events)
+            written = encode_command(head.link, head.seq + 1, actor, cmd, ts, events)
+            records = [record for record, _ in written]
+            data = b"".join(chunk for _, chunk in written)
             start = known.end
             _write_all(fd, data)
             os.fsync(fd)
-            left = len(events)
-            records = []
-            for index, (event, link) in enumerate(zip(events, links)):
-                left -= 1
-                records.append(Record(head.seq + 1 + index, actor, cmd, ts, event, left, link))
             with self._appended:
                 if not known.extend(records, start + len(data), start):
                     self._known.pop(game, None)  # a reader raced us: read it afresh next time

@@ -15,9 +15,9 @@ import time
 
 import attrs
 
-from ..errors import ConcurrencyConflict, UnknownGame, UsageError
-from ..log import Header, Record, encode_header, encode_records, now_ms, scan
-from .protocol import Batch, DuplicateCommand, Head, resolve_id
+from ..errors import UnknownGame, UsageError
+from ..log import Header, Record, encode_command, encode_header, encode_records, now_ms, scan
+from .protocol import Batch, Head, check_append, resolve_id
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
 
@@ -110,22 +110,14 @@ class MemoryStore:
         with self._lock:
             stream = self._get(game)
             head = stream.head
-            if head.seq != expected:
-                raise ConcurrencyConflict(f"{game} moved on: it is at version {head.seq}, the "
-                                          f"command expected version {expected}; read it again")
-            if cmd is not None and cmd in stream.commands:
-                raise DuplicateCommand(f"command id {cmd!r} is already in {game}")
+            check_append(game, head.seq, expected, cmd, cmd in stream.commands)
             if not events:
                 return []
             if ts is None:
                 ts = max(0, now_ms() - stream.header.created)
-            data, links = encode_records(head.link, head.seq + 1, actor, cmd, ts, events)
-            left = len(events)
-            records = []
-            for index, (event, link) in enumerate(zip(events, links)):
-                left -= 1
-                records.append(Record(head.seq + 1 + index, actor, cmd, ts, event, left, link))
-            stream.extend(records, data)
+            written = encode_command(head.link, head.seq + 1, actor, cmd, ts, events)
+            records = [record for record, _ in written]
+            stream.extend(records, b"".join(chunk for _, chunk in written))
             self._lock.notify_all()
             return records
 

@@ -50,8 +50,8 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from ..errors import ConcurrencyConflict, UnknownGame, UsageError
-from ..log import VERSION, Header, Record, encode_header, encode_records, now_ms, scan
-from .protocol import Batch, DuplicateCommand, Head, resolve_id
+from ..log import VERSION, Header, Record, encode_command, encode_header, encode_records, now_ms, scan
+from .protocol import Batch, DuplicateCommand, Head, check_append, resolve_id
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
 _PRIVATE = re.compile(r"^[a-z]{1,16}$")
@@ -363,26 +363,15 @@ class PostgresStore:
                 if row is None:
                     raise self._unknown(game)
                 created, seq, link, duplicate = row
-                if seq != expected:
-                    raise ConcurrencyConflict(
-                        f"{game} moved on: it is at version {seq}, the command expected "
-                        f"version {expected}; read it again")
-                if duplicate:
-                    raise DuplicateCommand(f"command id {cmd!r} is already in {game}")
+                check_append(game, seq, expected, cmd, duplicate)
                 if not events:
                     return []
                 if ts is None:
                     ts = max(0, now_ms() - created)
-                data, links = encode_records(link, seq + 1, actor, cmd, ts, events)
-                records = []
-                chunks = []
-                left = len(events)
-                for index, ((start, end), event, record_link) in enumerate(
-                        zip(_split(data), events, links)):
-                    left -= 1
-                    records.append(Record(seq + 1 + index, actor, cmd, ts, event, left,
-                                          record_link))
-                    chunks.append(data[start:end])
+                written = encode_command(link, seq + 1, actor, cmd, ts, events)
+                records = [record for record, _ in written]
+                chunks = [chunk for _, chunk in written]
+                links = [record.link for record in records]
                 # one statement: the records, the new head and the notification (sent at commit)
                 conn.execute(
                     "WITH added AS (INSERT INTO records "

@@ -81,6 +81,17 @@ class DuplicateCommand(ConcurrencyConflict):
     """A command id that is already in the stream (one command id, one command)."""
 
 
+def check_append(game: str, at: int, expected: int, cmd: str | None, used: bool) -> None:
+    """What every store checks before an append: the stream is at ``expected`` (it is at
+    ``at``: ConcurrencyConflict naming both) and the command id ``cmd`` is not ``used``
+    (DuplicateCommand)."""
+    if at != expected:
+        raise ConcurrencyConflict(f"{game} moved on: it is at version {at}, the command "
+                                  f"expected version {expected}; read it again")
+    if cmd is not None and used:
+        raise DuplicateCommand(f"command id {cmd!r} is already in {game}")
+
+
 @runtime_checkable
 class EventStore(Protocol):
     """Where games' event streams live.  Game ids look like ``<kind>-<6 to 32 of a-z0-9>``.
