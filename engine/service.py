@@ -25,6 +25,7 @@ A refused command raises and appends nothing.
 
 from __future__ import annotations
 
+import io
 import pickle
 import threading
 from typing import Any, Callable
@@ -223,7 +224,7 @@ class GameService:
         if not data:
             return None
         try:
-            snap = pickle.loads(data)
+            snap = _SnapshotUnpickler(io.BytesIO(data)).load()
             if not (isinstance(snap, dict) and snap.get("format") == SNAPSHOT_FORMAT
                     and snap.get("game") == game):
                 return None
@@ -484,6 +485,22 @@ class GameService:
             raise SecretDamaged(f"the secret seed of {game} does not match the commitment in its "
                                 "first event; refusing to draw from it")
         return chance
+
+
+class _SnapshotUnpickler(pickle.Unpickler):
+    """Reads a snapshot, refusing every class but the games' own attrs classes (their states)
+    and plain containers: a snapshot file is never trusted, so it can hold data, not code."""
+
+    _PLAIN = {("builtins", "set"), ("builtins", "frozenset"), ("collections", "OrderedDict")}
+
+    def find_class(self, module: str, name: str):
+        if (module, name) in self._PLAIN:
+            return super().find_class(module, name)
+        if module.startswith("engine.games.") and "." not in name:
+            found = super().find_class(module, name)
+            if isinstance(found, type) and attrs.has(found):
+                return found
+        raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
 
 
 class SecretDamaged(DevilError):

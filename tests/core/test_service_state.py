@@ -164,3 +164,21 @@ def test_the_memory_store_serves_a_whole_game(tmp_path):
     assert files.import_log(data) == game
     assert files.log_bytes(game) == data
     assert _views(GameService(files), game) == _views(memory, game)
+
+
+def test_a_snapshot_holding_code_is_ignored_and_never_run(tmp_path):
+    store = FileStore(str(tmp_path))
+    service = GameService(store)
+    game = _play(service, "atkr", 2, seed=8, max_commands=60)
+    marker = tmp_path / "ran"
+
+    class Evil:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    store.save_snapshot(game, pickle.dumps({"format": 1, "game": game, "seq": 1,
+                                            "link": b"", "header_link": b"", "states": Evil()}))
+    cold = GameService(FileStore(str(tmp_path)))
+    assert cold.load(game).base == 0
+    assert not marker.exists()
+    assert _views(cold, game) == _fresh_views(service, game)
