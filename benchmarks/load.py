@@ -1,21 +1,33 @@
-"""Load test of `devil serve` (issue 5): many concurrent clients over many games, loopback only.
+"""Load test of `devil serve`: concurrent clients over many games, loopback only.
 
-    python benchmarks/load.py [--clients 50] [--games 20] [--seconds 30] [--store DIR]
+    python -m benchmarks.load [--clients 50] [--games 20] [--seconds 30] [--store DIR|URL]
+                              [--nodes 2]
+    python -m benchmarks.load --matrix [--seconds 10] [--json]
 
-Starts a real server (uvicorn, a subprocess) on a free 127.0.0.1 port and a fresh store, then
-runs ``--clients`` asyncio clients, each the token of one seat at one of ``--games`` tables of
-Auf Teufel komm raus.  A client reads its legal commands and view, submits one (with a fresh
-Idempotency-Key; 2% are sent twice to exercise retries), and long-polls the game's events when
-it cannot act.  A table whose game ends starts a new game.  After ``--seconds`` it prints
-commands per second and the p50 / p99 latency of a command, stops the server and checks every
-game: the hash chain (engine.log.read_path), a full fold, and that every acknowledged command
-id is in its log exactly once (and none twice).  Exit status 0 when every check passes.
+Starts real servers (uvicorn subprocesses, ``--nodes`` of them on one store) on free 127.0.0.1
+ports and a fresh store, then runs ``--clients`` asyncio clients over ``--games`` tables of Auf
+Teufel komm raus.  Each table's seats are spread over the nodes (seat i talks to node i mod
+nodes).  With no more clients than tables a client plays every seat of its tables; with more,
+each client is one seat.  A client reads a seat's legal commands and view, submits one (with a
+fresh Idempotency-Key; 2% are sent twice to exercise retries), moves on to its next seat, and
+long-polls a game's events when none of its seats can act.  A table whose game ends starts a
+new game.  After ``--seconds`` it prints commands per second and the p50 / p99 latency of a
+command, stops the servers and checks every game: its .devlog verifies (engine.replay.
+verify_bytes: hash chain, seed, strict refold), and every acknowledged command id is in its log
+exactly once (and none twice).  Exit status 0 when every check passes.
+
+``--matrix`` measures in one run: one node on files, one node on PostgreSQL, two nodes on
+PostgreSQL, each at 1, 10 and 50 clients over ``--games`` (20) tables, and prints a table and
+one JSON line.  Without ``--database URL`` (a server where it may create databases) it starts a
+throwaway cluster (tests/pg.py) with ``fsync`` and ``synchronous_commit`` on, so that a
+PostgreSQL commit is as durable as the file store's fsync.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import signal
@@ -32,9 +44,9 @@ import httpx
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from engine.log import read_path  # noqa: E402
-from engine.service import GameService  # noqa: E402
-from engine.store import FileStore  # noqa: E402
+from engine.log import scan  # noqa: E402
+from engine.replay import verify_bytes  # noqa: E402
+from engine.store import open_store  # noqa: E402
 
 NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"]
 
@@ -48,7 +60,7 @@ def free_port() -> int:
 def start_server(store: str, port: int) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=ROOT)
     env.pop("DEVIL_ORGANISER_KEY", None)
-    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "--store", store, "serve",
+    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--store", store,
                              "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 20
@@ -106,172 +118,322 @@ class Stats:
         self.refused = 0
         self.errors: list[str] = []
         self.reads = 0
+        self.elapsed = 0.0
 
 
-async def client(table: Table, seat: int, stats: Stats, deadline: float, rng: random.Random):
-    """One seat with its own connection (as separate players would have)."""
-    async with httpx.AsyncClient(base_url=str(table.http.base_url), timeout=30) as http:
-        await play_seat(http, table, seat, stats, deadline, rng)
+class Seat:
+    """One seat of a table: which player, and the node its requests go to."""
+
+    def __init__(self, table: Table, index: int, url: str):
+        self.table, self.index, self.url = table, index, url
+        self.name = table.players[index]
+        self.version = 0
+        self.view: dict | None = None  # the latest view with "legal" (None: read it again)
 
 
-async def play_seat(http, table: Table, seat: int, stats: Stats, deadline: float,
-                    rng: random.Random):
-    """Act while the seat may (the answer to each command carries the next view and legal
-    commands), otherwise long-poll the game's events."""
-    name = table.players[seat]
-    version = 0
-    view = None  # the latest view with "legal", None when it must be read again
+def connections(seats: list[Seat]) -> dict[str, httpx.AsyncClient]:
+    """A client's own connection to each node its seats use (as separate players would have;
+    made before the clock starts: an httpx client costs milliseconds of CPU to make)."""
+    return {url: httpx.AsyncClient(base_url=url, timeout=30)
+            for url in sorted({seat.url for seat in seats})}
+
+
+async def client(https: dict, seats: list[Seat], stats: Stats, deadline: float,
+                 rng: random.Random):
+    """One client: plays its seats until ``deadline``."""
+    try:
+        await play(https, seats, stats, deadline, rng)
+    finally:
+        for http in https.values():
+            await http.aclose()
+
+
+async def play(https: dict, seats: list[Seat], stats: Stats, deadline: float,
+               rng: random.Random):
+    """Act for whichever of ``seats`` may (the answer to each command carries that seat's next
+    view and legal commands); when none may, long-poll the first seat's game."""
     while time.monotonic() < deadline:
-        created = table.created
-        game, token = created["game"], created["tokens"][name]
-        headers = {"Authorization": f"Bearer {token}"}
-        try:
-            if view is None or view.get("game") != game:
-                view = (await http.get(f"/games/{game}/view", headers=headers,
-                                       params={"legal": "true"})).json()
+        acted = False
+        for seat in seats:
+            if time.monotonic() >= deadline:
+                return
+            acted |= await step(https[seat.url], seat, stats, rng)
+        if not acted:
+            seat = seats[0]
+            created = seat.table.created
+            game = created["game"]
+            headers = {"Authorization": f"Bearer {created['tokens'][seat.name]}"}
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                polled = (await https[seat.url].get(f"/games/{game}/events", headers=headers,
+                                                    params={"after": seat.version,
+                                                            "wait": min(0.5, left)})).json()
                 stats.reads += 1
-                version = max(version, view["version"])
-            if not view["legal"]:
-                view = None
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return
-                polled = (await http.get(f"/games/{game}/events", headers=headers, params={
-                    "after": version, "wait": min(1.0, left)})).json()
-                stats.reads += 1
-                version = polled["version"]
+                seat.version = max(seat.version, polled["version"])
                 if polled["over"]:
-                    await table.new_game(over=game)
-                    version = 0
-                continue
-            command = choose(view, name, view["legal"], rng)
-            key = uuid.uuid4().hex
-            began = time.perf_counter()
-            response = await http.post(f"/games/{game}/commands", json=command,
-                                       params={"legal": "true"},
-                                       headers={**headers, "Idempotency-Key": key})
-            stats.latencies.append(time.perf_counter() - began)
-            view = None
-            if response.status_code == 201:
-                stats.acked.setdefault(game, []).append(key)
-                view = response.json()["view"]
-                version = max(version, view["version"])
-                if rng.random() < 0.02:  # a client that did not hear the answer retries
-                    again = await http.post(f"/games/{game}/commands", json=command,
-                                            headers={**headers, "Idempotency-Key": key})
-                    stats.retries += 1
-                    if again.status_code != 200 or not again.json()["repeated"]:
-                        stats.errors.append(f"retry of {key} answered {again.status_code}")
-            elif response.status_code == 409 and response.json().get("code") == 1:
-                stats.refused += 1  # refused by the rules (the table moved on): nothing recorded
-            else:
-                stats.errors.append(f"{response.status_code}: {response.text[:200]}")
-        except httpx.HTTPError as exc:
-            view = None
-            stats.errors.append(f"{type(exc).__name__}: {exc}")
-            await asyncio.sleep(0.1)
+                    await seat.table.new_game(over=game)
+            except httpx.HTTPError as exc:
+                stats.errors.append(f"{type(exc).__name__}: {exc}")
+                await asyncio.sleep(0.1)
+
+
+async def step(http: httpx.AsyncClient, seat: Seat, stats: Stats, rng: random.Random) -> bool:
+    """Submit one command for ``seat`` if it may act; whether it did."""
+    created = seat.table.created
+    game, token = created["game"], created["tokens"][seat.name]
+    headers = {"Authorization": f"Bearer {token}"}
+    try:
+        if seat.view is None or seat.view.get("game") != game:
+            seat.view = (await http.get(f"/games/{game}/view", headers=headers,
+                                        params={"legal": "true"})).json()
+            stats.reads += 1
+            if seat.view.get("game") != game:
+                seat.version = 0
+            seat.version = max(seat.version, seat.view["version"])
+        view = seat.view
+        if not view["legal"]:
+            seat.view = None
+            if view.get("phase") == "over":
+                await seat.table.new_game(over=game)
+            return False
+        command = choose(view, seat.name, view["legal"], rng)
+        key = uuid.uuid4().hex
+        began = time.perf_counter()
+        response = await http.post(f"/games/{game}/commands", json=command,
+                                   params={"legal": "true"},
+                                   headers={**headers, "Idempotency-Key": key})
+        stats.latencies.append(time.perf_counter() - began)
+        seat.view = None
+        if response.status_code == 201:
+            stats.acked.setdefault(game, []).append(key)
+            seat.view = response.json()["view"]
+            seat.version = max(seat.version, seat.view["version"])
+            if rng.random() < 0.02:  # a client that did not hear the answer retries
+                again = await http.post(f"/games/{game}/commands", json=command,
+                                        headers={**headers, "Idempotency-Key": key})
+                stats.retries += 1
+                if again.status_code != 200 or not again.json()["repeated"]:
+                    stats.errors.append(f"retry of {key} answered {again.status_code}")
+            return True
+        if response.status_code == 409 and response.json().get("code") == 1:
+            stats.refused += 1  # refused by the rules (the table moved on): nothing recorded
+        else:
+            stats.errors.append(f"{response.status_code}: {response.text[:200]}")
+    except httpx.HTTPError as exc:
+        seat.view = None
+        stats.errors.append(f"{type(exc).__name__}: {exc}")
+        await asyncio.sleep(0.1)
+    return False
 
 
 def seat_plan(clients: int, games: int) -> list[int]:
-    """Players per table so that the seats add up to ``clients`` (2 to 6 each)."""
+    """Players per table: 2 each while there are no more clients than tables, else as many
+    as make one seat per client (2 to 6 each)."""
+    if clients <= games:
+        return [2] * games
     base, extra = divmod(clients, games)
     sizes = [base + (1 if i < extra else 0) for i in range(games)]
     if min(sizes) < 2 or max(sizes) > 6:
-        raise SystemExit("need 2 to 6 clients per game")
+        raise SystemExit("need at most 6 clients per game")
     return sizes
 
 
-async def run(url: str, clients: int, games: int, seconds: float, seed: int) -> tuple[Stats, list]:
+async def run(urls: list[str], clients: int, games: int, seconds: float,
+              seed: int) -> tuple[Stats, list]:
     stats = Stats()
     limits = httpx.Limits(max_connections=clients + 10, max_keepalive_connections=clients + 10)
-    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=urls[0], timeout=30, limits=limits) as http:
         tables = [Table(http, NAMES[:n], seed * 1000 + i * 100) for i, n in
                   enumerate(seat_plan(clients, games))]
         await asyncio.gather(*(t.new_game() for t in tables))
+        owned: list[list[Seat]] = [[] for _ in range(clients)]
+        number = 0
+        for t, table in enumerate(tables):
+            for s in range(len(table.players)):
+                seat = Seat(table, s, urls[s % len(urls)])
+                owned[t % clients if clients <= games else number].append(seat)
+                number += 1
+        https = [connections(seats) for seats in owned]
         began = time.monotonic()
         deadline = began + seconds
         rng = random.Random(seed)
-        await asyncio.gather(*(client(t, s, stats, deadline, random.Random(rng.random()))
-                               for t in tables for s in range(len(t.players))))
+        await asyncio.gather(*(client(h, seats, stats, deadline, random.Random(rng.random()))
+                               for h, seats in zip(https, owned)))
         stats.elapsed = time.monotonic() - began
     return stats, tables
 
 
 def verify(store: str, stats: Stats, tables: list) -> list[str]:
+    """Every game's log verifies, and every acknowledged command id is in it exactly once."""
     problems = []
-    service = GameService(FileStore(store))
-    for table in tables:
-        for created in table.games:
-            game = created["game"]
-            path = os.path.join(store, game + ".devlog")
-            try:
-                records = read_path(path).records  # the hash chain
-                service.load(game)  # a full fold
-            except Exception as exc:  # noqa: BLE001 - report every failure
-                problems.append(f"{game}: {exc}")
-                continue
-            runs: dict[str, int] = {}
-            previous = None
-            for record in records:
-                if record.cmd is not None and record.cmd != previous:
-                    runs[record.cmd] = runs.get(record.cmd, 0) + 1
-                previous = record.cmd
-            doubled = [k for k, n in runs.items() if n != 1]
-            missing = [k for k in stats.acked.get(game, []) if k not in runs]
-            if doubled:
-                problems.append(f"{game}: command ids recorded twice: {doubled[:5]}")
-            if missing:
-                problems.append(f"{game}: acknowledged commands missing: {missing[:5]}")
-            if len(set(stats.acked.get(game, []))) != len(stats.acked.get(game, [])):
-                problems.append(f"{game}: a command id was acknowledged as new twice")
+    opened = open_store(store)
+    try:
+        for table in tables:
+            for created in table.games:
+                game = created["game"]
+                try:
+                    data = opened.log_bytes(game)
+                    checked = verify_bytes(data)
+                    if not checked.ok:
+                        problems.append(f"{game}: does not verify: {checked}")
+                        continue
+                    records = scan(data).records
+                except Exception as exc:  # noqa: BLE001 - report every failure
+                    problems.append(f"{game}: {exc}")
+                    continue
+                runs: dict[str, int] = {}
+                previous = None
+                for record in records:
+                    if record.cmd is not None and record.cmd != previous:
+                        runs[record.cmd] = runs.get(record.cmd, 0) + 1
+                    previous = record.cmd
+                doubled = [k for k, n in runs.items() if n != 1]
+                missing = [k for k in stats.acked.get(game, []) if k not in runs]
+                if doubled:
+                    problems.append(f"{game}: command ids recorded twice: {doubled[:5]}")
+                if missing:
+                    problems.append(f"{game}: acknowledged commands missing: {missing[:5]}")
+                if len(set(stats.acked.get(game, []))) != len(stats.acked.get(game, [])):
+                    problems.append(f"{game}: a command id was acknowledged as new twice")
+    finally:
+        close = getattr(opened, "close", None)
+        if close is not None:
+            close()
     return problems
+
+
+def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
+            seed: int) -> dict:
+    """One configuration: ``nodes`` servers on ``store``, the load, the checks; a result row."""
+    servers = []
+    try:
+        ports = []
+        for _ in range(nodes):
+            port = free_port()
+            servers.append(start_server(store, port))
+            ports.append(port)
+        stats, tables = asyncio.run(asyncio.wait_for(
+            run([f"http://127.0.0.1:{port}" for port in ports], clients, games, seconds, seed),
+            timeout=seconds + 120))
+    finally:
+        for server in servers:
+            server.send_signal(signal.SIGTERM)
+        for server in servers:
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    commands = sum(len(v) for v in stats.acked.values())
+    lat = sorted(stats.latencies)
+    problems = verify(store, stats, tables)
+    return {
+        "nodes": nodes, "clients": clients, "games": games, "seconds": round(stats.elapsed, 2),
+        "commands": commands, "per_second": round(commands / stats.elapsed, 1),
+        "p50_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
+        "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 2) if lat else None,
+        "reads": stats.reads, "retries": stats.retries, "refused": stats.refused,
+        "played": sum(len(t.games) for t in tables),
+        "finished": sum(len(t.games) - 1 for t in tables),
+        "errors": stats.errors[:10], "problems": problems,
+        "ok": not problems and not stats.errors,
+    }
+
+
+def report(label: str, row: dict) -> None:
+    print(f"{label}: {row['clients']} clients, {row['games']} tables, {row['seconds']} s: "
+          f"{row['commands']} commands ({row['per_second']}/s), p50 {row['p50_ms']} ms, "
+          f"p99 {row['p99_ms']} ms, {row['reads']} reads, games {row['played']} played / "
+          f"{row['finished']} finished, retries {row['retries']}, refused {row['refused']}; "
+          f"verified: {'OK' if row['ok'] else 'FAILED'}", flush=True)
+    for error in row["errors"]:
+        print(f"  error: {error}")
+    for problem in row["problems"]:
+        print(f"  PROBLEM: {problem}")
+
+
+def throwaway_database():
+    """A function making fresh databases: in a throwaway cluster (tests/pg.py) with durable
+    commits switched on (the test cluster runs with fsync off)."""
+    from tests import pg
+
+    cluster = pg.cluster()
+    cluster.execute("ALTER SYSTEM SET fsync = on")
+    cluster.execute("ALTER SYSTEM SET synchronous_commit = on")
+    cluster.execute("ALTER SYSTEM SET full_page_writes = on")
+    cluster.execute("SELECT pg_reload_conf()")
+    return cluster.database
+
+
+def matrix(args) -> int:
+    if args.database:
+        from engine.store.postgres import init
+
+        base = args.database.rsplit("/", 1)[0]
+        counter = iter(range(1, 1000))
+
+        def fresh() -> str:
+            import psycopg
+
+            name = f"devil_load_{os.getpid()}_{next(counter)}"
+            with psycopg.connect(args.database, autocommit=True) as conn:
+                conn.execute(f"CREATE DATABASE {name}")
+            url = f"{base}/{name}"
+            init(url)
+            return url
+    else:
+        fresh = throwaway_database()
+    configurations = [("1 node, files", 1, lambda: tempfile.mkdtemp(prefix="devil-load-")),
+                      ("1 node, PostgreSQL", 1, fresh), ("2 nodes, PostgreSQL", 2, fresh)]
+    rows = []
+    for clients in args.clients_list:
+        for label, nodes, make in configurations:
+            row = measure(make(), nodes, clients, args.games, args.seconds, args.seed)
+            row["store"] = label
+            report(label, row)
+            rows.append(row)
+    print()
+    print("| clients | store | commands/s | p50 ms | p99 ms | commands | verified |")
+    print("|---|---|---|---|---|---|---|")
+    for row in rows:
+        print(f"| {row['clients']} | {row['store']} | {row['per_second']} | {row['p50_ms']} | "
+              f"{row['p99_ms']} | {row['commands']} | {'OK' if row['ok'] else 'FAILED'} |")
+    print(json.dumps({"benchmark": "load", "games": args.games, "seconds": args.seconds,
+                      "rows": [{k: v for k, v in row.items() if k not in ("errors", "problems")}
+                               for row in rows]}))
+    return 0 if all(row["ok"] for row in rows) else 1
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="per configuration (default 30, 10 with --matrix)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--store", help="store folder (default: a fresh temporary folder)")
+    parser.add_argument("--nodes", type=int, default=1, help="servers on the one store")
+    parser.add_argument("--store", help="a store folder or postgresql:// URL (default: a fresh "
+                                        "temporary folder)")
+    parser.add_argument("--matrix", action="store_true",
+                        help="files / PostgreSQL / two nodes on PostgreSQL at 1, 10, 50 clients")
+    parser.add_argument("--matrix-clients", default="1,10,50", metavar="N,N,...")
+    parser.add_argument("--database", metavar="URL",
+                        help="with --matrix: a PostgreSQL server to create databases on "
+                             "(default: a throwaway cluster)")
     args = parser.parse_args(argv)
+    if args.seconds is None:
+        args.seconds = 10.0 if args.matrix else 30.0
     if not 1 <= args.seconds <= 600:
         raise SystemExit("--seconds must be between 1 and 600")
+    if args.matrix:
+        args.clients_list = [int(n) for n in args.matrix_clients.split(",")]
+        return matrix(args)
     store = args.store or tempfile.mkdtemp(prefix="devil-load-")
-    port = free_port()
-    server = start_server(store, port)
-    try:
-        stats, tables = asyncio.run(asyncio.wait_for(
-            run(f"http://127.0.0.1:{port}", args.clients, args.games, args.seconds, args.seed),
-            timeout=args.seconds + 120))
-    finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-    commands = sum(len(v) for v in stats.acked.values())
-    lat = sorted(stats.latencies)
-    p50 = statistics.median(lat) * 1000 if lat else float("nan")
-    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else float("nan")
-    played = sum(len(t.games) for t in tables)
-    finished = sum(1 for t in tables for c in t.games[:-1])
-    print(f"devil serve load test: {args.clients} clients, {args.games} tables, "
-          f"{stats.elapsed:.1f} s, store {store}")
-    print(f"  commands acknowledged: {commands}  ({commands / stats.elapsed:.1f} commands/s)")
-    print(f"  command latency: p50 {p50:.1f} ms, p99 {p99:.1f} ms  (n={len(lat)})")
-    print(f"  reads (legal, view, long-polls): {stats.reads} ({stats.reads / stats.elapsed:.1f}/s)")
-    print(f"  games: {played} played, {finished} finished; retries with the same id: "
-          f"{stats.retries}; refused by the rules: {stats.refused}")
-    problems = verify(store, stats, tables)
-    for error in stats.errors[:10]:
-        print(f"  error: {error}")
-    for problem in problems:
-        print(f"  PROBLEM: {problem}")
-    ok = not problems and not stats.errors
-    print(f"  verification: every game's hash chain and fold {'OK' if not problems else 'FAILED'};"
-          f" acknowledged commands missing or doubled: {'none' if not problems else 'SEE ABOVE'}")
-    return 0 if ok else 1
+    row = measure(store, args.nodes, args.clients, args.games, args.seconds, args.seed)
+    report(f"devil serve load test ({args.nodes} node(s), store {store})", row)
+    print(json.dumps({k: v for k, v in row.items() if k not in ("errors", "problems")}))
+    return 0 if row["ok"] else 1
 
 
 if __name__ == "__main__":

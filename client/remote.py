@@ -21,7 +21,7 @@ from typing import Any, Iterator
 import httpx
 
 from engine.errors import (CodecError, DevilError, IllegalCommand, LogDamaged, NotAllowed,
-                           UnknownGame, UsageError)
+                           StoreUnavailable, UnknownGame, UsageError)
 
 class ServerUnreachable(UsageError):
     """The server could not be reached (connection refused, reset, timed out)."""
@@ -49,6 +49,8 @@ def error_from(status: int, data: Any) -> DevilError:
         DevilError.__init__(exc, message)
         exc.seq, exc.reason, exc.path = -1, message, None
         return exc
+    if code == 5 or status == 503:
+        return StoreUnavailable(message)  # the server's database is away: try again (exit 5)
     if status == 404:
         return UnknownGame(message)
     if status == 400 and "command" in message:

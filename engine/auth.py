@@ -26,7 +26,7 @@ import threading
 
 import attrs
 
-from .errors import DevilError
+from .errors import DevilError, StoreUnavailable
 
 REFEREE_ROLE = "referee"
 SPECTATOR_ROLE = "spectator"
@@ -103,6 +103,8 @@ class TokenBook:
             return None  # not a game id: no such token
         try:
             data = self.store.private(game, "tokens")
+        except StoreUnavailable:
+            raise  # not an unknown token: the database is away (503)
         except (OSError, ValueError, DevilError):
             return None
         hashes = data.get("tokens") if isinstance(data, dict) else None

@@ -6,6 +6,7 @@ The CLI maps them to exit codes (see docs/commands.md):
 * :class:`UsageError`, :class:`CodecError` of a command, :class:`UnknownGame` -> 2
 * :class:`LogDamaged` -> 3
 * :class:`NotAllowed` -> 4 (authenticated, but not allowed to do that)
+* :class:`StoreUnavailable` -> 5 (the store, e.g. the database, cannot be reached now: try again)
 """
 
 from __future__ import annotations
@@ -92,3 +93,13 @@ class NotAllowed(DevilError):
     """The caller may not do this (acting as another seat, reading another seat's view)."""
 
     exit_code = 4
+
+
+class StoreUnavailable(DevilError):
+    """The store cannot be reached right now (the database is down or the connection was cut).
+
+    Nothing was recorded unless the message says it may have been (a commit whose answer was
+    lost): resending the same command with the same command id is always safe.  The HTTP
+    service answers 503; the CLI exits 5."""
+
+    exit_code = 5

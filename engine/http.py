@@ -24,6 +24,7 @@ twice.  Errors are JSON: ``{"error": message, "rule": rule-or-null, "code": CLI 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 from typing import Any
@@ -37,7 +38,7 @@ from starlette.routing import Route
 
 from .auth import Role, TokenBook, keys_equal
 from .errors import (CodecError, ConcurrencyConflict, DevilError, IllegalCommand, LogDamaged,
-                     NotAllowed, UnknownGame, UsageError)
+                     NotAllowed, StoreUnavailable, UnknownGame, UsageError)
 from .game import PUBLIC, REFEREE
 from .log import iso_time
 from .openapi import build as build_openapi
@@ -80,6 +81,8 @@ def error_body(message: str, code: int, rule: str | None = None) -> dict:
 
 def status_of(exc: DevilError) -> int:
     """The HTTP status answering an engine error."""
+    if isinstance(exc, StoreUnavailable):
+        return 503  # the database went away: nothing taken, try again (Retry-After)
     if isinstance(exc, IllegalCommand):
         return 409
     if isinstance(exc, NotAllowed):
@@ -115,9 +118,14 @@ class Hub:
             event = self._changed[game] = asyncio.Event()
         return event
 
-    def notify(self, game: str) -> None:
-        event = self._changed.pop(game, None)
-        if event is not None:
+    def notify(self, game: str | None) -> None:
+        """Wake the waiters of ``game`` (of every game for None)."""
+        if game is None:
+            events, self._changed = list(self._changed.values()), {}
+        else:
+            event = self._changed.pop(game, None)
+            events = [] if event is None else [event]
+        for event in events:
             event.set()
 
 
@@ -134,6 +142,20 @@ class Api:
         self.poll_interval = poll_interval
         self.body_timeout = BODY_TIMEOUT
         self.hub = Hub()
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """For the server's ``loop``: if the store tells of appends by other nodes (PostgreSQL's
+        LISTEN/NOTIFY: ``store.subscribe``), wake this node's watchers at once instead of at
+        their next poll of the head."""
+        subscribe = getattr(self.store, "subscribe", None)
+        if subscribe is None:
+            return
+
+        def appended(game: str | None) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closing
+                loop.call_soon_threadsafe(self.hub.notify, game)
+
+        subscribe(appended)
 
     # -- helpers --------------------------------------------------------------------------
     async def call(self, game: str, fn, *args, **kwargs):
@@ -552,8 +574,10 @@ async def _api_error(request: Request, exc: ApiError) -> Response:
 
 
 async def _devil_error(request: Request, exc: DevilError) -> Response:
+    status = status_of(exc)
     return JSONResponse(error_body(exc.message, exc.exit_code, getattr(exc, "rule", None)),
-                        status_code=status_of(exc))
+                        status_code=status,
+                        headers={"Retry-After": "1"} if status == 503 else None)
 
 
 async def _http_error(request: Request, exc: HTTPException) -> Response:
@@ -587,7 +611,12 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
         Route("/openapi.json", api.openapi, methods=["GET"]),
         Route("/health", api.health, methods=["GET"]),
     ]
-    app = Starlette(routes=routes, exception_handlers={
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        await run_in_threadpool(api.start, asyncio.get_running_loop())  # may wait (briefly) for the listener to connect
+        yield
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         ApiError: _api_error, DevilError: _devil_error, HTTPException: _http_error,
         Exception: _server_error})
     app.state.api = api

@@ -1,7 +1,8 @@
 """The PostgreSQL store: every game's stream in one database, shared by any number of nodes.
 
-Implements :class:`engine.store.protocol.EventStore` with psycopg 3 and a psycopg_pool
-connection pool.  The schema (engine/store/migrations/*.sql; docs/postgres.md) keeps:
+Implements :class:`engine.store.protocol.EventStore` with psycopg 3 and a small pool of its
+own (:class:`Connections`: fails fast while the database is away, reconnects on demand).  The
+schema (engine/store/migrations/*.sql; docs/postgres.md) keeps:
 
 * ``games``: one row a game with its header's exact .devlog bytes and its head (the last
   record's seq and link);
@@ -36,8 +37,10 @@ This module imports psycopg: :func:`engine.store.open_store` imports it only for
 
 from __future__ import annotations
 
+import contextlib
 import importlib.resources
 import re
+import select
 import threading
 import time
 import urllib.parse
@@ -47,10 +50,10 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg import sql
 from psycopg.types.json import Jsonb
-from psycopg_pool import ConnectionPool
 
-from ..errors import ConcurrencyConflict, UnknownGame, UsageError
-from ..log import VERSION, Header, Record, encode_command, encode_header, encode_records, now_ms, scan
+from ..errors import ConcurrencyConflict, StoreUnavailable, UnknownGame, UsageError
+from ..log import (VERSION, Header, Record, encode_command, encode_header, encode_records, now_ms,
+                   scan)
 from .protocol import Batch, DuplicateCommand, Head, check_append, resolve_id
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
@@ -61,7 +64,11 @@ POLL = 0.05
 #: how often a waiter looks again even while notifications flow (a safety net, s)
 RECHECK = 1.0
 #: how long to wait before reconnecting a failed notification connection (s)
-RELISTEN = 1.0
+RELISTEN = 0.5
+#: how long opening a connection may take before the database counts as unavailable (s)
+CONNECT_TIMEOUT = 5
+#: how long a call waits for one of the store's connections while all are busy (s)
+BUSY_TIMEOUT = 30.0
 #: serializes migrations: two nodes running `devil db upgrade` at once apply each one once
 _MIGRATION_LOCK = 0x64657669  # "devi"
 
@@ -200,6 +207,100 @@ def _records(chunks: list[bytes]) -> list[Record]:
     return [Record(*obj) for obj in unpacker]
 
 
+def unavailable(where: str, exc: BaseException, doubt: str | None = None) -> StoreUnavailable:
+    """The StoreUnavailable error for a connection failure ``exc`` (its first line, no
+    password: libpq's messages name the host or socket, never the password)."""
+    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+    tail = doubt or "nothing was recorded; try again shortly"
+    return StoreUnavailable(f"the database is unavailable ({where}: {reason}); {tail}")
+
+
+class Connections:
+    """The store's connections: at most ``size`` open at once, kept while they work.
+
+    Made for a database that may go away and come back: a connection is opened on demand
+    (failing at once, as StoreUnavailable, while the server is down, instead of queueing
+    callers behind a pool that reconnects with a back-off), an idle one the server has closed
+    (it restarted: the socket is readable) is dropped before use without a round trip, and a
+    connection that failed is closed rather than kept.  Every psycopg OperationalError (the
+    connection, the server shutting down, resources) becomes StoreUnavailable.
+    """
+
+    def __init__(self, url: str, size: int, where: str):
+        self.url = url
+        self.size = max(1, size)
+        self.where = where
+        self._idle: list[psycopg.Connection] = []
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(self.size)
+        self._closed = False
+
+    @contextlib.contextmanager
+    def connection(self):
+        if not self._slots.acquire(timeout=BUSY_TIMEOUT):
+            raise StoreUnavailable(f"the database is unavailable ({self.where}: all {self.size} "
+                                   f"connections stayed busy for {BUSY_TIMEOUT:g} s); try again")
+        conn = None
+        try:
+            conn = self._take()
+            yield conn
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            raise unavailable(self.where, exc) from None
+        finally:
+            if conn is not None:
+                self._give(conn)
+            self._slots.release()
+
+    def _take(self) -> psycopg.Connection:
+        while True:
+            with self._lock:
+                if self._closed:
+                    raise psycopg.InterfaceError("the store is closed")
+                conn = self._idle.pop() if self._idle else None
+            if conn is None:
+                return psycopg.connect(self.url, autocommit=True,
+                                       connect_timeout=CONNECT_TIMEOUT)
+            if _alive(conn):
+                return conn
+            _close(conn)
+
+    def _give(self, conn: psycopg.Connection) -> None:
+        keep = (not conn.closed and not conn.broken
+                and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE)
+        if keep:
+            with self._lock:
+                if not self._closed:
+                    self._idle.append(conn)
+                    return
+        _close(conn)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            _close(conn)
+
+
+def _alive(conn: psycopg.Connection) -> bool:
+    """Whether an idle connection may still work: not closed, and the server has sent nothing
+    (an idle connection reads nothing unless the server closed it or is shutting down)."""
+    if conn.closed or conn.broken:
+        return False
+    try:
+        readable, _, _ = select.select([conn.pgconn.socket], [], [], 0)
+    except (OSError, ValueError, psycopg.Error):
+        return False
+    return not readable
+
+
+def _close(conn: psycopg.Connection) -> None:
+    try:
+        conn.close()
+    except psycopg.Error:  # pragma: no cover
+        pass
+
+
 class PostgresStore:
     """The streams in a PostgreSQL database (an :class:`~engine.store.protocol.EventStore`).
 
@@ -207,7 +308,10 @@ class PostgresStore:
     ``pool_size`` the most connections this instance opens at once (plus one for
     notifications once something waits).  Opening checks the schema version (SchemaMismatch:
     run ``devil db init`` / ``devil db upgrade``) and raises UsageError when the database
-    cannot be reached.  Thread-safe; :meth:`close` (or ``with``) releases the connections.
+    cannot be reached.  Once open, a database that goes away makes calls raise
+    StoreUnavailable (nothing half-written: every write is one transaction) until it is back;
+    the store reconnects by itself.  Thread-safe; :meth:`close` (or ``with``) releases the
+    connections.
     """
 
     def __init__(self, url: str, pool_size: int = 10):
@@ -218,9 +322,8 @@ class PostgresStore:
             schema = conn.execute("SELECT current_schema()").fetchone()[0]
         self.channel = f"devil_{schema}"
         # autocommit: a read is one round trip; writes open a transaction of their own
-        self._pool = ConnectionPool(url, min_size=1, max_size=max(1, pool_size), open=True,
-                                    kwargs={"autocommit": True}, name=f"devil {self._where}",
-                                    timeout=30)
+        self._pool = Connections(url, pool_size, self._where)
+        self._subscribers: list = []
         self._state = threading.Condition()
         self._bumps: dict[str, int] = {}  # game -> appends notified (only grows)
         self._epoch = 0  # bumped when the listener (re)connects: anything may have happened
@@ -353,6 +456,7 @@ class PostgresStore:
         ``expected``.  Raises ConcurrencyConflict naming both versions, DuplicateCommand
         (``cmd`` is in the stream), UnknownGame."""
         self._check(game)
+        committing = False
         try:
             with self._pool.connection() as conn, conn.transaction():
                 row = conn.execute(
@@ -386,6 +490,13 @@ class PostgresStore:
                      "count": len(events), "links": links, "chunks": chunks,
                      "last": records[-1].seq, "head": records[-1].link,
                      "channel": self.channel})
+                committing = True  # the block's end commits: a failure now leaves a doubt
+        except StoreUnavailable as exc:
+            if not committing:
+                raise
+            raise StoreUnavailable(
+                exc.message.rpartition(";")[0] + f"; the command {cmd!r} may or may not have "
+                f"been recorded in {game}: resend it with the same command id") from None
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "records_command":
                 raise DuplicateCommand(f"command id {cmd!r} is already in {game}") from None
@@ -493,6 +604,23 @@ class PostgresStore:
         with self._state:
             self._bumps[game] = self._bumps.get(game, 0) + 1
             self._state.notify_all()
+        self._tell(game)
+
+    def _tell(self, game: str | None) -> None:
+        for callback in list(self._subscribers):
+            try:
+                callback(game)
+            except Exception:  # pragma: no cover - a subscriber's bug must not stop listening
+                pass
+
+    def subscribe(self, callback) -> None:
+        """Call ``callback(game)`` (from a background thread) at every append to ``game``
+        through any node, within milliseconds of its commit, and ``callback(None)`` whenever
+        the notification connection (re)connects (anything may have happened meanwhile).  The
+        HTTP service wakes its watchers with it.  Not called while notifications are down:
+        a subscriber keeps polling as a safety net."""
+        self._subscribers.append(callback)
+        self._start_listening()
 
     def _start_listening(self) -> None:
         """Start the notification thread once; wait (briefly) until it listens, so that no
@@ -515,6 +643,7 @@ class PostgresStore:
                     self._epoch += 1
                     self._state.notify_all()
                 self._ready.set()
+                self._tell(None)
                 while not self._closed:
                     for note in conn.notifies(timeout=0.5):
                         self._bump(note.payload)

@@ -13,7 +13,7 @@ from client.cli import cli
 from engine.chance import SeededChance
 from engine.replay import SEED_CHOSEN_NOTE, verify_bytes
 from engine.service import GameService
-from engine.store import FileStore, MemoryStore
+from engine.store import MemoryStore
 
 REPLAYS = os.path.join(os.path.dirname(__file__), "..", "..", "replays")
 
