@@ -8,7 +8,8 @@ listed by ``--help``), and the heavy parts (the service, the HTTP client and ser
 games) only inside command bodies, so ``devil --help`` starts fast.
 
 Exit codes: 0 done; 1 refused by the rules; 2 usage error (bad option, unknown game, malformed
-command); 3 damaged log or failed check; 4 not allowed; 70 internal error; 130 aborted.
+command); 3 damaged log or failed check; 4 not allowed; 5 store unavailable; 70 internal error;
+130 aborted.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ per game in the store folder).  Start a game, then give each player's commands:
   devil verify GAME                  (check a record: chain, seed, every rule)
 
 Exit codes: 0 done, 1 refused by the rules (the message names the rule), 2 usage error,
-3 damaged log or failed check, 4 not allowed, 70 internal error (a bug), 130 aborted.
+3 damaged log or failed check, 4 not allowed, 5 store (database) unavailable, 70 internal
+error (a bug), 130 aborted.
 """
 
 #: shared commands defined in other modules, imported when named
