@@ -109,6 +109,8 @@ def sources_of(obj, names) -> tuple[list[Source], bool]:
         store = obj.client.service.store
         game = store.resolve(name)
         out.append(Source(store.location(game), None, store.log_bytes(game), store.damage(game)))
+        for warning in store.warnings():  # a store others may read (issue 9.6)
+            click.echo(f"warning: {warning}", err=True)
     return out, archive
 
 

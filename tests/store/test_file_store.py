@@ -118,3 +118,16 @@ def test_the_referee_lists_and_acknowledges_set_aside_bytes_from_the_cli(tmp_pat
     assert json.loads(devil("aside", game, "--json")) == []
     assert "damage" not in json.loads(devil("show", game, "--json"))
     assert devil("verify", game).startswith("OK")
+
+
+def test_verify_warns_about_a_store_others_may_read(tmp_path):
+    from click.testing import CliRunner
+
+    from client.cli import cli
+
+    store, service, game = _game(tmp_path)
+    os.chmod(store.root, 0o755)
+    result = CliRunner().invoke(cli, ["--store", store.root, "verify", game],
+                                catch_exceptions=False)
+    assert result.exit_code == 0
+    assert "warning: the store folder" in result.stderr and "chmod 700" in result.stderr
