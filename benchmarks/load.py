@@ -119,6 +119,8 @@ class Stats:
         self.errors: list[str] = []
         self.reads = 0
         self.elapsed = 0.0
+        self.watched: list[int] = []  # the seqs a spectator's long-poll received, in order
+        self.watched_game: str | None = None
 
 
 class Seat:
@@ -259,10 +261,35 @@ async def run(urls: list[str], clients: int, games: int, seconds: float,
         began = time.monotonic()
         deadline = began + seconds
         rng = random.Random(seed)
+        done = asyncio.Event()
+        watching = asyncio.create_task(watch(urls[-1], tables[0].created, stats, done))
         await asyncio.gather(*(client(h, seats, stats, deadline, random.Random(rng.random()))
                                for h, seats in zip(https, owned)))
         stats.elapsed = time.monotonic() - began
+        done.set()
+        await watching
     return stats, tables
+
+
+async def watch(url: str, created: dict, stats: Stats, done: asyncio.Event) -> None:
+    """A spectator long-polling one game's events on the last node while the load runs, as
+    `devil watch` does: every event must arrive exactly once, in order (checked by verify).
+    Once the clients stopped it reads until nothing is left."""
+    game, token = created["game"], created["tokens"]["spectator"]
+    after = 0
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        while True:
+            final = done.is_set()
+            response = await http.get(f"/games/{game}/events",
+                                      params={"after": after, "wait": 0 if final else 2},
+                                      headers={"Authorization": f"Bearer {token}"})
+            data = response.json()
+            for event in data["events"]:
+                stats.watched.append(event["seq"])
+                after = event["seq"]
+            if data["over"] and not data["events"] or (final and not data["events"]):
+                break
+    stats.watched_game = game
 
 
 def verify(store: str, stats: Stats, tables: list) -> list[str]:
@@ -297,6 +324,10 @@ def verify(store: str, stats: Stats, tables: list) -> list[str]:
                     problems.append(f"{game}: acknowledged commands missing: {missing[:5]}")
                 if len(set(stats.acked.get(game, []))) != len(stats.acked.get(game, [])):
                     problems.append(f"{game}: a command id was acknowledged as new twice")
+                if game == stats.watched_game and stats.watched != [r.seq for r in records]:
+                    problems.append(f"{game}: the watcher did not see every event exactly once "
+                                    f"in order ({len(stats.watched)} seen, {len(records)} in "
+                                    "the log)")
     finally:
         close = getattr(opened, "close", None)
         if close is not None:
@@ -336,6 +367,7 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
         "reads": stats.reads, "retries": stats.retries, "refused": stats.refused,
         "played": sum(len(t.games) for t in tables),
         "finished": sum(len(t.games) - 1 for t in tables),
+        "watched": len(stats.watched),
         "errors": stats.errors[:10], "problems": problems,
         "ok": not problems and not stats.errors,
     }

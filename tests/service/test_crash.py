@@ -8,8 +8,11 @@ variant repeats the crash with more games (DEVIL_TEST_SCALE multiplies it).
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -22,7 +25,7 @@ from engine.service import GameService
 from engine.store import FileStore
 
 from ..scale import SCALE
-from .conftest import Server, auth
+from .conftest import ROOT, Server, auth
 from .helpers import atkr_choice, play_atkr
 
 
@@ -76,12 +79,24 @@ def command_groups(path):
     return runs
 
 
+def start_watcher(url: str, created: dict) -> subprocess.Popen:
+    """`devil watch --json` of one game through the server, as a spectator: it must print every
+    event exactly once, in order, across the crash (it reconnects by itself)."""
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.Popen(
+        [sys.executable, "-m", "client.cli", "--server", url, "--token",
+         created["tokens"]["spectator"], "watch", created["game"], "--json", "--timeout", "150"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
 def crash_once(store, games: int, acks_before_kill: int, seed: int):
     server = Server(store).start()
+    port = server.port
     try:
         created = [server.http.post("/games", json={
             "kind": "atkr", "options": {"players": ["Anna", "Ben", "Cleo"]},
             "seed": seed + i}).json() for i in range(games)]
+        watcher = start_watcher(server.url, created[0])
         drivers = [Driver(server.url, c, seed + i) for i, c in enumerate(created)]
         for driver in drivers:
             driver.start()
@@ -108,7 +123,7 @@ def crash_once(store, games: int, acks_before_kill: int, seed: int):
                for d in drivers)
     # restart on the same store: resend the commands whose answer was lost, with their ids
     resent = {200: 0, 201: 0}
-    server = Server(store).start()
+    server = Server(store, port=port).start()  # where the watcher reconnects
     try:
         with httpx.Client(base_url=server.url, timeout=10) as http:
             for driver in drivers:
@@ -128,8 +143,15 @@ def crash_once(store, games: int, acks_before_kill: int, seed: int):
                 assert response.status_code == 200 and response.json()["repeated"] is True
         # play continues: one game to its end
         play_atkr(server, drivers[0].created)
+        out, err = watcher.communicate(timeout=180)
     finally:
         server.stop()
+        if watcher.poll() is None:
+            watcher.kill()
+    assert watcher.returncode == 0, err
+    seen = [json.loads(line)["seq"] for line in out.splitlines()]
+    final = read_path(os.path.join(store, drivers[0].created["game"] + ".devlog")).last_seq
+    assert seen == list(range(1, final + 1))  # every event once, in order, across the crash
     service = GameService(FileStore(store))
     for driver in drivers:
         game = driver.created["game"]
