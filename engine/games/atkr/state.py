@@ -111,11 +111,14 @@ class State:
     salt: str | None = None
 
     def copy(self) -> "State":
-        """A copy whose lists can be changed without touching this one."""
-        other = attrs.evolve(self)
-        for name in ("players", "track", "money", "bets", "bet_in", "table", "busted", "stopped",
-                     "had_turn", "furnace", "spaces", "pacts", "winners"):
-            setattr(other, name, list(getattr(self, name)))
+        """A copy whose lists can be changed without touching this one (built slot by slot:
+        ``decide`` copies the state for every command, and ``devil verify`` re-decides every
+        command of a log)."""
+        other = object.__new__(State)
+        for name in _SCALARS:
+            object.__setattr__(other, name, getattr(self, name))
+        for name in _LISTS:
+            object.__setattr__(other, name, list(getattr(self, name)))
         other.coals = [list(c) for c in self.coals]
         return other
 
@@ -135,3 +138,9 @@ class State:
     def laid_out(self, seat: int) -> bool:
         """Whether ``seat`` lays out coals this round (had coals and did not bust)."""
         return not self.busted[seat] and bool(self.coals[seat])
+
+
+#: the State fields :meth:`State.copy` copies as lists, and those it shares (immutable values)
+_LISTS = ("players", "track", "money", "bets", "bet_in", "table", "busted", "stopped",
+          "had_turn", "furnace", "spaces", "pacts", "winners")
+_SCALARS = tuple(f.name for f in attrs.fields(State) if f.name not in _LISTS + ("coals",))
