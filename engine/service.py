@@ -396,7 +396,8 @@ class GameService:
             for _ in range(RETRIES):
                 loaded = self._refresh(game)
                 rules = loaded.rules
-                if isinstance(command, dict):
+                if rules.commands.by_type.get(getattr(type(command), "TYPE", None)) \
+                        is not type(command):  # a map, or anything but this kind's command
                     command = rules.commands.from_map(command)
                 if command_id is not None:
                     done = self.store.command(game, command_id)
