@@ -149,6 +149,10 @@ class GameService:
         with all of them or not at all.  Raises UsageError for bad options.
         """
         rules = rules_for(kind)
+        if not isinstance(options, dict):
+            raise UsageError(f"the options of a new game are a map, not {type(options).__name__}")
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**64):
+            raise UsageError(f"a seed is a whole number from 0 to 2**64 - 1, not {seed!r}"[:200])
         physical = options.get("physical", False)
         if not isinstance(physical, bool):
             raise UsageError(f"physical must be true or false, not {physical!r}")

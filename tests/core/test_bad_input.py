@@ -223,3 +223,35 @@ def test_coal_devil_in_any_case_in_a_physical_game(devil, devil_word):
     result = devil("draw", game, "--as", "Anna", "--coal", devil_word, "--json")
     events = json.loads(result.stdout)["events"]
     assert events[0]["type"] == "coal_drawn" and events[0]["coal"] == 0, events
+
+
+# -- found by the fuzz suites (tests/fuzz) -----------------------------------------------------
+def test_the_service_refuses_a_command_that_is_no_map_and_no_command_object():
+    from engine.errors import CodecError
+    from engine.service import GameService
+    from engine.store import MemoryStore
+
+    service = GameService(MemoryStore())
+    game = service.create("atkr", {"players": ["A", "B"]}, seed=1).game
+    before = service.store.log_bytes(game)
+    for command in (None, [], "bet", 7):
+        with pytest.raises(CodecError):
+            service.submit(game, command)
+    assert service.store.log_bytes(game) == before
+
+
+@pytest.mark.parametrize("options,seed", [(None, None), ([], None), ("x", 1),
+                                          ({"players": ["A", "B"]}, []),
+                                          ({"players": ["A", "B"]}, "1"),
+                                          ({"players": ["A", "B"]}, True),
+                                          ({"players": ["A", "B"]}, 1.0),
+                                          ({"players": ["A", "B"]}, -1),
+                                          ({"players": ["A", "B"]}, 2**64)])
+def test_create_refuses_options_that_are_no_map_and_seeds_that_are_no_seed(options, seed):
+    from engine.service import GameService
+    from engine.store import MemoryStore
+
+    store = MemoryStore()
+    with pytest.raises(UsageError):
+        GameService(store).create("atkr", options, seed=seed)
+    assert store.games() == []
