@@ -255,3 +255,35 @@ def test_create_refuses_options_that_are_no_map_and_seeds_that_are_no_seed(optio
     with pytest.raises(UsageError):
         GameService(store).create("atkr", options, seed=seed)
     assert store.games() == []
+
+
+def forged_log(tmp_path):
+    """A short atkr log whose third record (a bet) names seat 9, with the hash chain
+    recomputed: well-formed bytes no rules could have written."""
+    from tests.fuzz.test_commands import played
+    from tests.fuzz.test_devlog import rechained
+
+    service, game = played("atkr", 2, False, 7, 6)
+
+    def edit(header, commands):
+        commands[1]["events"][0] = {"type": "bet_placed", "seat": 9, "amount": 200}
+
+    path = tmp_path / "forged.devlog"
+    path.write_bytes(rechained(service.store.log_bytes(game), edit))
+    return path
+
+
+def test_fold_bytes_calls_an_impossible_rechained_event_damage(tmp_path):
+    from engine.errors import LogDamaged
+    from engine.replay import fold_bytes
+
+    with pytest.raises(LogDamaged) as info:
+        fold_bytes(forged_log(tmp_path).read_bytes())
+    assert info.value.seq == 3
+
+
+def test_devil_import_refuses_a_log_verify_refuses(devil, tmp_path):
+    path = forged_log(tmp_path)
+    result = devil("import", path, code=3)
+    assert "not imported" in result.stderr
+    assert not any(n.endswith(".devlog") for n in store_bytes(devil.store))
