@@ -69,8 +69,9 @@ def case(suite: str, deadline: float | None = None):
     except StoredGameChanged:
         tally["changes"].add(test)
         raise
-    except Exception:
-        tally["crashes"].add(test)
+    except BaseException as exc:  # schemathesis' failures are a BaseExceptionGroup
+        if not isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+            tally["crashes"].add(test)
         raise
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
