@@ -14,14 +14,12 @@ command); 3 damaged log or failed check; 4 not allowed; 5 store unavailable; 70 
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from engine.games import KINDS
 
 from .common import (Context, DevilGroup, as_option, emit, id_option, json_option, log_file,
-                     renderer_for, submit_command, token_seat)
+                     read_json_text, renderer_for, submit_command, token_seat)
 from .games import examples
 
 DEFAULT_STORE = click.get_app_dir("devil")
@@ -97,10 +95,7 @@ def submit(obj, game, command, as_name, command_id, as_json):
     Example:
       devil submit GAME '{"type": "bet", "amount": 60}' --as Anna
     """
-    try:
-        data = json.loads(command)
-    except json.JSONDecodeError as exc:
-        raise click.BadParameter(f"not JSON: {exc}", param_hint="COMMAND") from None
+    data = read_json_text(command, "the command", param_hint="COMMAND")
     if not isinstance(data, dict):
         raise click.BadParameter("a command is a JSON object with a \"type\"",
                                  param_hint="COMMAND")

@@ -3,7 +3,9 @@ Loaded by client.cli when named."""
 
 from __future__ import annotations
 
+import errno
 import json
+import socket
 import sys
 import time
 
@@ -42,14 +44,44 @@ def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_jso
     store = store_dir or obj.store_dir
     app = create_app(store, organiser_key, max_body=max_body or MAX_BODY)
     who = "the organiser only" if organiser_key else "anyone"
+    # bind before saying anything: a busy port is a usage error (exit 2), not a listening line
+    # followed by uvicorn's exit 3; uvicorn then serves on this very socket (no race)
+    sock = listening_socket(host, port)
+    port = sock.getsockname()[1]
     if as_json:
         click.echo(json.dumps({"url": f"http://{host}:{port}", "store": store,
                                "organiser_only": bool(organiser_key)}))
         sys.stdout.flush()
     click.echo(f"devil serve: games in {store} on http://{host}:{port} "
                f"(games may be created by {who})", err=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False,
-                timeout_graceful_shutdown=5)
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
+                            timeout_graceful_shutdown=5)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` (SO_REUSEADDR, as uvicorn binds); UsageError
+    when the port is busy or the address cannot be listened on."""
+    from engine.errors import UsageError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise UsageError(f"cannot listen on {host}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise UsageError(f"port {port} on {host} is busy (another devil serve?): choose "
+                             "--port") from None
+        raise UsageError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 @click.command()

@@ -17,7 +17,8 @@ from .common import DevilGroup, emit, json_option
 def import_(obj, path, as_json):
     """Add a recorded game (a .devlog file) to the store, byte for byte.
 
-    The file is checked first (format and hash chain); a game whose id is already in the store
+    The file is checked first (as `devil verify` does: format, hash chain, every command
+    re-decided); a game whose id is already in the store
     is refused, and nothing is written.  `devil export GAME -o FILE` then `devil --store OTHER
     import FILE` moves a game between stores (a folder, or a postgresql:// database): the
     exported file is byte-identical to the imported one.
@@ -30,8 +31,17 @@ def import_(obj, path, as_json):
 
     if obj.server:
         raise UsageError("import writes to a local store (--store), not to --server")
+    from engine.errors import LogDamaged
+    from engine.replay import verify_bytes
+
     store = obj.client.service.store
     data = read_bytes(path)
+    # the chain alone is not enough: a log re-chained around an impossible event would be
+    # stored, then crash whatever shows it; only a log `devil verify` accepts is imported
+    checked = verify_bytes(data, path)
+    if not checked.ok and not checked.torn:
+        raise LogDamaged(checked.first_bad_seq or 0, f"{checked.reason} (`devil verify` "
+                         "refuses it, so it is not imported)", path)
     game = store.import_log(data)
     if as_json:
         emit({"game": game, "bytes": len(data), "store": store.location()})

@@ -40,6 +40,7 @@ from .auth import Role, TokenBook, keys_equal
 from .errors import (CodecError, ConcurrencyConflict, DevilError, IllegalCommand, LogDamaged,
                      NotAllowed, StoreUnavailable, UnknownGame, UsageError)
 from .game import PUBLIC, REFEREE
+from .jsonsafe import loads as json_loads
 from .log import iso_time
 from .openapi import build as build_openapi
 from .service import MAX_COMMAND_ID, GameService, actor_code
@@ -247,12 +248,10 @@ class Api:
                                 "(is it shorter than its Content-Length?)") from None
         if not body.strip():
             raise ApiError(400, "the request body is empty: send a JSON object")
-        try:
-            data = json.loads(bytes(body))
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise ApiError(400, f"the request body is not valid JSON ({exc})") from None
-        except RecursionError:
-            raise ApiError(400, "the request body is nested too deeply") from None
+        try:  # the same rules as every JSON devil reads (engine.jsonsafe)
+            data = json_loads(bytes(body), "the request body")
+        except UsageError as exc:
+            raise ApiError(400, exc.message) from None
         if not isinstance(data, dict):
             raise ApiError(400, "the request body must be a JSON object")
         return data

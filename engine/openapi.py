@@ -32,7 +32,8 @@ def _json(schema: dict, description: str) -> dict:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-_ERR = {"401": {"$ref": "#/components/responses/Unauthorized"},
+_ERR = {"400": {"$ref": "#/components/responses/BadRequest"},  # a bad query (?as, ?after)
+        "401": {"$ref": "#/components/responses/Unauthorized"},
         "403": {"$ref": "#/components/responses/Forbidden"},
         "404": {"$ref": "#/components/responses/NotFound"}}
 _GAME = {"name": "game", "in": "path", "required": True, "schema": {"type": "string"},
@@ -45,6 +46,13 @@ _LEGAL = {"name": "legal", "in": "query", "required": False, "schema": {"type": 
 _AFTER = {"name": "after", "in": "query", "required": False,
           "schema": {"type": "integer", "minimum": 0, "default": 0},
           "description": "Only events with a sequence number above this."}
+
+#: one server-sent event of GET /games/{id}/stream: `event` (a record; data: an Events entry
+#: as JSON) or `over` (data: {"version"}); comments and `retry` carry no event
+_SSE_EVENT = {"type": "object", "properties": {
+    "event": {"type": "string", "enum": ["event", "over"]}, "id": {"type": "string"},
+    "data": {"type": "string", "description": "JSON"}, "retry": {"type": "integer"}}}
+
 
 def build(max_wait: float, max_stream: float) -> dict[str, Any]:
     """The document, with the service's limits on long-polls (``max_wait`` s) and event
@@ -144,8 +152,10 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
             "/games/{game}/stream": {"get": _op(
                 "Server-sent events: one `event` per record (id = seq), `over` at the end; resume "
                 "with Last-Event-ID or ?after", "any token of the game",
-                {"200": {"description": "text/event-stream",
-                         "content": {"text/event-stream": {"schema": {"type": "string"}}}}, **_ERR},
+                {"200": {"description": "text/event-stream (itemSchema: one event, as in OpenAPI "
+                                        "3.2)",
+                         "content": {"text/event-stream": {"itemSchema": _SSE_EVENT}}},
+                 **_ERR},
                 [_GAME, _AS, _AFTER, {"name": "timeout", "in": "query", "required": False,
                                       "schema": {"type": "number", "maximum": max_stream},
                                       "description": "Close the stream after this many seconds."}])},

@@ -120,22 +120,30 @@ def _fold_bytes(data: bytes, path: str | None) -> tuple[Header, Any, int]:
         state = rules.initial()
         count = 0
         held: list = []  # the events of a command whose last record has not come yet
-        if first is not None:
-            for obj in _chain_one(first, records):
-                try:
-                    event = decode(obj[4])
-                except CodecError as exc:
-                    raise LogDamaged(obj[0], exc.message, path) from None
-                if obj[5] == 0 and not held:
-                    state = evolve(state, event)
-                    count += 1
-                else:
-                    held.append(event)
-                    if obj[5] == 0:
-                        for event in held:
-                            state = evolve(state, event)
-                        count += len(held)
-                        held = []
+        obj = first
+        try:
+            if first is not None:
+                for obj in _chain_one(first, records):
+                    try:
+                        event = decode(obj[4])
+                    except CodecError as exc:
+                        raise LogDamaged(obj[0], exc.message, path) from None
+                    if obj[5] == 0 and not held:
+                        state = evolve(state, event)
+                        count += 1
+                    else:
+                        held.append(event)
+                        if obj[5] == 0:
+                            for event in held:
+                                state = evolve(state, event)
+                            count += len(held)
+                            held = []
+        except LogDamaged:
+            raise
+        except Exception as exc:  # a well-formed log never makes evolve fail (load_bytes too)
+            raise LogDamaged(obj[0], f"{event.TYPE} cannot be applied at this point "
+                                     f"({type(exc).__name__}: {exc}); run `devil verify`",
+                             path) from None
     except LogDamaged as exc:
         if path is not None and exc.path is None:
             raise LogDamaged(exc.seq, exc.reason, path) from None

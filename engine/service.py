@@ -150,6 +150,10 @@ class GameService:
         with all of them or not at all.  Raises UsageError for bad options.
         """
         rules = rules_for(kind)
+        if not isinstance(options, dict):
+            raise UsageError(f"the options of a new game are a map, not {type(options).__name__}")
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**64):
+            raise UsageError(f"a seed is a whole number from 0 to 2**64 - 1, not {seed!r}"[:200])
         physical = options.get("physical", False)
         if not isinstance(physical, bool):
             raise UsageError(f"physical must be true or false, not {physical!r}")
@@ -401,7 +405,8 @@ class GameService:
             for _ in range(RETRIES):
                 loaded = self._refresh(game)
                 rules = loaded.rules
-                if isinstance(command, dict):
+                if rules.commands.by_type.get(getattr(type(command), "TYPE", None)) \
+                        is not type(command):  # a map, or anything but this kind's command
                     command = rules.commands.from_map(command)
                 if command_id is not None:
                     done = self.store.command(game, command_id)

@@ -68,8 +68,9 @@ COAL_CHOICES = ["10", "20", "25", "50", "75", "100", "devil"]
 @click.argument("game")
 @click.option("--as", "as_name", metavar="NAME", help="The player drawing (with --server "
               "and a seat's token: that seat).")
-@click.option("--coal", type=click.Choice(COAL_CHOICES), help="Physical games only: the coal "
-              "the player drew from the box.")
+@click.option("--coal", type=click.Choice(COAL_CHOICES, case_sensitive=False),
+              help="Physical games only: the coal the player drew from the box (devil in any "
+              "case).")
 @id_option
 @json_option
 @click.pass_obj
@@ -85,7 +86,7 @@ def draw(obj, game, as_name, coal, command_id, as_json):
     """
     command = {"type": "draw"}
     if coal is not None:
-        command["coal"] = 0 if coal == "devil" else int(coal)
+        command["coal"] = 0 if coal.lower() == "devil" else int(coal)
     submit_command(obj, game, command, as_name, command_id, as_json)
 
 

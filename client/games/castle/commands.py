@@ -8,11 +8,9 @@ codes are those of every other game command (0 done, 1 refused by the rules, 2 u
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from ...common import id_option, json_option, print_created, submit_command
+from ...common import id_option, json_option, print_created, read_json_file, submit_command
 
 VARIANTS = ("smuggling", "prophecy", "scoring")
 SIDES = ("attacker", "defender", "neutral")
@@ -22,15 +20,10 @@ def read_deal(path: str) -> dict:
     """The deal map in the JSON file at ``path`` (docs/castle-rules.md, "The deal format").
 
     The file holds the deal itself, or a map with a ``deal`` key (and optionally ``players``).
-    Raises click.BadParameter if it is not readable JSON; the engine checks the deal itself.
+    Raises click.BadParameter if it is not readable, safe JSON (client.common.read_json_file:
+    UTF-8, at most 1 MB, bounded nesting and digits); the engine checks the deal itself.
     """
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as exc:
-        raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint="--deal")
-    except json.JSONDecodeError as exc:
-        raise click.BadParameter(f"{path} is not JSON: {exc}", param_hint="--deal")
+    data = read_json_file(path, param_hint="--deal")
     if isinstance(data, dict) and "deal" in data and "seats" not in data:
         data = data["deal"]
     if not isinstance(data, dict):
