@@ -16,7 +16,6 @@ import os
 import signal
 from collections import defaultdict
 
-import pytest
 from hypothesis import HealthCheck, settings
 
 #: cases per fuzz test (hypothesis max_examples)
