@@ -25,8 +25,6 @@ A refused command raises and appends nothing.
 
 from __future__ import annotations
 
-import io
-import pickle
 import threading
 from typing import Any, Callable
 
@@ -228,7 +226,7 @@ class GameService:
         if not data:
             return None
         try:
-            snap = _SnapshotUnpickler(io.BytesIO(data)).load()
+            snap = _unpickle_snapshot(data)
             if not (isinstance(snap, dict) and snap.get("format") == SNAPSHOT_FORMAT
                     and snap.get("game") == game):
                 return None
@@ -326,6 +324,8 @@ class GameService:
         viewers = [PUBLIC, *range(len(rules.seats(loaded.state)))]
         states = {viewer: self._viewer_state(loaded, viewer) for viewer in viewers}
         states[REFEREE] = loaded.state
+        import pickle
+
         data = pickle.dumps({"format": SNAPSHOT_FORMAT, "game": loaded.game,
                              "kind": loaded.header.kind, "header_link": loaded.header.link,
                              "seq": loaded.head.seq, "link": loaded.head.link, "states": states},
@@ -492,20 +492,26 @@ class GameService:
         return chance
 
 
-class _SnapshotUnpickler(pickle.Unpickler):
-    """Reads a snapshot, refusing every class but the games' own attrs classes (their states)
-    and plain containers: a snapshot file is never trusted, so it can hold data, not code."""
+def _unpickle_snapshot(data: bytes):
+    """A snapshot's contents, refusing every class but the games' own attrs classes (their
+    states) and plain containers: a snapshot file is never trusted, so it can hold data, not
+    code.  Raises pickle.UnpicklingError (or another error of a damaged pickle)."""
+    import io
+    import pickle
 
-    _PLAIN = {("builtins", "set"), ("builtins", "frozenset"), ("collections", "OrderedDict")}
+    plain = {("builtins", "set"), ("builtins", "frozenset"), ("collections", "OrderedDict")}
 
-    def find_class(self, module: str, name: str):
-        if (module, name) in self._PLAIN:
-            return super().find_class(module, name)
-        if module.startswith("engine.games.") and "." not in name:
-            found = super().find_class(module, name)
-            if isinstance(found, type) and attrs.has(found):
-                return found
-        raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
+    class Unpickler(pickle.Unpickler):
+        def find_class(self, module: str, name: str):
+            if (module, name) in plain:
+                return super().find_class(module, name)
+            if module.startswith("engine.games.") and "." not in name:
+                found = super().find_class(module, name)
+                if isinstance(found, type) and attrs.has(found):
+                    return found
+            raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
+
+    return Unpickler(io.BytesIO(data)).load()
 
 
 class SecretDamaged(DevilError):

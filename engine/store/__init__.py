@@ -10,8 +10,8 @@ many nodes (imported on first use: psycopg is loaded only when a database is nam
 """
 
 from .file import FileStore, new_game_id
-from .memory import MemoryStore
 from .protocol import Batch, DuplicateCommand, EventStore, Head
+
 
 #: the location prefixes that name a PostgreSQL database
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -35,10 +35,16 @@ def open_store(location: str) -> EventStore:
 
 
 def __getattr__(name: str):
-    if name == "PostgresStore":  # lazily: importing psycopg costs start-up time
+    """``PostgresStore`` and ``MemoryStore`` are imported on first use: importing psycopg, or
+    anything a cold `devil show` does not need, costs start-up time."""
+    if name == "PostgresStore":
         from .postgres import PostgresStore
 
         return PostgresStore
+    if name == "MemoryStore":
+        from .memory import MemoryStore
+
+        return MemoryStore
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -28,7 +28,6 @@ import json
 import os
 import re
 import secrets as _secrets
-import tempfile
 import threading
 import time
 
@@ -505,6 +504,8 @@ def _make_folder(root: str) -> None:
 
 
 def _atomic_write(root: str, path: str, data: bytes, durable: bool = True) -> None:
+    import tempfile  # only writers need it: a cold read imports less
+
     _make_folder(root)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=root)
     try:
