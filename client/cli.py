@@ -18,8 +18,8 @@ import click
 
 from engine.games import KINDS
 
-from .common import (Context, DevilGroup, as_option, emit, id_option, json_option, log_file,
-                     read_json_text, renderer_for, submit_command, token_seat)
+from .common import (Context, DevilGroup, as_option, damage_lines, emit, id_option, json_option,
+                     log_file, read_json_text, renderer_for, submit_command, token_seat)
 from .games import examples
 
 DEFAULT_STORE = click.get_app_dir("devil")
@@ -148,6 +148,8 @@ def show(obj, game, as_name, as_json):
         return
     render = renderer_for(view["kind"])
     click.echo(render.table(view, as_name))
+    for line in damage_lines(view.get("damage")):
+        click.echo(line)
     if legal is not None:
         click.echo(f"{as_name} may: {render.summarize_legal(legal)}")
 
@@ -179,6 +181,10 @@ def log(obj, game, as_name, as_json):
     render = renderer_for(client.kind(game))
     for entry in entries:
         click.echo(f"#{entry['seq']:<4} {render.describe_map(entry['event'], names)}")
+    service = getattr(client, "service", None)  # the local store's games: their damage too
+    if service is not None:
+        for line in damage_lines(service.store.damage(game)):
+            click.echo(line)
 
 
 @cli.command()

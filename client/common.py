@@ -270,6 +270,18 @@ def log_file(source: str) -> str | None:
     return None
 
 
+def damage_lines(damage: list | None) -> list[str]:
+    """Lines about what the store could not read as records of a game (a view's ``damage``):
+    every view mentions them until the referee acknowledges them (`devil aside`)."""
+    out = []
+    for piece in damage or []:
+        where = (f"set aside in {piece['file']}" if piece.get("file")
+                 else "still at the end of the log")
+        out.append(f"DAMAGE: {piece['size']} bytes from byte {piece['offset']} could not be read "
+                   f"as records ({where}); the referee acknowledges with `devil aside`")
+    return out
+
+
 def local_service(obj: Context, store_dir: str | None = None):
     """A GameService on ``store_dir``, else on the local store; UsageError with --server
     (play and simulate run locally)."""

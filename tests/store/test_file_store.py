@@ -113,10 +113,14 @@ def test_the_referee_lists_and_acknowledges_set_aside_bytes_from_the_cli(tmp_pat
     pieces = json.loads(devil("aside", game, "--json"))
     assert len(pieces) == 1 and pieces[0]["size"] == len(data) - 20 - pieces[0]["offset"]
     assert "damage" in json.loads(devil("show", game, "--json"))
+    for command in (["show", game], ["show", game, "--as", "Ben"], ["log", game]):
+        assert f"DAMAGE: {pieces[0]['size']} bytes from byte {pieces[0]['offset']}" in \
+            devil(*command)
     assert devil("verify", game, code=3).startswith("FAILED")  # unacknowledged damage
     devil("aside", game, "--acknowledge", pieces[0]["file"], "--by", "Rita")
     assert json.loads(devil("aside", game, "--json")) == []
     assert "damage" not in json.loads(devil("show", game, "--json"))
+    assert "DAMAGE" not in devil("show", game) + devil("log", game)
     assert devil("verify", game).startswith("OK")
 
 
