@@ -259,8 +259,14 @@ def games(obj, kind, finished, as_json):
         emit(rows)
         return
     if not rows:
+        import os
+
+        missing = (not obj.server and "://" not in obj.store_dir
+                   and not os.path.isdir(obj.store_dir))
         click.echo(f"no games in {obj.server or obj.store_dir}"
-                   + (" that match" if kind is not None or finished is not None else ""))
+                   + (" that match" if kind is not None or finished is not None else "")
+                   + (" (no such folder yet: it is made when a game is created; check --store)"
+                      if missing else ""))
     for row in rows:
         if "error" in row:
             click.echo(f"{row['game']}  DAMAGED: {row['error']}")

@@ -31,7 +31,8 @@ from .common import json_option, renderer_for
 @json_option
 @click.pass_obj
 def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_json):
-    """Serve the games of a store folder over HTTP (Starlette app run by uvicorn).
+    """Serve the games of a store (a folder, or a postgresql:// database shared with other
+    nodes) over HTTP (Starlette app run by uvicorn).
 
     Creating a game (POST /games) answers one token per seat, a referee token and a
     spectator token; players then run `devil --server URL --token T ...`.  The API is

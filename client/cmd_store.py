@@ -21,7 +21,10 @@ def import_(obj, path, as_json):
     re-decided); a game whose id is already in the store
     is refused, and nothing is written.  `devil export GAME -o FILE` then `devil --store OTHER
     import FILE` moves a game between stores (a folder, or a postgresql:// database): the
-    exported file is byte-identical to the imported one.
+    exported file is byte-identical to the imported one.  `--store` is devil's own option, so
+    it comes before `import`.  A digital game's secret seed is not in its log until the game
+    ends: move finished or physical games (an unfinished digital game cannot draw again in
+    its new store).
 
     \b
     Example:

@@ -32,16 +32,23 @@ def replay(obj, source, as_name, to_seq, step, events_only, as_json):
     Works on any .devlog file, without a store.  With --as, every event and every table is what
     that player saw at that moment: other players' bets stay sealed until they are revealed.
     """
+    import sys
+
     from engine.errors import LogDamaged
     from engine.game import REFEREE
     from engine.replay import load_bytes, open_log, steps, verify_bytes, verify_path, view_at
 
-    (item,), _ = sources_of(obj, [source])
+    if step and not sys.stdin.isatty():
+        raise UsageError("--step waits for a key between events: it needs a terminal (leave it "
+                         "out, or use --to SEQ)")
+    (source_log,), _ = sources_of(obj, [source])
     # a damaged log is stepped through up to its first bad record, then reported (exit 3)
-    check = verify_path(item.path) if item.data is None else verify_bytes(item.data, item.label)
+    check = (verify_path(source_log.path) if source_log.data is None
+             else verify_bytes(source_log.data, source_log.label))
     if not check.ok and check.first_bad_seq == 0:
-        raise LogDamaged(0, check.reason, item.label)
-    log = open_log(item.path) if item.data is None else load_bytes(item.data, item.label)
+        raise LogDamaged(0, check.reason, source_log.label)
+    log = (open_log(source_log.path) if source_log.data is None
+           else load_bytes(source_log.data, source_log.label))
     if not check.ok:
         last_good = check.first_bad_seq - 1
         to_seq = last_good if to_seq is None else min(to_seq, last_good)
@@ -72,7 +79,7 @@ def replay(obj, source, as_name, to_seq, step, events_only, as_json):
     if as_json:
         emit({"game": log.header.game, "kind": log.header.kind, "as": as_name, "steps": out})
     if not check.ok:
-        raise LogDamaged(check.first_bad_seq, check.reason, item.label)
+        raise LogDamaged(check.first_bad_seq, check.reason, source_log.label)
 
 
 # -- checking one or many recorded games --------------------------------------------------------
@@ -141,14 +148,19 @@ def _archive(ctx, sources: list[Source], task, jobs: int | None, as_json: bool, 
 
     from engine.archive import run, summarize
 
-    for source in sources:
-        if source.path is None:
-            raise UsageError(f"{source.label}: name files or folders to check many games at "
-                             "once (export a stored game with `devil export`)")
-    paths = [source.path for source in sources]
-    with click.progressbar(length=len(paths), label=f"{label} {len(paths)} games",
+    paths = [source.path for source in sources if source.path is not None]
+    with click.progressbar(length=len(sources), label=f"{label} {len(sources)} games",
                            file=sys.stderr) as bar:
-        rows = run(task, paths, jobs, on_row=lambda row: bar.update(1))
+        found = iter(run(task, paths, jobs, on_row=lambda row: bar.update(1)))
+        rows = []
+        for source in sources:  # games in the store are read through it, in this process
+            row = next(found) if source.path is not None else task(source.label, source.data)
+            if source.path is None:
+                bar.update(1)
+            if source.damage and row["status"] != "damaged":
+                row.update(status="damaged", ok=False, damage=source.damage,
+                           reason="; ".join(_damage_lines(source.damage)))
+            rows.append(row)
     summary = summarize(rows)
     for row in rows:
         if as_json:
@@ -159,6 +171,9 @@ def _archive(ctx, sources: list[Source], task, jobs: int | None, as_json: bool, 
             click.echo(f"SKIP {row['path']}: {row['reason']}")
         elif row.get("ok") is False:
             click.echo(f"FAILED {row['path']}: {row.get('reason') or 'see the single report'}")
+        elif need_finished and row["status"] == "in progress":
+            click.echo(f"UNFINISHED {row['path']}: {row.get('kind')} {row.get('game')}, "
+                       f"{row.get('events')} events, in progress (--finished)")
         else:
             click.echo(f"OK   {row['path']}: {row.get('kind')} {row.get('game')}, "
                        f"{row.get('events')} events, {row['status']}")

@@ -30,7 +30,8 @@ class Context:
     def __init__(self, store: str, server: str | None = None, token: str | None = None):
         self.store_dir = store
         self.server = server
-        self.token = token
+        # a token pasted with a trailing newline or blank is still the token
+        self.token = token.strip() if isinstance(token, str) else token
         self.json = False
         self._client = None
 
@@ -116,7 +117,7 @@ class DevilGroup(click.Group):
                 click.echo(json.dumps({"ok": False, "error": exc.format_message(), "rule": None,
                                        "exit": exc.exit_code}))
             raise
-        except click.exceptions.Abort:
+        except (click.exceptions.Abort, KeyboardInterrupt):
             # Ctrl-C, or the input ran out at a prompt: not a refusal (1), so 130 as shells do
             click.echo("Aborted.", err=True)
             ctx.exit(130)

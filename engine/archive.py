@@ -47,12 +47,13 @@ def expand(sources: Iterable[str]) -> list[str]:
     return found
 
 
-def verify_row(path: str) -> dict:
-    """Verify one .devlog (engine.replay.verify_path): a row for :func:`run`."""
-    from .replay import verify_path
+def verify_row(path: str, data: bytes | None = None) -> dict:
+    """Verify one .devlog (engine.replay.verify_path; or its bytes ``data``, ``path`` naming
+    them): a row for :func:`run`."""
+    from .replay import verify_bytes, verify_path
 
     try:
-        result = verify_path(path)
+        result = verify_path(path) if data is None else verify_bytes(data, path)
     except DevilError as exc:
         return {"path": path, "status": DAMAGED, "first_bad_seq": None, "reason": exc.message,
                 "game": None, "kind": None, "events": 0}
@@ -62,14 +63,14 @@ def verify_row(path: str) -> dict:
     return row
 
 
-def audit_row(path: str) -> dict:
-    """Audit one .devlog with its kind's audit hook: a row for :func:`run` (``ok`` False when a
-    recorded payout differs from the rules; ``status`` "damaged" when the log cannot be read,
-    or its kind has no audit: then ``reason`` says so)."""
-    from .replay import open_log, verify_path
+def audit_row(path: str, data: bytes | None = None) -> dict:
+    """Audit one .devlog (or its bytes ``data``) with its kind's audit hook: a row for
+    :func:`run` (``ok`` False when a recorded payout differs from the rules; ``status``
+    "damaged" when the log cannot be read; "no audit" for a kind without one)."""
+    from .replay import load_bytes, open_log, verify_bytes, verify_path
 
     try:
-        log = open_log(path)
+        log = open_log(path) if data is None else load_bytes(data, path)
         if log.rules.audit is None:
             return {"path": path, "status": SKIPPED, "first_bad_seq": None, "ok": None,
                     "reason": f"{log.rules.title} games have no audit", "game": log.header.game,
@@ -79,7 +80,7 @@ def audit_row(path: str) -> dict:
         return {"path": path, "status": DAMAGED, "first_bad_seq": getattr(exc, "seq", None),
                 "reason": exc.message, "game": None, "kind": None, "ok": False}
     except Exception as exc:  # an impossible event the audit cannot follow: find its record
-        check = verify_path(path)
+        check = verify_path(path) if data is None else verify_bytes(data, path)
         return {"path": path, "status": DAMAGED, "first_bad_seq": check.first_bad_seq,
                 "reason": check.reason or f"the audit cannot follow this log ({exc!r})",
                 "game": None, "kind": None, "ok": False}

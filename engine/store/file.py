@@ -306,7 +306,10 @@ class FileStore:
         "acknowledged": None}``), and an unreadable tail still in the log (``{"file": None,
         "offset", "size"}``: a write in progress, or damage the next append sets aside)."""
         out = [e for e in self._aside_entries(game) if not e.get("acknowledged")]
-        known = self._known.get(game)
+        try:
+            known = self._refresh(game)
+        except LogDamaged:
+            known = None  # damage the reader reports itself, at its record
         if known is not None:
             try:
                 size = os.path.getsize(self.path(game))

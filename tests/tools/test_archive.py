@@ -91,3 +91,28 @@ def test_a_missing_path_is_a_usage_error(tmp_path):
     (tmp_path / "empty").mkdir()
     out = run("verify", tmp_path / "empty")
     assert out.exit_code == 2 and "no .devlog files" in out.output
+
+
+def test_verify_many_games_of_the_store_and_name_the_unfinished(tmp_path):
+    store = str(tmp_path / "store")
+    first = run("--store", store, "new", "atkr", "--player", "A", "--player", "B",
+                "--seed", "1").stdout.strip()
+    second = run("--store", store, "new", "atkr", "--player", "A", "--player", "B",
+                 "--seed", "2").stdout.strip()
+    out = run("--store", store, "verify", first, second)
+    assert out.exit_code == 0, out.output
+    assert out.stdout.splitlines()[-1] == ("OK: 2 games: 0 finished and verified, 2 in progress, "
+                                           "0 damaged")
+    out = run("--store", store, "verify", first, second, "--finished")
+    assert out.exit_code == 3
+    assert sum(line.startswith("UNFINISHED") for line in out.stdout.splitlines()) == 2
+
+
+def test_replay_of_a_cut_file_shows_what_holds_then_names_the_damage(tmp_path):
+    data = open(os.path.join(REPLAYS, "atkr-4p-cautious-seed104.devlog"), "rb").read()
+    cut = tmp_path / "cut.devlog"
+    cut.write_bytes(data[:6000])
+    out = run("replay", cut, "--events-only")
+    assert out.exit_code == 3
+    assert "cannot be read as a complete command" in out.stderr
+    assert out.stdout.startswith("#1 ")
