@@ -32,15 +32,10 @@ def replay(obj, source, as_name, to_seq, step, events_only, as_json):
     Works on any .devlog file, without a store.  With --as, every event and every table is what
     that player saw at that moment: other players' bets stay sealed until they are revealed.
     """
-    import sys
-
     from engine.errors import LogDamaged
     from engine.game import REFEREE
     from engine.replay import load_bytes, open_log, steps, verify_bytes, verify_path, view_at
 
-    if step and not sys.stdin.isatty():
-        raise UsageError("--step waits for a key between events: it needs a terminal (leave it "
-                         "out, or use --to SEQ)")
     (source_log,), _ = sources_of(obj, [source])
     # a damaged log is stepped through up to its first bad record, then reported (exit 3)
     check = (verify_path(source_log.path) if source_log.data is None
@@ -73,7 +68,11 @@ def replay(obj, source, as_name, to_seq, step, events_only, as_json):
             click.echo("")
         if step:
             click.echo("-- any key for the next event, q to quit --", err=True)
-            key = click.getchar()
+            try:
+                key = click.getchar()
+            except OSError:  # no terminal to read a key from (input piped, no /dev/tty)
+                raise UsageError("--step waits for a key between events: it needs a terminal "
+                                 "(leave it out, or use --to SEQ)") from None
             if key in ("q", "Q", "\x03", "\x04"):
                 break
     if as_json:
