@@ -178,7 +178,7 @@ def _not_fast(_value) -> None:
 
 def _fast_plan(cls: type):
     """``(decoder, encoder)`` generated for a class whose fields are all ``int``, ``str``, ``bool``,
-    optional ones (``int | None``) or ``list[int]`` / ``list[str]``, without converters,
+    optional ones (``int | None``), ``list[int]`` / ``list[str]`` or ``dict[str, bool]``, without converters,
     validators or post-init: it returns the object for a map with exactly the fields, in canonical order, of exactly those types,
     and None for anything else.  The encoder gives the field map (what cattrs' unstructure
     gives: fields in order, lists copied) for an object whose values are of exactly those
@@ -203,19 +203,36 @@ def _fast_plan(cls: type):
                 typing.get_args(options[0]) in ((int,), (str,)):
             item = _SCALARS[typing.get_args(options[0])[0]]
             tests = [f"type({var}) is list and all(type(x) is {item} for x in {var})"]
-            lists.append(True)
+            lists.append("list")
+        elif len(options) == 1 and typing.get_origin(options[0]) is dict and \
+                typing.get_args(options[0]) == (str, bool):
+            tests = [f"type({var}) is dict and all(type(k) is str and type(x) is bool "
+                     f"for k, x in {var}.items())"]
+            lists.append("dict")
         elif not options or any(option not in _SCALARS for option in options):
             return None
         else:
             tests = [f"{var} is None" if _SCALARS[o] is None else f"type({var}) is {_SCALARS[o]}"
                      for o in options]
-            lists.append(False)
+            lists.append(None)
         checks.append("(" + " or ".join(tests) + ")")
         names.append(field.name)
         env[f"set{index}"] = cls.__dict__[field.name].__set__
+    # trailing fields with a plain default may be missing from a map recorded before they
+    # were added (engine.replay reads such a map as the same event): fill in the default
+    optional = 0
+    for field in reversed(fields):
+        if field.default is attrs.NOTHING or isinstance(field.default, attrs.Factory) \
+                or type(field.default) not in _SCALARS:
+            break
+        optional += 1
     env["keys"] = ("type", *names)
-    lines = ["def decode(d):", "    if tuple(d) == keys:"]
-    lines += [f"        v{i} = d[{name!r}]" for i, name in enumerate(names)]
+    env["accepted"] = {("type", *names[:len(names) - k]) for k in range(optional + 1)}
+    for index in range(len(names) - optional, len(names)):
+        env[f"d{index}"] = fields[index].default
+    lines = ["def decode(d):", "    if tuple(d) in accepted:"]
+    lines += [f"        v{i} = d[{name!r}]" if i < len(names) - optional
+              else f"        v{i} = d.get({name!r}, d{i})" for i, name in enumerate(names)]
     lines.append(f"        if {' and '.join(checks) or 'True'}:")
     lines.append("            o = new(cls)")
     lines += [f"            set{i}(o, v{i})" for i in range(len(names))]
@@ -224,7 +241,7 @@ def _fast_plan(cls: type):
     lines.append("def encode(o):")
     lines += [f"    v{i} = o.{name}" for i, name in enumerate(names)]
     lines.append(f"    if {' and '.join(checks) or 'True'}:")
-    body = ", ".join(f"{name!r}: " + (f"list(v{i})" if lists[i] else f"v{i}")
+    body = ", ".join(f"{name!r}: " + (f"{lists[i]}(v{i})" if lists[i] else f"v{i}")
                      for i, name in enumerate(names))
     lines.append(f"        return {{{body}}}")
     lines.append("    return None")

@@ -115,3 +115,20 @@ def test_a_player_named_like_a_role_is_refused_and_nothing_is_created(tmp_path, 
     with pytest.raises(UsageError, match="name the game's roles"):
         GameService(store).create(kind, {"players": [*others, name]})
     assert store.games() == [] and list(tmp_path.iterdir()) == []
+
+
+def test_a_map_recorded_before_a_field_was_added_decodes_fast_with_its_default():
+    from engine.games.castle import RULES as CASTLE
+
+    old = {"type": "game_created", "players": ["Ann", "Ben", "Cid"], "first": 0,
+           "first_drawn": False, "beginner": False, "variants": [], "house": {"x": True},
+           "hand_limit": 8, "physical": True, "deal_given": True, "commitment": None,
+           "rules": "castle-2006"}  # no seed_chosen: recorded before it existed
+    event = CASTLE.events.from_map(old)
+    assert event.seed_chosen is False and event.house == {"x": True}
+    assert CASTLE.events._fast["game_created"](old) == event  # the fast path, not cattrs
+    assert CASTLE.events.to_map(event) == {**old, "seed_chosen": False}
+    # a field of the wrong type still takes the strict path and is refused
+    with pytest.raises(CodecError):
+        CASTLE.events.from_map({**old, "house": {"x": 1}})
+    assert "seed_chosen" not in old  # the recorded map itself is not changed
