@@ -43,3 +43,15 @@ def play_atkr(server, created, limit=1500, seconds=120.0) -> dict:
         else:
             raise AssertionError("nobody could act although the game is not over")
     raise AssertionError("the game did not end")
+
+
+def runs_of_commands(records) -> dict[str, int]:
+    """``{command id: number of separate runs of records}`` of a log's records: 1 for every id
+    when each command was recorded exactly once (a retry that appended again shows as 2)."""
+    runs: dict[str, int] = {}
+    previous = None
+    for record in records:
+        if record.cmd is not None and record.cmd != previous:
+            runs[record.cmd] = runs.get(record.cmd, 0) + 1
+        previous = record.cmd
+    return runs

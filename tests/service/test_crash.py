@@ -26,7 +26,7 @@ from engine.store import FileStore
 
 from ..scale import SCALE
 from .conftest import ROOT, Server, auth
-from .helpers import atkr_choice, play_atkr
+from .helpers import atkr_choice, play_atkr, runs_of_commands
 
 
 
@@ -69,14 +69,7 @@ class Driver(threading.Thread):
 
 def command_groups(path):
     """``{command id: number of separate runs of records}`` of a log (verifies it)."""
-    records = read_path(path).records
-    runs: dict[str, int] = {}
-    previous = None
-    for record in records:
-        if record.cmd is not None and record.cmd != previous:
-            runs[record.cmd] = runs.get(record.cmd, 0) + 1
-        previous = record.cmd
-    return runs
+    return runs_of_commands(read_path(path).records)
 
 
 def start_watcher(url: str, created: dict) -> subprocess.Popen:

@@ -30,7 +30,7 @@ from engine.replay import verify_bytes
 from tests import pg
 
 from .conftest import ROOT, auth, free_port
-from .helpers import atkr_choice
+from .helpers import atkr_choice, runs_of_commands
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dan"]
 
@@ -117,13 +117,7 @@ def command_runs(data: bytes) -> tuple[dict[str, int], list]:
     checked = verify_bytes(data)
     assert checked.ok, checked
     records = scan(data).records
-    runs: dict[str, int] = {}
-    previous = None
-    for record in records:
-        if record.cmd is not None and record.cmd != previous:
-            runs[record.cmd] = runs.get(record.cmd, 0) + 1
-        previous = record.cmd
-    return runs, records
+    return runs_of_commands(records), records
 
 
 class Seat(threading.Thread):
