@@ -193,9 +193,13 @@ def log(obj, game, as_name, as_json):
               required=True, help="Where to write the .devlog file (refused if it exists, "
               "unless --force).")
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+@click.option("--secret", "secret_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write the game's secret seed to FILE (mode 0600), for `devil import "
+                   "--secret`: an unfinished digital game then draws on in its new store.  "
+                   "Whoever reads FILE can predict every draw: keep it private.")
 @json_option
 @click.pass_obj
-def export(obj, game, output, force, as_json):
+def export(obj, game, output, force, secret_path, as_json):
     """Write a game's full .devlog to a file (with --server: the referee's token).
 
     The copy is byte for byte the log, so `devil verify`, `audit` and `replay` can check it
@@ -213,15 +217,32 @@ def export(obj, game, output, force, as_json):
         data = client.log_bytes(game)
     else:
         data = client.service.store.log_bytes(game)
+    secret = None
+    if secret_path is not None:
+        if obj.server:
+            raise UsageError("--secret reads the local store: the service never hands out a "
+                             "game's secret seed")
+        secret = client.service.store.secret(game)
+        if secret is None:
+            raise UsageError(f"{game} has no secret seed (a physical game) to export")
     try:
         with open(output, "wb" if force else "xb") as handle:
             handle.write(data)
-    except FileExistsError:
-        raise UsageError(f"{output} exists already; give a new file name or --force") from None
+        if secret is not None:
+            import json
+            import os
+
+            flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)
+            with os.fdopen(os.open(secret_path, flags, 0o600), "w") as handle:
+                json.dump({"game": game, "secret": secret}, handle)
+    except FileExistsError as exc:
+        raise UsageError(f"{exc.filename} exists already; give a new file name or --force") \
+            from None
     if as_json:
-        emit({"game": game, "bytes": len(data), "path": output})
+        emit({"game": game, "bytes": len(data), "path": output, "secret": secret_path})
         return
-    click.echo(f"{game}: {len(data)} bytes written to {output}")
+    click.echo(f"{game}: {len(data)} bytes written to {output}"
+               + (f"; its secret seed to {secret_path} (keep it private)" if secret else ""))
 
 
 def _created_text(iso: str) -> str:

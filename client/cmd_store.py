@@ -12,9 +12,12 @@ from .common import DevilGroup, emit, json_option
 
 @click.command("import")
 @click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--secret", "secret_path", type=click.Path(dir_okay=False, exists=True),
+              metavar="FILE", help="The game's secret seed written by `devil export "
+              "--secret`: it must match the commitment in the game's first event.")
 @json_option
 @click.pass_obj
-def import_(obj, path, as_json):
+def import_(obj, path, secret_path, as_json):
     """Add a recorded game (a .devlog file) to the store, byte for byte.
 
     The file is checked first (as `devil verify` does: format, hash chain, every command
@@ -23,8 +26,8 @@ def import_(obj, path, as_json):
     import FILE` moves a game between stores (a folder, or a postgresql:// database): the
     exported file is byte-identical to the imported one.  `--store` is devil's own option, so
     it comes before `import`.  A digital game's secret seed is not in its log until the game
-    ends: move finished or physical games (an unfinished digital game cannot draw again in
-    its new store).
+    ends: `devil export GAME -o FILE --secret SFILE` and `import FILE --secret SFILE` move it
+    too, so an unfinished digital game draws on in its new store.
 
     \b
     Example:
@@ -45,11 +48,33 @@ def import_(obj, path, as_json):
     if not checked.ok and not checked.torn:
         raise LogDamaged(checked.first_bad_seq or 0, f"{checked.reason} (`devil verify` "
                          "refuses it, so it is not imported)", path)
-    game = store.import_log(data)
+    secret = _read_secret(secret_path, checked) if secret_path else None
+    game = store.import_log(data, secret)
     if as_json:
         emit({"game": game, "bytes": len(data), "store": store.location()})
         return
     click.echo(f"{game}: {len(data)} bytes imported into {store.location()}")
+
+
+def _read_secret(path: str, checked) -> dict:
+    """The secret seed in ``path`` (from `devil export --secret`), checked against the game it
+    is imported with: the same game id, and a seed that hashes to the game's commitment."""
+    from engine.chance import SeededChance
+    from engine.jsonsafe import loads
+
+    with open(path, "rb") as handle:
+        document = loads(handle.read(), path)
+    secret = document.get("secret") if isinstance(document, dict) else None
+    if not isinstance(secret, dict) or document.get("game") != checked.game:
+        raise UsageError(f"{path} is not the secret of {checked.game} (devil export --secret "
+                         "writes it)")
+    try:
+        chance = SeededChance(secret["seed"], secret["salt"])
+    except (KeyError, TypeError, ValueError):
+        raise UsageError(f"{path} holds no seed and salt") from None
+    if chance.commitment != checked.commitment:
+        raise UsageError(f"the seed in {path} does not match {checked.game}'s commitment")
+    return {"seed": chance.seed, "salt": chance.salt}
 
 
 @click.group(cls=DevilGroup)

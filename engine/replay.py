@@ -270,6 +270,7 @@ class Verification:
     commands: int = 0
     seed_checked: bool = False
     seed_chosen: bool = False
+    commitment: str | None = None
     physical: bool = False
     torn: int = 0
     checks: list = attrs.field(factory=list)
@@ -360,6 +361,7 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
     physical = bool(rules.physical(final))
     result.physical = physical
     committed = rules.commitment(final) if rules.commitment is not None else None
+    result.commitment = committed
     revealed = rules.revealed(final) if rules.revealed is not None else None
     seed = None if revealed is None else revealed["seed"]
     salt = None if revealed is None else revealed["salt"]
