@@ -239,7 +239,8 @@ def export(obj, game, output, force, secret_path, as_json):
         raise UsageError(f"{exc.filename} exists already; give a new file name or --force") \
             from None
     if as_json:
-        emit({"game": game, "bytes": len(data), "path": output, "secret": secret_path})
+        emit({"game": game, "bytes": len(data), "path": output,
+              **({"secret": secret_path} if secret is not None else {})})
         return
     click.echo(f"{game}: {len(data)} bytes written to {output}"
                + (f"; its secret seed to {secret_path} (keep it private)" if secret else ""))
