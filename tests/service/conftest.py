@@ -86,17 +86,18 @@ def free_port() -> int:
 
 
 class Server:
-    """A `devil serve` subprocess on ``store``; ``url`` is its base URL."""
+    """A `devil serve` subprocess on ``store`` (a folder or a postgresql:// URL); ``url`` is
+    its base URL.  Its output goes to a log file in ``log_dir`` (default: the store folder)."""
 
     def __init__(self, store: str, port: int | None = None, organiser_key: str | None = None,
-                 args: tuple = ()):
+                 args: tuple = (), log_dir: str | None = None):
         self.store = str(store)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.organiser_key = organiser_key
         self.args = tuple(args)
         self.proc: subprocess.Popen | None = None
-        self.log_path = os.path.join(self.store, f".server-{self.port}.log")
+        self.log_path = os.path.join(log_dir or self.store, f".server-{self.port}.log")
         self.http = httpx.Client(base_url=self.url, timeout=30.0)
 
     def remote(self, token: str | None = None) -> RemoteClient:
@@ -107,7 +108,8 @@ class Server:
         env.pop("DEVIL_ORGANISER_KEY", None)
         if self.organiser_key:
             env["DEVIL_ORGANISER_KEY"] = self.organiser_key
-        os.makedirs(self.store, exist_ok=True)
+        if "://" not in self.store:
+            os.makedirs(self.store, exist_ok=True)
         self._log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "client.cli", "--store", self.store, "serve",
@@ -117,7 +119,7 @@ class Server:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"devil serve exited with {self.proc.returncode}: "
-                                   f"{open(self.log_path).read()[-2000:]}")
+                                   f"{self.output()[-2000:]}")
             try:
                 if httpx.get(self.url + "/health", timeout=1.0).status_code == 200:
                     return self
@@ -126,6 +128,11 @@ class Server:
             time.sleep(0.05)
         self.stop()
         raise RuntimeError("devil serve did not come up in time")
+
+    def output(self) -> str:
+        """What the server printed so far."""
+        with open(self.log_path, errors="replace") as handle:
+            return handle.read()
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush."""

@@ -12,12 +12,8 @@ The database is a fresh one in the session's throwaway cluster (tests/pg.py).
 
 from __future__ import annotations
 
-import os
 import random
-import signal
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -29,62 +25,15 @@ import pytest
 from engine.replay import verify_bytes
 from tests import pg
 
-from .conftest import ROOT, auth, free_port
+from .conftest import Server, auth
 from .helpers import atkr_choice, runs_of_commands
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dan"]
 
 
-class Node:
-    """A `devil serve --store URL` subprocess; ``url`` is its base URL."""
-
-    def __init__(self, store: str, log_dir: str):
-        self.store = store
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = os.path.join(log_dir, f"node-{self.port}.log")
-        self.proc: subprocess.Popen | None = None
-
-    def start(self, timeout: float = 20.0) -> "Node":
-        env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        env.pop("DEVIL_ORGANISER_KEY", None)
-        self._log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "client.cli", "serve", "--store", self.store,
-             "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"devil serve exited with {self.proc.returncode}: "
-                                   f"{self.output()[-2000:]}")
-            try:
-                if httpx.get(self.url + "/health", timeout=1.0).status_code == 200:
-                    return self
-            except httpx.TransportError:
-                pass
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("devil serve did not come up in time")
-
-    def output(self) -> str:
-        with open(self.log_path, errors="replace") as handle:
-            return handle.read()
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        if getattr(self, "_log", None):
-            self._log.close()
+def Node(store: str, log_dir: str) -> Server:
+    """A `devil serve --store URL` node (conftest.Server), its output logged in ``log_dir``."""
+    return Server(store, log_dir=log_dir)
 
 
 @pytest.fixture(scope="module")
