@@ -10,8 +10,9 @@ Methods (``as_name``: a player's name, or None for the referee / the token's own
 * ``resolve(game) -> id``; ``kind(game) -> str``; ``players(game) -> [names]``
 * ``view(game, as_name) -> dict``; ``legal(game, as_name) -> [command map]``
 * ``events(game, as_name, after=0) -> [{"seq", "actor", "cmd", "time", "event"}]``
-* ``submit(game, command, as_name, command_id) -> {"game", "repeated", "events": [...], "view"}``
-  (each event map carries its ``seq``)
+* ``submit(game, command, as_name, command_id) -> {"game", "repeated", "events": [...], "view",
+  "receipt"}`` (each event map carries its ``seq``; ``receipt``: engine.receipts)
+* ``key() -> {"algorithm", "public"}``; ``seal(game) -> seal | None`` (engine.receipts)
 * ``games() -> [row]``: one row per game (engine.game.summary_row: game, kind, title,
   players, created, finished, events, text, summary, phase, round, winners), or
   ``{"game", "error"}`` for a damaged log
@@ -37,7 +38,8 @@ class LocalClient:
     def create(self, kind: str, options: dict, seed: int | None = None) -> dict:
         loaded = self.service.create(kind, options, seed=seed)
         return {"game": loaded.game, "kind": kind, "players": loaded.rules.seats(loaded.state),
-                "path": self.service.store.location(loaded.game)}
+                "path": self.service.store.location(loaded.game),
+                "receipt": self.service.receipt(loaded.game, loaded.records[-1])}
 
     def resolve(self, game: str) -> str:
         return self.service.resolve(game)
@@ -80,7 +82,15 @@ class LocalClient:
         return {"game": game, "repeated": result.repeated,
                 "events": [{"seq": r.seq, **rules.events.to_map(e)} for r, e in shown
                            if e is not None],
-                "view": self.service.view(game, viewer)}
+                "view": self.service.view(game, viewer), "receipt": result.receipt}
+
+    def key(self) -> dict:
+        from engine.receipts import public_key
+
+        return {"algorithm": "ed25519", "public": public_key(self.service.store)}
+
+    def seal(self, game: str) -> dict | None:
+        return self.service.seal(game)
 
     def games(self) -> list[dict]:
         from engine.simulate import stopped

@@ -216,6 +216,9 @@ def submit_command(obj: Context, game: str, command: dict, as_name: str | None, 
     client = obj.client
     game = client.resolve(game)
     result = client.submit(game, command, as_name, command_id)
+    from .receipts import keep
+
+    keep(result.get("receipt"), obj.server or obj.store_dir)
     if as_json:
         emit(result)
         return

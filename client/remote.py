@@ -228,3 +228,15 @@ class RemoteClient:
 
     def games(self) -> list[dict]:
         return self._json("GET", "/games")
+
+    def key(self) -> dict:
+        """The server's public signing key: ``{"algorithm", "public"}``."""
+        return self._json("GET", "/key")
+
+    def seal(self, game: str) -> dict | None:
+        """A finished game's seal, or None while it runs."""
+        try:
+            return self._json("GET", self._path(game, "/seal"), game=game)
+        except UnknownGame:
+            self.resolve(game)  # an unknown game stays an error
+            return None

@@ -375,7 +375,7 @@ class Api:
             if seen is not None:
                 shown.append({"seq": record.seq, **rules.events.to_map(seen)})
         return {"game": game, "repeated": result.repeated, "events": shown,
-                "view": self._view(game, viewer, with_legal)}
+                "view": self._view(game, viewer, with_legal), "receipt": result.receipt}
 
     def _legal_maps(self, game: str, viewer) -> list[dict]:
         if viewer is REFEREE or viewer == PUBLIC:
@@ -435,8 +435,9 @@ class Api:
         for seat, name in enumerate(names):
             label = name if name not in tokens else f"{name} (seat {seat + 1})"
             tokens[label] = issued[name]
+        receipt = await run_in_threadpool(self.service.receipt, loaded.game, loaded.records[-1])
         return JSONResponse({"game": loaded.game, "kind": kind, "players": names,
-                             "tokens": tokens}, status_code=201)
+                             "tokens": tokens, "receipt": receipt}, status_code=201)
 
     async def list_games(self, request: Request) -> Response:
         role = self.authenticate(request)
@@ -559,6 +560,22 @@ class Api:
         return Response(data, media_type="application/vnd.devil.log",
                         headers={"Content-Disposition": f'attachment; filename="{game}.devlog"'})
 
+    async def get_key(self, request: Request) -> Response:
+        """The service's public signing key (anyone: it checks receipts and seals)."""
+        from .receipts import public_key
+
+        return JSONResponse({"algorithm": "ed25519",
+                             "public": await run_in_threadpool(public_key, self.store)})
+
+    async def get_seal(self, request: Request) -> Response:
+        """A finished game's seal (any token of the game); 404 while it runs."""
+        role = self.authenticate(request)
+        game = await self.game_for(request, role)
+        seal = await self.call(game, self.service.seal, game)
+        if seal is None:
+            raise ApiError(404, f"{game} is not finished: a game is sealed when it ends", 2)
+        return JSONResponse(seal)
+
     async def openapi(self, request: Request) -> Response:
         return JSONResponse(OPENAPI)
 
@@ -607,6 +624,8 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
         Route("/games/{game}/stream", api.get_stream, methods=["GET"]),
         Route("/games/{game}/commands", api.post_command, methods=["POST"]),
         Route("/games/{game}/log", api.get_log, methods=["GET"]),
+        Route("/games/{game}/seal", api.get_seal, methods=["GET"]),
+        Route("/key", api.get_key, methods=["GET"]),
         Route("/openapi.json", api.openapi, methods=["GET"]),
         Route("/health", api.health, methods=["GET"]),
     ]

@@ -103,7 +103,14 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                 "Submitted": {"type": "object", "properties": {
                     "game": {"type": "string"}, "repeated": {"type": "boolean"},
                     "events": {"type": "array", "items": {"type": "object"}},
-                    "view": {"type": "object"}}},
+                    "view": {"type": "object"}, "receipt": _ref("Signed")}},
+                "Signed": {"type": "object", "description": "A receipt or a seal signed with the "
+                           "service's Ed25519 key (docs/service.md: receipts and seals)",
+                           "properties": {
+                               "receipt": {"type": "integer"}, "seal": {"type": "integer"},
+                               "game": {"type": "string"}, "seq": {"type": "integer"},
+                               "link": {"type": "string"}, "time": {"type": "string"},
+                               "key": {"type": "string"}, "sig": {"type": "string"}}},
             },
             "responses": {
                 "Unauthorized": _json(_ref("Error"), "Missing or invalid token."),
@@ -180,6 +187,14 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                 {"200": {"description": "The log's bytes.",
                          "content": {"application/vnd.devil.log": {"schema": {
                              "type": "string", "format": "binary"}}}}, **_ERR}, [_GAME])},
+            "/games/{game}/seal": {"get": _op(
+                "A finished game's seal: its final record, signed", "any token of the game",
+                {"200": _json(_ref("Signed"), "The seal."), **_ERR}, [_GAME])},
+            "/key": {"get": _op("The service's public signing key (checks receipts and seals)",
+                                "anyone", {"200": _json({"type": "object", "properties": {
+                                    "algorithm": {"type": "string"},
+                                    "public": {"type": "string"}}}, "The key.")},
+                                secured=False)},
             "/openapi.json": {"get": _op("This document", "anyone",
                                          {"200": _json({"type": "object"}, "OpenAPI 3.1")},
                                          secured=False)},

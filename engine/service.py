@@ -99,6 +99,8 @@ class Submitted:
     records: list[Record]
     events: list
     repeated: bool = False
+    #: the signed receipt of the command's last record (engine.receipts)
+    receipt: dict | None = None
 
 
 #: the longest command id (an Idempotency-Key over HTTP, ``--id`` on the command line)
@@ -435,8 +437,9 @@ class GameService:
                 self._advance(loaded, records)
                 self._maybe_snapshot(loaded)
                 count = len(records)
+                receipt = self._sign_command(loaded, records)
                 return Submitted(game, records, loaded.held_events[len(loaded.held_events) - count:]
-                                 if count else [])
+                                 if count else [], receipt=receipt)
             raise ConcurrencyConflict(f"{game} is busy: other writers moved it on {RETRIES} times "
                                       "while this command was decided; try again")
 
@@ -450,7 +453,8 @@ class GameService:
         first = done[0].seq - 1
         events = loaded.events[first:first + len(done)]
         self._check_same_command(loaded, first, events, command, command_id)
-        return Submitted(loaded.game, list(done), list(events), repeated=True)
+        return Submitted(loaded.game, list(done), list(events), repeated=True,
+                         receipt=self.receipt(loaded.game, done[-1]))
 
     def _check_same_command(self, loaded: Loaded, first: int, events: list, command,
                             command_id: str) -> None:
@@ -469,6 +473,54 @@ class GameService:
             # the original is not shown: it may hold what this caller may not see
             raise UsageError(f"command id {command_id!r} was already used for a different "
                              "command; give a new id")
+
+    # -- receipts and seals (engine.receipts) ------------------------------------------------
+    def signer(self):
+        """The store's signing key (:class:`engine.receipts.Signer`), loaded once."""
+        signer = getattr(self, "_signer", None)
+        if signer is None:
+            from .receipts import Signer
+
+            signer = self._signer = Signer.of(self.store)
+        return signer
+
+    def receipt(self, game: str, record: Record) -> dict:
+        """The signed receipt of ``record`` of ``game``: its seq, link and time."""
+        from .log import iso_time
+
+        header = self.load(game).header
+        return self.signer().receipt(game, record.seq, record.link,
+                                     iso_time(header.created, record.ts))
+
+    def _sign_command(self, loaded: Loaded, records: list[Record]) -> dict | None:
+        """A new command's receipt; when it ended the game, the game's seal is kept too."""
+        if not records:
+            return None
+        receipt = self.receipt(loaded.game, records[-1])
+        if loaded.rules.is_over(loaded.state):
+            self.seal(loaded.game)
+        return receipt
+
+    def seal(self, game: str) -> dict | None:
+        """The seal of a finished ``game`` (signed final head, kept as its private document
+        ``"seal"``; made now if the game ended without one, e.g. imported), or None while it
+        runs.  The tournament bundle calls this for each table's game."""
+        with self._lock(game):
+            loaded = self._refresh(game)
+            if not loaded.rules.is_over(loaded.state):
+                return None
+            kept = self.store.private(game, "seal")
+            head = loaded.head
+            if kept is not None and kept.get("seq") == head.seq \
+                    and kept.get("link") == head.link.hex():
+                return kept
+            from .log import iso_time
+
+            last = loaded.records[-1]
+            seal = self.signer().seal(game, head.seq, head.link,
+                                      iso_time(loaded.header.created, last.ts))
+            self.store.put_private(game, "seal", seal, replace=True)
+            return seal
 
     def chance(self, game: str, commitment: str | None) -> SeededChance:
         """The secret chance of a digital game, checked against its public ``commitment``.

@@ -53,6 +53,7 @@ class MemoryStore:
         self._streams: dict[str, _Stream] = {}
         self._order: list[str] = []
         self._lock = threading.Condition()
+        self._store_private: dict[str, dict] = {}
 
     def _get(self, game: str) -> _Stream:
         self._check(game)
@@ -179,6 +180,15 @@ class MemoryStore:
             if not replace and name in stream.private:
                 raise UsageError(f"{game} already has {name}")
             stream.private[name] = dict(document)
+
+    def store_private(self, name: str) -> dict | None:
+        with self._lock:
+            document = self._store_private.get(name)
+            return None if document is None else dict(document)
+
+    def put_store_private(self, name: str, document: dict) -> dict:
+        with self._lock:
+            return dict(self._store_private.setdefault(name, dict(document)))
 
     def log_bytes(self, game: str) -> bytes:
         with self._lock:
