@@ -202,3 +202,17 @@ def check_seal_of(records: list, game: str, finished: bool, seal: dict | None) -
 def seq_end(records: list) -> int:
     """The last sequence number of ``records`` (0 for none)."""
     return records[-1].seq if records else 0
+
+
+def seal_stream(store, game: str) -> dict:
+    """Seal ``game`` in ``store`` at its current head (the caller knows the game is finished:
+    :func:`engine.simulate.play_game` after importing a finished game), keep the seal as the
+    game's private document ``"seal"`` and return it."""
+    from .log import iso_time
+
+    head = store.head(game)
+    batch = store.read(game, after=max(0, head.seq - 1))
+    last = batch.records[-1]
+    seal = Signer.of(store).seal(game, last.seq, last.link, iso_time(batch.header.created, last.ts))
+    store.put_private(game, "seal", seal, replace=True)
+    return seal

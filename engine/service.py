@@ -125,8 +125,11 @@ def actor_code(actor) -> int:
 class GameService:
     """Games in a store (any :class:`engine.store.EventStore`)."""
 
-    def __init__(self, store: EventStore):
+    def __init__(self, store: EventStore, *, sign: bool = True):
         self.store = store
+        #: whether answers carry signed receipts and finished games are sealed (a simulation
+        #: in memory signs nothing; engine.simulate seals the finished log in the real store)
+        self.sign = sign
         self._games: dict[str, Loaded] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._locks_lock = threading.Lock()
@@ -454,7 +457,8 @@ class GameService:
         events = loaded.events[first:first + len(done)]
         self._check_same_command(loaded, first, events, command, command_id)
         return Submitted(loaded.game, list(done), list(events), repeated=True,
-                         receipt=self.receipt(loaded.game, done[-1]))
+                         receipt=self.receipt(loaded.game, done[-1], loaded.header)
+                         if self.sign else None)
 
     def _check_same_command(self, loaded: Loaded, first: int, events: list, command,
                             command_id: str) -> None:
@@ -484,19 +488,21 @@ class GameService:
             signer = self._signer = Signer.of(self.store)
         return signer
 
-    def receipt(self, game: str, record: Record) -> dict:
-        """The signed receipt of ``record`` of ``game``: its seq, link and time."""
+    def receipt(self, game: str, record: Record, header: Header | None = None) -> dict:
+        """The signed receipt of ``record`` of ``game`` (whose header is ``header``, read if
+        not given): its seq, link and time."""
         from .log import iso_time
 
-        header = self.load(game).header
+        if header is None:
+            header = self.load(game).header
         return self.signer().receipt(game, record.seq, record.link,
                                      iso_time(header.created, record.ts))
 
     def _sign_command(self, loaded: Loaded, records: list[Record]) -> dict | None:
         """A new command's receipt; when it ended the game, the game's seal is kept too."""
-        if not records:
+        if not records or not self.sign:
             return None
-        receipt = self.receipt(loaded.game, records[-1])
+        receipt = self.receipt(loaded.game, records[-1], loaded.header)
         if loaded.rules.is_over(loaded.state):
             self.seal(loaded.game)
         return receipt
