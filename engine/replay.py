@@ -23,6 +23,7 @@ from typing import Any, Iterator
 
 import attrs
 
+from . import entropy
 from .chance import SeededChance, commitment as commitment_of
 from .errors import CodecError, DevilError, LogDamaged, UsageError
 from .game import REFEREE, GameRules, rules_for
@@ -374,6 +375,13 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
             return _bad(result, records[-1].seq, "the revealed seed does not match the commitment "
                                                  "published in the first event")
         result.checks.append("the revealed seed matches the commitment in the first event")
+    seats = None
+    if entropy.opening(events) is not None:  # a game with seat entropy (engine.entropy)
+        problem, seats, sentences = entropy.check_seating(header.game, records, events,
+                                                          result.finished, committed)
+        if problem is not None:
+            return _bad(result, *problem)
+        result.checks.extend(sentences)
     result.seed_chosen = bool(rules.seed_chosen(final)) if rules.seed_chosen is not None else False
     if result.seed_chosen:
         result.checks.append(f"{SEED_CHOSEN_NOTE} (the first event records it)")
@@ -384,6 +392,8 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
                              "hook); events were only folded")
         return result
     seeded = revealed is not None
+    if seats is not None:
+        revealed = {**revealed, "seats": seats}
     bad = _refold(rules, hook, records, events, committed, revealed, physical, result)
     if bad is not None:
         return _bad(result, *bad)
@@ -395,7 +405,8 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
         result.seed_checked = True
         result.checks.append(f"strict refold: all {result.commands} commands re-decided to "
                              "exactly the recorded events; every draw re-derived from the "
-                             "revealed seed")
+                             "revealed seed" + (" mixed with every seat's revealed value"
+                                                if seats is not None else ""))
     else:
         result.checks.append(f"strict refold: all {result.commands} commands re-decided to "
                              "exactly the recorded events; draws checked as possible only "
@@ -413,12 +424,21 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
     """The strict refold; returns ``(seq, reason)`` of the first bad record, or None."""
     to_map = rules.events.to_map
     state = rules.initial()
-    for number, (start, end) in enumerate(batches(records)):
+    number = -1  # the kind's batches (0: its setup); the seating stage's are checked apart
+    for start, end in batches(records):
         result.commands += 1
         batch_records, batch_events = records[start:end], events[start:end]
         first_seq = batch_records[0].seq
         if len({r.actor for r in batch_records}) != 1 or len({r.cmd for r in batch_records}) != 1:
             return first_seq, "the records of one command name different actors or command ids"
+        if entropy.is_shared(batch_events[0]):
+            if len(batch_events) != 1:
+                return first_seq, "a seating event is a command of its own"
+            state = rules.evolve(state, batch_events[0])
+            continue
+        number += 1
+        if type(state) is entropy.Seating:
+            state = rules.initial()
         try:
             command, answers = hook(state, batch_events)
         except Exception as exc:
@@ -432,7 +452,8 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
         if physical:
             chance = None
         elif revealed is not None:
-            chance = SeededChance(int(revealed["seed"]), str(revealed["salt"]))
+            chance = SeededChance(int(revealed["seed"]), str(revealed["salt"]),
+                                  revealed.get("seats"))
         else:
             chance = ScriptedChance(answers, committed, None)
         if number == 0:
