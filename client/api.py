@@ -32,11 +32,22 @@ from engine.service import CONSOLE, GameService
 class LocalClient:
     """The CLI's view of an in-process service on a store folder."""
 
+    #: create games with seat entropy (`devil new --seat-entropy`): the console sits every seat
+    seat_entropy = False
+
     def __init__(self, service: GameService):
         self.service = service
 
     def create(self, kind: str, options: dict, seed: int | None = None) -> dict:
-        loaded = self.service.create(kind, options, seed=seed)
+        loaded = self.service.create(kind, options, seed=seed, seat_entropy=self.seat_entropy)
+        if self.seat_entropy:  # the console is every seat: each gives a value it keeps
+            from client.seating import value_for
+
+            for name in loaded.rules.seats(loaded.state):
+                self.service.submit(loaded.game, {"type": "seat_entropy", "player": name,
+                                                  "value": value_for(loaded.game, name)},
+                                    actor=CONSOLE)
+            loaded = self.service.load(loaded.game)
         return {"game": loaded.game, "kind": kind, "players": loaded.rules.seats(loaded.state),
                 "path": self.service.store.location(loaded.game),
                 "receipt": self.service.receipt(loaded.game, loaded.records[-1])}

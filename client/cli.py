@@ -45,7 +45,8 @@ LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify"
         "audit": "client.cmd_tools:audit", "serve": "client.cmd_service:serve",
         "watch": "client.cmd_service:watch", "import": "client.cmd_store:import_",
         "db": "client.cmd_store:db", "aside": "client.cmd_store:aside",
-        "key": "client.cmd_receipts:key", "receipts": "client.cmd_receipts:receipts"}
+        "key": "client.cmd_receipts:key", "receipts": "client.cmd_receipts:receipts",
+        "sit": "client.cmd_seating:sit"}
 
 
 @click.group(cls=DevilGroup, lazy=LAZY, with_kinds=True, help=HELP,
@@ -67,8 +68,15 @@ def cli(ctx: click.Context, store: str, server: str | None, token: str | None):
 
 # -- groups with one subcommand per game kind (client.games.<kind>.GROUP_COMMANDS) -------------
 @cli.group(cls=DevilGroup, slot="new")
-def new():
+@click.option("--seat-entropy", is_flag=True,
+              help="Chance nobody can choose: the digital game starts once every seat gave a "
+                   "random value (`devil sit`); every draw mixes the server's seed with them.  "
+                   "Locally the console sits every seat at once.")
+@click.pass_obj
+def new(obj, seat_entropy):
     """Create a game and print its id."""
+    if seat_entropy:
+        obj.client.seat_entropy = True
 
 
 @cli.group(cls=DevilGroup, slot="play")

@@ -173,8 +173,9 @@ def renderer_for(kind: str):
     names)``, ``describe_map(map, names)``, ``table(view, you)``, ``summarize_legal(maps)``,
     ``next_hint(view)``.  UsageError for an unknown kind."""
     from .games import part
+    from .seating import Renderer
 
-    return part(kind, "render")
+    return Renderer(part(kind, "render"))  # with the seating stage of seat entropy in front
 
 
 def print_created(obj: Context, created: dict, as_json: bool) -> None:

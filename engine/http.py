@@ -404,10 +404,14 @@ class Api:
                 raise ApiError(403, "only the organiser may create games on this server "
                                     "(the key given is not the organiser key)", 4)
         body = await self.read_json(request)
-        unknown = set(body) - {"kind", "options", "seed"}
+        unknown = set(body) - {"kind", "options", "seed", "seat_entropy"}
         if unknown:
             raise ApiError(400, f"unknown field(s) {', '.join(sorted(unknown))}: a new game is "
-                                '{"kind": ..., "options": {...}, "seed": n?}')
+                                '{"kind": ..., "options": {...}, "seed": n?, '
+                                '"seat_entropy": bool?}')
+        seat_entropy = body.get("seat_entropy", False)
+        if not isinstance(seat_entropy, bool):
+            raise ApiError(400, '"seat_entropy" must be true or false')
         kind = body.get("kind")
         options = body.get("options", {})
         seed = body.get("seed")
@@ -429,7 +433,7 @@ class Api:
 
         # the game exists only with its log, its secret and its tokens all in place
         loaded = await run_in_threadpool(self.service.create, kind, options, seed=seed,
-                                         private=tokens)
+                                         private=tokens, seat_entropy=seat_entropy)
         names = loaded.rules.seats(loaded.state)
         tokens = {"referee": issued.pop("referee"), "spectator": issued.pop("spectator")}
         for seat, name in enumerate(names):

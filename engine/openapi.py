@@ -79,7 +79,11 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                 "kind": {"type": "string", "enum": list(KINDS)},
                                 "options": {"type": "object", "description": "The kind's options "
                                             "(players, first, physical, ...)"},
-                                "seed": {"type": "integer", "minimum": 0}}},
+                                "seed": {"type": "integer", "minimum": 0},
+                                "seat_entropy": {"type": "boolean", "description": "Start only "
+                                                 "once every seat gave a random value "
+                                                 "(POST a seat_entropy command); every draw "
+                                                 "mixes them with the server's seed"}}},
                 "Created": {"type": "object", "properties": {
                     "game": {"type": "string"}, "kind": {"type": "string"},
                     "players": {"type": "array", "items": {"type": "string"}},
