@@ -1,0 +1,43 @@
+"""Seat entropy over HTTP (issue 13.3): a game created with ``seat_entropy`` waits for every
+seat's value (each seat's own token), then plays as any other; the values revealed at the end
+are the ones each client made and kept."""
+
+from __future__ import annotations
+
+from client.seating import kept_values, value_for
+from engine.replay import verify_bytes
+from engine.store import FileStore
+
+from .conftest import auth
+from .helpers import play_atkr
+
+
+def test_a_seated_game_over_http_waits_for_every_seat_and_reveals_their_values(server, http):
+    answer = http.post("/games", json={"kind": "atkr", "seat_entropy": True,
+                                       "options": {"players": ["Anna", "Ben"]}})
+    assert answer.status_code == 201
+    created = answer.json()
+    game, tokens = created["game"], created["tokens"]
+    view = http.get(f"/games/{game}/view", headers=auth(tokens["Ben"])).json()
+    assert view["phase"] == "seating" and view["waiting_for"] == ["Anna", "Ben"]
+    refused = http.post(f"/games/{game}/commands", json={"type": "bet", "amount": 60},
+                        headers={**auth(tokens["Anna"]), "Idempotency-Key": "b1"})
+    assert refused.status_code == 409 and refused.json()["rule"] == "SEAT-1"
+    anna = server.remote(tokens["Anna"]).submit(
+        game, {"type": "seat_entropy", "value": value_for(game, "Anna")}, None)
+    assert [e["type"] for e in anna["events"]] == ["seat_committed"]
+    assert anna["receipt"]["seq"] == 2
+    ben = server.remote(tokens["Ben"]).submit(
+        game, {"type": "seat_entropy", "value": value_for(game, "Ben")}, None)
+    assert [e["type"] for e in ben["events"]] == ["seat_committed", "game_created",
+                                                 "round_started"]
+    assert ben["view"]["phase"] == "bet"
+    play_atkr(server, created)
+    data = FileStore(server.store).log_bytes(game)
+    result = verify_bytes(data)
+    assert result.ok and result.finished and result.seed_checked
+    records = FileStore(server.store).read(game).records
+    kept = kept_values(game)
+    assert records[-1].event == {"type": "seats_revealed", "values": [kept["Anna"], kept["Ben"]]}
+    seal = http.get(f"/games/{game}/seal", headers=auth(tokens["spectator"])).json()
+    assert seal["seq"] == records[-1].seq  # the seal covers the reveal

@@ -1,0 +1,201 @@
+"""Chance nobody can choose (issue 13.3): a game with seat entropy makes no draw before every
+seat committed to a random value; every draw comes from the server's seed mixed with every
+seat's value; verify re-derives them, and so does an independent script (hashlib only)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from engine.bots import make_bot, play_out
+from engine.errors import IllegalCommand, NotAllowed
+from engine.log import scan
+from engine.replay import verify_bytes
+from engine.service import GameService
+from engine.store import FileStore
+
+from .helpers import rechain, run, split
+
+VALUES = ["11" * 32, "22" * 32, "a7" * 32]
+NAMES = ["Anna", "Ben", "Cleo"]
+
+
+def seated(tmp_path, kind="atkr", names=NAMES, values=VALUES, seed=None):
+    svc = GameService(FileStore(str(tmp_path / "store")))
+    game = svc.create(kind, {"players": list(names)}, seed=seed, seat_entropy=True).game
+    return svc, game
+
+
+def sit_all(svc, game, names=NAMES, values=VALUES):
+    for seat, (name, value) in enumerate(zip(names, values)):
+        svc.submit(game, {"type": "seat_entropy", "player": name, "value": value}, actor=seat)
+
+
+def types(svc, game):
+    return [r.event["type"] for r in svc.store.read(game).records]
+
+
+def test_no_draw_is_made_before_every_seat_committed(tmp_path):
+    svc, game = seated(tmp_path)
+    assert types(svc, game) == ["table_opened"]
+    assert svc.view(game)["waiting_for"] == NAMES
+    with pytest.raises(IllegalCommand, match="SEAT-1.*waiting for Anna, Ben, Cleo"):
+        svc.submit(game, {"type": "bet", "player": "Anna", "amount": 60}, actor=0)
+    with pytest.raises(NotAllowed, match="you sit as Ben and cannot act as Anna"):
+        svc.submit(game, {"type": "seat_entropy", "player": "Anna", "value": VALUES[0]}, actor=1)
+    with pytest.raises(IllegalCommand, match="SEAT-2: a seat's value is 64 lowercase hex"):
+        svc.submit(game, {"type": "seat_entropy", "player": "Anna", "value": "12ab"}, actor=0)
+    assert types(svc, game) == ["table_opened"]  # nothing recorded by a refusal
+    first = svc.submit(game, {"type": "seat_entropy", "player": "Anna", "value": VALUES[0]},
+                       actor=0)
+    assert first.records[0].actor == 0 and first.receipt["seq"] == 2
+    # the same value again: nothing new; another value: refused (one value per seat)
+    again = svc.submit(game, {"type": "seat_entropy", "player": "Anna", "value": VALUES[0]},
+                       actor=0)
+    assert again.repeated and again.records == first.records
+    with pytest.raises(IllegalCommand, match="SEAT-2: Anna has given its entropy already"):
+        svc.submit(game, {"type": "seat_entropy", "player": "Anna", "value": VALUES[1]}, actor=0)
+    svc.submit(game, {"type": "seat_entropy", "player": "Ben", "value": VALUES[1]}, actor=1)
+    assert types(svc, game) == ["table_opened", "seat_committed", "seat_committed"]
+    last = svc.submit(game, {"type": "seat_entropy", "player": "Cleo", "value": VALUES[2]},
+                      actor=2)
+    # the last seat in: the kind's own setup follows, as the referee, with the first draw
+    assert [type(e).__name__ for e in last.events] == ["SeatCommitted", "GameCreated",
+                                                       "RoundStarted"]
+    assert last.records[1].actor == -1
+    assert svc.view(game)["phase"] == "bet"
+    # the values are kept private beside the log, never in it
+    folder = tmp_path / "store"
+    assert stat.S_IMODE(os.stat(folder / f"{game}.seatc.json").st_mode) == 0o600
+    assert VALUES[2].encode() not in svc.store.log_bytes(game)
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A seated 3-seat atkr game played to its end by bots: service, id and log bytes."""
+    tmp = tmp_path_factory.mktemp("seated")
+    svc, game = seated(tmp)
+    sit_all(svc, game)
+    bots = {s: make_bot("atkr", "cautious", random.Random(40 + s)) for s in range(3)}
+    assert play_out(svc, game, bots)["over"]
+    return svc, game, svc.store.log_bytes(game)
+
+
+#: the independent check (no engine, no msgpack: hashlib and json only), run as its own
+#: isolated Python process; it reads what a third party copies from the log and prints the
+#: start player and the first coal it re-derives
+INDEPENDENT = r'''
+import hashlib, json, sys
+given = json.load(sys.stdin)
+seed, salt, values, game = given["seed"], given["salt"], given["values"], given["game"]
+def sha(text):
+    return hashlib.sha256(text.encode()).hexdigest()
+assert sha("devil-commit|" + salt + "|" + str(seed)) == given["commitment"], "seed commitment"
+for seat, value in enumerate(values):
+    assert sha("devil-seat|" + game + "|" + str(seat) + "|" + value) == given["seats"][seat]
+mixed = sha("devil-mix|" + str(seed) + "".join("|" + v for v in values))
+def randbelow(n, *label):
+    digest = hashlib.sha256((mixed + "|" + "|".join(map(str, label))).encode()).digest()
+    return int.from_bytes(digest[:8], "big") % n
+first = randbelow(len(values), "first")
+r = randbelow(48, "draw", 0)  # the first coal: the furnace is full (ATKR-1.1)
+for coal, count in zip([100, 75, 50, 25, 20, 10, 0], [2, 3, 7, 9, 9, 9, 9]):
+    if r < count:
+        break
+    r -= count
+print(json.dumps({"mixed": mixed, "first": first, "first_coal": coal}))
+'''
+
+
+def test_an_independent_script_re_derives_the_draws_from_the_revealed_seed_and_values(finished):
+    svc, game, data = finished
+    events = [r.event for r in scan(data).records]
+    opened = events[0]
+    committed = [e["commitment"] for e in events if e["type"] == "seat_committed"]
+    ended = next(e for e in events if e["type"] == "game_ended")
+    revealed = events[-1]
+    assert revealed["type"] == "seats_revealed" and revealed["values"] == VALUES
+    given = {"seed": ended["seed"], "salt": ended["salt"], "values": revealed["values"],
+             "game": game, "commitment": opened["commitment"], "seats": committed}
+    out = subprocess.run([sys.executable, "-I", "-c", INDEPENDENT], input=json.dumps(given),
+                         capture_output=True, text=True, check=True, cwd="/")
+    derived = json.loads(out.stdout)
+    created = next(e for e in events if e["type"] == "game_created")
+    first_coal = next(e for e in events if e["type"] == "coal_drawn")
+    assert created["first_drawn"] is True
+    assert derived["first"] == created["first"]
+    assert derived["first_coal"] == first_coal["coal"]
+    # without the seats' values (the seed alone, as an older game draws) the start player and
+    # the first coal would come from another seed material
+    from engine.chance import SeededChance, mixed_seed
+
+    assert derived["mixed"] == mixed_seed(ended["seed"], VALUES)
+    plain = SeededChance(ended["seed"], ended["salt"])
+    mixed = SeededChance(ended["seed"], ended["salt"], VALUES)
+    assert [plain.randbelow(2**32, "draw", d) for d in range(4)] != \
+        [mixed.randbelow(2**32, "draw", d) for d in range(4)]
+
+
+def test_verify_re_derives_a_seated_game_and_reports_a_wrong_revealed_value(finished, tmp_path):
+    _svc, _game, data = finished
+    result = verify_bytes(data)
+    assert result.ok and result.finished and result.seed_checked
+    assert "seating: all 3 seats committed to their entropy before the first draw" in result.checks
+    assert "every seat's revealed value matches the commitment it recorded" in result.checks
+    assert result.checks[-2].endswith("re-derived from the revealed seed mixed with every "
+                                      "seat's revealed value")
+    header, _chunks, objs = split(data)
+    # a revealed value swapped for another (chain recomputed): refused at that record
+    swapped = [list(o) for o in objs]
+    swapped[-1][4] = {**swapped[-1][4], "values": [VALUES[1], VALUES[0], VALUES[2]]}
+    bad = verify_bytes(rechain(header, swapped))
+    assert not bad.ok and bad.first_bad_seq == objs[-1][0]
+    assert bad.reason == ("the value revealed for Anna does not match the commitment that seat "
+                          "recorded")
+    # Cleo's commitment removed (records renumbered, chain recomputed): record 1 opens the
+    # table, 2 and 3 are Anna's and Ben's, 4 is now game_created, before Cleo gave hers
+    dropped = [list(o) for o in objs[:3]] + [list(o) for o in objs[4:]]
+    for seq, obj in enumerate(dropped, start=1):
+        obj[0] = seq
+    bad = verify_bytes(rechain(header, dropped))
+    assert not bad.ok and bad.first_bad_seq == 4
+    assert bad.reason == ("the game started (its first draw) before every seat gave its "
+                          "entropy: Cleo had not (SEAT-1)")
+    # the CLI says the same, exit 3
+    path = str(tmp_path / "dropped.devlog")
+    with open(path, "wb") as handle:
+        handle.write(rechain(header, dropped))
+    out = run("verify", path)
+    assert out.exit_code == 3 and "Cleo had not (SEAT-1)" in out.output
+
+
+def test_the_local_console_sits_every_seat_and_keeps_their_values(tmp_path):
+    store = str(tmp_path / "store")
+    out = run("--store", store, "new", "--seat-entropy", "castle", "--player", "Anna",
+              "--player", "Ben", "--player", "Cleo", "--player", "Dan")
+    assert out.exit_code == 0, out.output
+    game = out.output.strip().splitlines()[0]
+    kept_path = os.path.join(os.environ["DEVIL_CONFIG"], "entropy", game + ".json")
+    kept = json.load(open(kept_path))
+    assert sorted(kept) == ["Anna", "Ben", "Cleo", "Dan"]
+    assert stat.S_IMODE(os.stat(kept_path).st_mode) == 0o600
+    records = FileStore(store).read(game).records
+    assert [r.event["type"] for r in records[:6]] == ["table_opened"] + ["seat_committed"] * 4 \
+        + ["game_created"]
+    assert [r.actor for r in records[1:5]] == [0, 1, 2, 3]
+    from engine.entropy import seat_commitment
+
+    assert [r.event["commitment"] for r in records[1:5]] == [
+        seat_commitment(game, seat, kept[name]) for seat, name in enumerate(
+            ["Anna", "Ben", "Cleo", "Dan"])]
+    shown = run("--store", store, "log", game).output.splitlines()
+    assert shown[1].startswith("#2    Anna gave its entropy (commitment ")
+    verified = run("--store", store, "verify", game)
+    assert verified.exit_code == 0 and ("seating: all 4 seats committed to their entropy before "
+                                        "the first draw") in verified.output
