@@ -13,7 +13,8 @@ from .common import json_option, submit_command, token_seat
 @click.option("--as", "as_name", metavar="NAME",
               help="The seat sitting down (with --server and a seat's token: that seat).")
 @click.option("--all", "every", is_flag=True,
-              help="Every seat still waiting (the local console, or the referee's token).")
+              help="Every seat still waiting (the local console only: over HTTP each seat sits "
+                   "with its own token).")
 @json_option
 @click.pass_obj
 def sit(obj, game, as_name, every, as_json):

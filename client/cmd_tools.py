@@ -256,6 +256,9 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
         from .signed import check_signed
 
         check_signed(ctx.obj, source, result, receipts, key_text, seal_path)
+    from .seating import check_kept
+
+    check_kept(result, lambda: source.data if source.data is not None else _read(source.path))
     failed = not result.ok or bool(damage) or (need_finished and not result.finished)
     if as_json:
         data = result.to_json()
@@ -285,6 +288,11 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
                 click.echo(f"  - {line}")
     if failed:
         ctx.exit(3)
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
 
 
 def _sidecar_seal(source: Source) -> bool:

@@ -180,6 +180,9 @@ def renderer_for(kind: str):
 
 def print_created(obj: Context, created: dict, as_json: bool) -> None:
     """Print a new game's id (stdout) and its first events (stderr), or JSON."""
+    from .receipts import keep
+
+    keep(created.get("receipt"), obj.server or obj.store_dir)
     if as_json:
         emit(created)
         return

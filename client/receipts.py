@@ -47,6 +47,9 @@ def keep(receipt: dict | None, where: str) -> None:
     stderr; the command stays done."""
     if not receipt or not _GAME.match(str(receipt.get("game", ""))):
         return
+    if "://" in where and "@" in where:  # a database URL: never keep its password
+        scheme, _, rest = where.partition("://")
+        where = f"{scheme}://{rest.rpartition('@')[2]}"
     try:
         path = os.path.join(_folder("receipts"), f"{receipt['game']}.jsonl")
         _append_line(path, {**receipt, "from": where})

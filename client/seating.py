@@ -114,3 +114,33 @@ def value_for(game: str, player: str) -> str:
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     return values[player]
+
+
+def check_kept(result, read) -> None:
+    """When this client made a seat's value for the verified game (``result``: an
+    engine.replay.Verification of the log ``read()`` returns), check the log revealed exactly that value:
+    a sentence in ``result.checks``, or the result failed naming the seat."""
+    kept = kept_values(result.game) if result.game else {}
+    if not kept or not result.ok:
+        return
+    from engine.log import scan
+
+    records = scan(read()).records
+    if not records or records[0].event.get("type") != "table_opened":
+        return
+    players = records[0].event.get("players") or []
+    last = records[-1].event
+    if last.get("type") != "seats_revealed":
+        result.checks.append("this client's seat value(s) for " + ", ".join(sorted(kept))
+                             + " are kept until the game reveals them")
+        return
+    for name, value in sorted(kept.items()):
+        if name in players and last["values"][players.index(name)] != value:
+            result.ok = False
+            result.first_bad_seq = records[-1].seq
+            result.reason = (f"the value revealed for {name} is not the one this client made "
+                             "and sent for that seat")
+            result.checks.append(result.reason)
+            return
+    result.checks.append("the value(s) revealed for " + ", ".join(sorted(kept))
+                         + " are the ones this client made")

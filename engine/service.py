@@ -503,9 +503,13 @@ class GameService:
 
     # -- seat entropy (engine.entropy) --------------------------------------------------------
     def _authorise(self, loaded: Loaded, seat: int, actor) -> int:
-        """The actor code a seat's command is recorded with; NotAllowed for another seat."""
-        if actor == CONSOLE or actor is REFEREE:
+        """The actor code a seat's entropy is recorded with; NotAllowed for another seat, and
+        for the referee (over HTTP): a seat's value must come from the seat's own client."""
+        if actor == CONSOLE:
             return seat
+        if actor is REFEREE:
+            raise NotAllowed("a seat's entropy comes from that seat's own client (its token), "
+                             "not from the referee: that is what makes the draws fair")
         if actor != seat:
             names = loaded.rules.seats(loaded.state)
             raise NotAllowed(f"you sit as {names[actor]} and cannot act as {names[seat]}")

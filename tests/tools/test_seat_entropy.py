@@ -199,3 +199,21 @@ def test_the_local_console_sits_every_seat_and_keeps_their_values(tmp_path):
     verified = run("--store", store, "verify", game)
     assert verified.exit_code == 0 and ("seating: all 4 seats committed to their entropy before "
                                         "the first draw") in verified.output
+
+
+def test_the_worked_example_in_the_log_format_is_what_the_engine_draws():
+    """docs/log-format.md's example, worked by hand with hashlib there: the engine agrees."""
+    from engine.chance import SeededChance, commitment, mixed_seed
+    from engine.entropy import seat_commitment
+
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs",
+                            "log-format.md")).read()
+    salt, game, values = "0123456789abcdef0123456789abcdef", "atkr-k3f9qz", ["11" * 32, "22" * 32]
+    for text in (commitment(42, salt), seat_commitment(game, 0, values[0]),
+                 seat_commitment(game, 1, values[1]), mixed_seed(42, values)):
+        assert f"= {text}" in doc
+    chance = SeededChance(42, salt, values)
+    assert chance.randbelow(2, "first") == 1  # Ben starts
+    assert chance.randbelow(48, "draw", 0) == 47
+    assert chance.pick([2, 3, 7, 9, 9, 9, 9], "draw", 0) == 6  # the devil (ATKR-1.1 order)
+    assert "mod 2 = 1: Ben" in doc and "mod 48 = 47" in doc
