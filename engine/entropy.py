@@ -105,15 +105,23 @@ SHARED_EVENTS = (TableOpened, SeatCommitted, SeatsRevealed)
 SHARED_TYPES = frozenset(SHARED_EVENTS)
 
 
-@attrs.define
 class Seating:
     """The state of a seated game before its setup: players, the server's commitment, the
-    options, and each seat's commitment (None until given)."""
+    options, and each seat's commitment (None until given).  (A plain class: building an
+    attrs class costs start-up time every cold command pays.)"""
 
-    players: list[str]
-    commitment: str
-    options: dict
-    committed: list
+    __slots__ = ("players", "commitment", "options", "committed")
+
+    def __init__(self, players: list[str], commitment: str, options: dict, committed: list):
+        self.players, self.commitment = players, commitment
+        self.options, self.committed = options, committed
+
+    def __eq__(self, other) -> bool:
+        return type(other) is Seating and all(getattr(self, k) == getattr(other, k)
+                                              for k in self.__slots__)
+
+    def __repr__(self) -> str:
+        return f"Seating(players={self.players!r}, committed={self.committed!r})"
 
     @property
     def waiting(self) -> list[str]:
