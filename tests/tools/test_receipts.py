@@ -174,7 +174,7 @@ def test_the_cli_keeps_every_receipt_it_is_given(tmp_path):
     path = os.path.join(os.environ["DEVIL_CONFIG"], "receipts", game + ".jsonl")
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     text = run("receipts", game).output.splitlines()
-    assert text[0].startswith(f"#{records[-1].seq:<5} link {receipt['link']}")
+    assert text[1].startswith(f"#{records[-1].seq:<5} link {receipt['link']}")
     # a receipt named by its number, from the kept ones
     log = str(tmp_path / "g.devlog")
     run("--store", store, "export", game, "-o", log)
