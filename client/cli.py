@@ -255,8 +255,11 @@ def export(obj, game, output, force, secret_path, as_json, seal_path=None):
             import os
 
             flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)
+            from engine.entropy import seat_documents
+
             with os.fdopen(os.open(secret_path, flags, 0o600), "w") as handle:
-                json.dump({"game": game, "secret": secret}, handle)
+                json.dump({"game": game, "secret": secret,
+                           **seat_documents(client.service.store, game)}, handle)
     except FileExistsError as exc:
         raise UsageError(f"{exc.filename} exists already; give a new file name or --force") \
             from None

@@ -61,6 +61,26 @@ def private_name(seat: int) -> str:
     return "seat" + chr(ord("a") + seat)
 
 
+def seat_documents(store, game: str) -> dict:
+    """``{"seats": {name: document}}``: the seats' values a store keeps for ``game`` (for
+    `devil export --secret`), or ``{}`` for a game without seat entropy."""
+    found = {}
+    for seat in range(26):
+        document = store.private(game, private_name(seat))
+        if document is None:
+            break
+        found[private_name(seat)] = document
+    return {"seats": found} if found else {}
+
+
+def put_seat_documents(store, game: str, exported) -> None:
+    """Keep the seats' values of an exported secret (`devil import --secret`)."""
+    seats = exported.get("seats") if isinstance(exported, dict) else None
+    for name, document in (seats or {}).items():
+        if isinstance(document, dict) and name in {private_name(s) for s in range(26)}:
+            store.put_private(game, name, document, replace=True)
+
+
 # -- the shared events and command ------------------------------------------------------------
 @attrs.frozen(slots=True)
 class TableOpened:

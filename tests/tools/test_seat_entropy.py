@@ -217,3 +217,21 @@ def test_the_worked_example_in_the_log_format_is_what_the_engine_draws():
     assert chance.randbelow(48, "draw", 0) == 47
     assert chance.pick([2, 3, 7, 9, 9, 9, 9], "draw", 0) == 6  # the devil (ATKR-1.1 order)
     assert "mod 2 = 1: Ben" in doc and "mod 48 = 47" in doc
+
+
+def test_an_unfinished_seated_game_moves_with_its_seats_values_and_draws_on(tmp_path):
+    store, other = str(tmp_path / "a"), str(tmp_path / "b")
+    game = run("--store", store, "new", "--seat-entropy", "atkr", "--player", "Anna",
+               "--player", "Ben", "--first", "Anna").output.strip().splitlines()[0]
+    log, secret = str(tmp_path / "g.devlog"), str(tmp_path / "g.secret")
+    assert run("--store", store, "export", game, "-o", log, "--secret", secret).exit_code == 0
+    exported = json.load(open(secret))
+    assert sorted(exported["seats"]) == ["seata", "seatb"]
+    assert run("--store", other, "import", log, "--secret", secret).exit_code == 0
+    run("--store", other, "bet", game, "50", "--as", "Anna")
+    run("--store", other, "bet", game, "50", "--as", "Ben")
+    drawn = run("--store", other, "draw", game, "--as", "Anna")
+    assert drawn.exit_code == 0, drawn.output  # the mixed chance is there: a coal is drawn
+    # records: 1 table_opened, 2-3 the seats, 4-5 game_created and round_started, 6-8 the
+    # bets and their reveal, 9 the coal
+    assert drawn.output.startswith("#9    Anna draws ")
