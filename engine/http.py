@@ -143,6 +143,9 @@ class Api:
         self.poll_interval = poll_interval
         self.body_timeout = BODY_TIMEOUT
         self.hub = Hub()
+        #: the default of POST /games's "seat_entropy" for a digital game without a chosen
+        #: seed (`devil serve --seat-entropy`)
+        self.seat_entropy = False
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """For the server's ``loop``: if the store tells of appends by other nodes (PostgreSQL's
@@ -409,12 +412,14 @@ class Api:
             raise ApiError(400, f"unknown field(s) {', '.join(sorted(unknown))}: a new game is "
                                 '{"kind": ..., "options": {...}, "seed": n?, '
                                 '"seat_entropy": bool?}')
-        seat_entropy = body.get("seat_entropy", False)
-        if not isinstance(seat_entropy, bool):
-            raise ApiError(400, '"seat_entropy" must be true or false')
         kind = body.get("kind")
         options = body.get("options", {})
         seed = body.get("seed")
+        seat_entropy = body.get("seat_entropy", self.seat_entropy and seed is None
+                                and not (isinstance(options, dict)
+                                         and options.get("physical") is True))
+        if not isinstance(seat_entropy, bool):
+            raise ApiError(400, '"seat_entropy" must be true or false')
         if not isinstance(kind, str):
             from .games import KINDS
 

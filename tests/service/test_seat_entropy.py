@@ -41,3 +41,31 @@ def test_a_seated_game_over_http_waits_for_every_seat_and_reveals_their_values(s
     assert records[-1].event == {"type": "seats_revealed", "values": [kept["Anna"], kept["Ben"]]}
     seal = http.get(f"/games/{game}/seal", headers=auth(tokens["spectator"])).json()
     assert seal["seq"] == records[-1].seq  # the seal covers the reveal
+
+
+def test_a_server_may_give_every_digital_game_seat_entropy(tmp_path):
+    """`devil serve --seat-entropy`: games without a chosen seed are seated unless the body
+    says otherwise; a physical game or a chosen seed is not."""
+    from .conftest import App
+
+    app = App(tmp_path)
+    app.transport._asgi.app.state.api.seat_entropy = True  # what `serve --seat-entropy` sets
+    players = {"players": ["Anna", "Ben"]}
+    try:
+        def first_event(body):
+            created = app.http.post("/games", json=body).json()
+            return FileStore(app.store).read(created["game"]).records[0].event["type"]
+
+        assert first_event({"kind": "atkr", "options": players}) == "table_opened"
+        assert first_event({"kind": "castle", "options": {"players": ["A", "B", "C"]}}) \
+            == "table_opened"
+        assert first_event({"kind": "atkr", "options": players, "seat_entropy": False}) \
+            == "game_created"
+        assert first_event({"kind": "atkr", "options": players, "seed": 4}) == "game_created"
+        assert first_event({"kind": "atkr", "options": {**players, "physical": True}}) \
+            == "game_created"
+        bad = app.http.post("/games", json={"kind": "atkr", "options": players,
+                                            "seat_entropy": "yes"})
+        assert bad.status_code == 400 and "seat_entropy" in bad.json()["error"]
+    finally:
+        app.close()
