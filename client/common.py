@@ -20,7 +20,7 @@ import sys
 
 import click
 
-from engine.errors import DevilError, UsageError
+from engine.errors import DevilError, IllegalCommand, UsageError
 
 
 class Context:
@@ -219,7 +219,17 @@ def submit_command(obj: Context, game: str, command: dict, as_name: str | None, 
                          f"{command['player']!r}")
     client = obj.client
     game = client.resolve(game)
-    result = client.submit(game, command, as_name, command_id)
+    try:
+        result = client.submit(game, command, as_name, command_id)
+    except IllegalCommand as exc:
+        # a seat's first command in a game with seat entropy carries its value: give it, then
+        # the command again (still refused, SEAT-1, while other seats are waiting)
+        from .seating import sit_first
+
+        if exc.rule != "SEAT-1" or not sit_first(obj, game, as_name or command.get("player"),
+                                                 as_json):
+            raise
+        result = client.submit(game, command, as_name, command_id)
     from .receipts import keep
 
     keep(result.get("receipt"), obj.server or obj.store_dir)

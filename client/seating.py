@@ -144,3 +144,23 @@ def check_kept(result, read) -> None:
             return
     result.checks.append("the value(s) revealed for " + ", ".join(sorted(kept))
                          + " are the ones this client made")
+
+
+def sit_first(obj, game: str, name: str | None, as_json: bool) -> bool:
+    """Give ``name``'s value to ``game`` if it is seating and waits for that seat (its first
+    command was refused with SEAT-1); whether it did."""
+    if not name or name == "referee":
+        return False
+    view = obj.client.view(game, name)
+    if view.get("phase") != "seating" or name not in (view.get("waiting_for") or []):
+        return False
+    import click
+
+    from .receipts import keep
+
+    result = obj.client.submit(game, {"type": "seat_entropy", "value": value_for(game, name)},
+                               name, None)
+    keep(result.get("receipt"), obj.server or obj.store_dir)
+    click.echo(f"({name} gave its entropy first: a game with seat entropy starts once every "
+               "seat has)", err=True)
+    return True

@@ -69,3 +69,34 @@ def test_a_server_may_give_every_digital_game_seat_entropy(tmp_path):
         assert bad.status_code == 400 and "seat_entropy" in bad.json()["error"]
     finally:
         app.close()
+
+
+def test_a_seats_first_command_gives_its_entropy_first(server, http):
+    """The CLI's submit path (client.common.submit_command) with a seat's token: the seat's
+    first command of a seated game carries its value, then is refused while others wait."""
+    import click
+    import pytest
+
+    from client.cli import cli
+    from client.common import Context, submit_command
+    from engine.errors import IllegalCommand
+
+    created = http.post("/games", json={"kind": "atkr", "seat_entropy": True,
+                                        "options": {"players": ["Anna", "Ben"]}}).json()
+    game, tokens = created["game"], created["tokens"]
+
+    def bet(name):
+        obj = Context("unused", server.url, tokens[name])
+        obj._client = server.remote(tokens[name])
+        with click.Context(cli, obj=obj):
+            submit_command(obj, game, {"type": "bet", "amount": 40}, None, None, True)
+
+    with pytest.raises(IllegalCommand, match="SEAT-1.*waiting for Ben"):
+        bet("Anna")
+    records = FileStore(server.store).read(game).records
+    assert [(r.actor, r.event["type"]) for r in records] == [(-1, "table_opened"),
+                                                             (0, "seat_committed")]
+    bet("Ben")  # Ben's value first, the table opens, then Ben's bet is taken
+    types = [r.event["type"] for r in FileStore(server.store).read(game).records]
+    assert types == ["table_opened", "seat_committed", "seat_committed", "game_created",
+                     "round_started", "bet_placed"]
