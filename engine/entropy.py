@@ -193,9 +193,9 @@ def options_text(options: dict) -> str:
 
 
 # -- the kind's rules with the seating stage --------------------------------------------------
-def _seating_view(state: Seating, viewer) -> dict:
+def _seating_view(state: Seating, viewer, kind: str = "") -> dict:
     waiting = state.waiting
-    return {"phase": "seating", "players": [
+    return {"kind": kind, "phase": "seating", "players": [
                 {"name": name, "entropy_given": c is not None}
                 for name, c in zip(state.players, state.committed)],
             "waiting_for": waiting, "seed_commitment": state.commitment,
@@ -228,7 +228,8 @@ def staged(rules):
         return event if type(event) in shared else kind_redact(event, viewer)
 
     def view(state, viewer):
-        return _seating_view(state, viewer) if type(state) is Seating else kind_view(state, viewer)
+        return (_seating_view(state, viewer, rules.kind) if type(state) is Seating
+                else kind_view(state, viewer))
 
     def seats(state):
         return list(state.players) if type(state) is Seating else kind_seats(state)

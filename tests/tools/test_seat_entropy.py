@@ -63,6 +63,13 @@ def test_no_draw_is_made_before_every_seat_committed(tmp_path):
         svc.submit(game, {"type": "seat_entropy", "player": "Anna", "value": VALUES[1]}, actor=0)
     svc.submit(game, {"type": "seat_entropy", "player": "Ben", "value": VALUES[1]}, actor=1)
     assert types(svc, game) == ["table_opened", "seat_committed", "seat_committed"]
+    shown = run("--store", str(tmp_path / "store"), "show", game, "--as", "Cleo")
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.splitlines()[1:] == [
+        "   Anna             in", "   Ben              in", " * Cleo             waiting",
+        "Cleo may: nothing now"]
+    assert json.loads(run("--store", str(tmp_path / "store"), "show", game, "--json").output
+                      )["waiting_for"] == ["Cleo"]
     last = svc.submit(game, {"type": "seat_entropy", "player": "Cleo", "value": VALUES[2]},
                       actor=2)
     # the last seat in: the kind's own setup follows, as the referee, with the first draw
