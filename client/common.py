@@ -320,10 +320,3 @@ def parse_bots(specs) -> dict[str, str]:
         bots[name.strip()] = kind.strip()
     return bots
 
-
-def public_event(table, event):
-    """What everyone at the table may see of ``event`` (an engine.bots.Table's game)."""
-    from engine.game import PUBLIC
-
-    shown = table.rules.redact(event, PUBLIC)
-    return event if shown is None else shown
