@@ -73,7 +73,7 @@ def new():
 @cli.group(cls=DevilGroup, slot="play", invoke_without_command=True, no_args_is_help=True)
 @click.option("--resume", "resume_game", metavar="GAME",
               help="Continue an interrupted game of any kind from the store, with the people "
-                   "and bots it was started with (client/play.py).")
+                   "and bots it was started with.")
 @click.option("--bot", "bot_specs", multiple=True, metavar="NAME=KIND",
               help="With --resume: a seat a bot takes over from now on (repeat).")
 @click.pass_context

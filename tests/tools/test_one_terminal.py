@@ -135,6 +135,9 @@ def test_castle_two_people_and_three_bots_never_see_each_others_hands(tmp_path):
         # nor the other's dealt cards from the recap of the deal
         assert not re.search(rf"\b{other}: (order|brotherhood), ", segment), segment
     assert people_segments >= 4
+    # what a person types at the menu is not echoed: the line ends right after the prompt
+    typed = re.findall(r"(?:Ann|Ben), your choice: (.*)\n", text)
+    assert typed and set(typed) == {""}, typed
     logs = list(tmp_path.glob("castle-*.devlog"))
     assert len(logs) == 1 and verify_path(str(logs[0])).ok
 
@@ -165,3 +168,21 @@ def test_atkr_bets_are_typed_hidden_and_cleared_before_the_next_person(tmp_path)
     assert re.search(r"Ben\s+\S+\s+20\b|Ben bets 20|bets revealed", text), text[-3000:]
     logs = list(tmp_path.glob("atkr-*.devlog"))
     assert len(logs) == 1 and verify_path(str(logs[0])).ok
+
+
+def test_ctrl_c_clears_a_private_screen_and_keeps_the_game(tmp_path):
+    child = spawn(tmp_path, "play", "castle", "--player", "Ann", "--player", "Ben",
+                  "--bot", "Cid=sensible", "--seed", 11)
+    child.expect(PASS_ON)
+    child.sendline("")
+    child.expect(CHOICE)  # Ann's table and menu are on the screen
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    tail = child.before.replace("\r\n", "\n")
+    assert CLEAR in tail  # cleared before anything else is printed
+    after = tail.split(CLEAR)[-1]
+    assert "devil play --resume castle-" in after and "your move" not in after
+    (log,) = tmp_path.glob("castle-*.devlog")
+    assert verify_path(str(log)).ok
