@@ -163,8 +163,9 @@ class Session:
     def play(self, decide, max_rounds: int) -> bool:
         """Play until the game is over or ``max_rounds`` rounds have passed; people decide
         through ``decide(session, seat, legal) -> None`` (which calls :meth:`submit`).
-        Returns True when the game is over.  Ctrl-C (or the end of the input) clears a
-        private screen, says how to resume and is raised on."""
+        Returns True when the game is over (the screen is left as it is: the kind prints the
+        final table); a game stopped by the cap clears a private screen.  Ctrl-C (or the end
+        of the input) clears a private screen, says how to resume and is raised on."""
         table = self.table
         try:
             while not table.over():
@@ -187,8 +188,7 @@ class Session:
             click.echo(f"\nInterrupted; the game is kept: `devil play --resume {table.game}` "
                        "goes on from here.", err=True)
             raise click.exceptions.Abort() from None
-        self.leave()
-        return True
+        return True  # over: everything is shown now, the last screen may stay
 
 
 # -- starting and resuming ------------------------------------------------------------------------
