@@ -72,18 +72,33 @@ def events(store, game, *extra):
 
 
 def test_a_pass_that_is_the_only_legal_answer_is_taken_and_announced(tmp_path):
-    # seed 1: Cid attacks Eve in round 1; Ann and Ben hold no priest: only a pass is legal
-    # for them in the priest window (CASTLE-6.2), so nobody is handed the terminal for it
-    out = devil(tmp_path / "a", "play", "castle", *FIVE, "--seed", 1, "--max-rounds", 1,
-                input="\n1\n" * 300).output
-    assert "Cid attacks Eve (CASTLE-6.1)" in out
-    assert "(Ann may only pass here: passed automatically)\n  Ann passes (priest window)" in out
-    assert "(Ben may only pass here: passed automatically)\n  Ben passes (priest window)" in out
-    # --ask-always hands the terminal over even then: the same game, no automatic pass
-    asked = devil(tmp_path / "b", "play", "castle", *FIVE, "--seed", 1, "--max-rounds", 1,
-                  "--ask-always", input="\n1\n" * 300).output
+    """The guide's deal (Ann priest, Ben thug, Cid doctor): Ann attacks Ben.  The priest
+    window (CASTLE-6.2) asks Ben and Cid, who hold no priest: a pass is all they may do, so
+    it is taken for them and announced, and the terminal goes to Cid only for the support
+    round (CASTLE-6.3)."""
+    deal = ROOT / "docs" / "examples" / "castle-three.json"
+    store = tmp_path / "a"
+    game = devil(store, "new", "castle", "--deal", deal, "--first", "Ann").stdout.strip()
+    devil(store, "attack", game, "Ben", "--as", "Ann")
+    out = devil(store, "play", "--resume", game, input="\n", code=130).output
+    assert ("(Ben may only pass here: passed automatically)\n  Ben passes (priest window)\n"
+            "  (Cid may only pass here: passed automatically)\n  Cid passes (priest window)\n"
+            ) in out
+    assert "Pass the terminal to Cid, then press Enter." in out
+    assert "Pass the terminal to Ben" not in out
+    assert "1  support side=attacker" in out
+    passed = [e["event"] for e in events(store, game) if e["event"]["type"] == "window_passed"]
+    assert [(e["player"], e["window"]) for e in passed] == [(1, "priest"), (2, "priest")]
+    # --ask-always hands the terminal over even then: Ben is asked, his only line is pass
+    store = tmp_path / "b"
+    game = devil(store, "new", "castle", "--deal", deal, "--first", "Ann").stdout.strip()
+    devil(store, "attack", game, "Ben", "--as", "Ann")
+    asked = devil(store, "play", "castle", "--resume", game, "--ask-always",
+                  input="\n", code=130).output
     assert "passed automatically" not in asked
-    assert "Ann passes (priest window)" in asked
+    assert "Pass the terminal to Ben, then press Enter." in asked
+    assert "--- Ben, your move (what you type is hidden) ---\n    1  pass\nBen, your choice" \
+        in asked
 
 
 def test_two_people_get_a_cleared_screen_between_them(tmp_path):

@@ -86,16 +86,19 @@ def _varying(commands: list[dict]) -> list[str]:
 
 
 def _ask(name: str, text: str, choices: list[str]) -> str:
-    """A hidden answer among ``choices`` (or BACK)."""
+    """A hidden answer among ``choices``, by name (any case) or number (or BACK)."""
+    numbered = " / ".join(f"{number} {choice}" for number, choice in enumerate(choices, 1))
     while True:
-        answer = secret_prompt(f"{name}, {text} [{' / '.join(choices)}; {BACK} back]",
+        answer = secret_prompt(f"{name}, {text} [{numbered}; {BACK} back]",
                                prompt_suffix=": ").strip()
         if answer == BACK:
             return BACK
         folded = {c.lower(): c for c in choices}
         if answer.lower() in folded:
             return folded[answer.lower()]
-        click.echo(f"  {answer!r} is not one of {', '.join(choices)}")
+        if answer.isdigit() and 1 <= int(answer) <= len(choices):
+            return choices[int(answer) - 1]
+        click.echo(f"  not one of {', '.join(choices)} (or 1 to {len(choices)})")
 
 
 def _narrow(name: str, maps: list[dict], indices: list[int]) -> int | None:
