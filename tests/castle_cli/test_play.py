@@ -160,6 +160,21 @@ def test_declare_by_typing_names_in_a_game_made_by_new(tmp_path):
     assert "Game over. Winners: Ben, Cid" in out
 
 
+def test_a_declaration_the_engine_refuses_is_shown_with_its_reason(tmp_path):
+    """A prophecy names at least one opponent (CASTLE-10.2): one naming nobody is refused
+    with the rule, and Ann is asked again (then passes)."""
+    deal = ROOT / "docs" / "examples" / "castle-three.json"
+    game = devil(tmp_path, "new", "castle", "--deal", deal, "--first", "Ann", "--variant",
+                 "prophecy").stdout.strip()
+    out = devil(tmp_path, "play", "--resume", game, "--bot", "Ben=sensible", "--bot",
+                "Cid=sensible", input="5\n\ny\n1\n", code=130).output
+    assert "5  prophesy the other society's victory (type its members' names)" in out
+    assert "Ann, name the other society's members (Ben, Cid;" in out
+    assert "refused: CASTLE-10.2: " in out
+    assert "Ann passes (CASTLE-8.1)" in out
+    assert not [e for e in events(tmp_path, game) if e["event"]["type"] == "declared"]
+
+
 def test_resume_refuses_a_finished_game_and_new_options(tmp_path):
     deal = ROOT / "docs" / "examples" / "castle-three.json"
     game = devil(tmp_path, "new", "castle", "--deal", deal, "--first", "Ann").stdout.strip()

@@ -115,14 +115,16 @@ def _narrow(name: str, maps: list[dict], indices: list[int]) -> int | None:
     return left[0]
 
 
-def _declare(name: str, names: list[str], maps: list[dict], indices: list[int]) -> int | None:
-    """A declaration by typed names: the index of the declaration naming exactly them, or None
-    (back).  Names are matched without regard to case."""
+def _declare(name: str, names: list[str], maps: list[dict], indices: list[int]) -> dict | None:
+    """A declaration by typed names (any case, in any order): the command map naming exactly
+    them (one of ``maps`` when it is there; otherwise built, for the engine to refuse with its
+    reason), or None (back)."""
     others = {n.lower(): n for n in names if n != name}
     kind = maps[indices[0]]["kind"]
     while True:
-        text = click.prompt(f"{name}, name your {'allies' if kind == 'society' else 'the other society'}"
-                            f" ({', '.join(others.values())}; separated by spaces or commas; "
+        whom = "your allies" if kind == "society" else "the other society's members"
+        text = click.prompt(f"{name}, name {whom} ({', '.join(others.values())}; "
+                            "separated by spaces or commas; "
                             f"Enter: nobody; {BACK} back)", default="", show_default=False,
                             prompt_suffix=": ").strip()
         if text == BACK:
@@ -134,16 +136,16 @@ def _declare(name: str, names: list[str], maps: list[dict], indices: list[int]) 
                        f"(players: {', '.join(others.values())})")
             continue
         allies = {others[word.lower()] for word in typed}
-        found = [i for i in indices if set(maps[i]["allies"]) == allies]
-        if not found:
-            click.echo("  that declaration is not possible now (it needs at least one name)"
-                       if not allies else "  that declaration is not possible now")
-            continue
-        return found[0]
+        for i in indices:
+            if set(maps[i]["allies"]) == allies:
+                return maps[i]
+        return {**maps[indices[0]], "allies": [n for n in names if n in allies]}
 
 
 def decide(session, seat: int, legal: list, *, ask_always: bool = False) -> None:
-    """One decision of the person at ``seat`` (client.play.Session calls it)."""
+    """One decision of the person at ``seat`` (client.play.Session calls it): a hidden menu
+    choice, the parts of the move, a confirmation for a declaration; a refused command (a
+    declaration the engine will not take) is shown with its reason and asked again."""
     from engine.errors import IllegalCommand
 
     from . import render
@@ -168,21 +170,24 @@ def decide(session, seat: int, legal: list, *, ask_always: bool = False) -> None
             click.echo(f"  {number:>3}  {label}")
         number = secret_prompt(f"{name}, your choice", type=click.IntRange(1, len(entries)))
         label, indices = entries[number - 1]
-        if maps[indices[0]]["type"] == "declare" and len(indices) > 1:
-            chosen = _declare(name, session.names, maps, indices)
+        first = maps[indices[0]]
+        if first["type"] == "declare" and first.get("kind") in ("society", "prophecy"):
+            command = _declare(name, session.names, maps, indices)
         else:
-            chosen = _narrow(name, maps, indices)
-        if chosen is None:
+            index = _narrow(name, maps, indices)
+            command = None if index is None else maps[index]
+        if command is None:
             continue
-        command = maps[chosen]
         click.echo(f"  -> {command_text(command)}")
         if command["type"] == "declare" and not click.confirm(
                 f"{name}, declaring ends the game now. Declare?", default=False):
             continue
+        chosen = (legal[maps.index(command)] if command in maps
+                  else table.rules.commands.from_map(command))
         try:
-            session.submit(seat, legal[chosen])
+            session.submit(seat, chosen)
             return
-        except IllegalCommand as exc:  # pragma: no cover - legal commands are accepted
+        except IllegalCommand as exc:
             click.echo(f"refused: {exc}")
 
 
