@@ -10,6 +10,7 @@ Methods (``as_name``: a player's name, or None for the referee / the token's own
 * ``resolve(game) -> id``; ``kind(game) -> str``; ``players(game) -> [names]``
 * ``view(game, as_name) -> dict``; ``legal(game, as_name) -> [command map]``
 * ``events(game, as_name, after=0) -> [{"seq", "actor", "cmd", "time", "event"}]``
+* ``public_events(game) -> [...]``: the same entries as a spectator sees them (public facts)
 * ``submit(game, command, as_name, command_id) -> {"game", "repeated", "events": [...], "view",
   "receipt"}`` (each event map carries its ``seq``; ``receipt``: engine.receipts)
 * ``key() -> {"algorithm", "public"}``; ``seal(game) -> seal | None`` (engine.receipts)
@@ -79,6 +80,16 @@ class LocalClient:
         return [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd,
                  "time": iso_time(loaded.header.created, r.ts), "event": to_map(e)}
                 for r, e in self.service.stream(game, self._viewer(game, as_name), after)]
+
+    def public_events(self, game: str) -> list[dict]:
+        """Every event as a spectator sees it (engine.game.PUBLIC: public facts only)."""
+        from engine.game import PUBLIC
+
+        loaded = self.service.load(game)
+        to_map = loaded.rules.events.to_map
+        return [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd,
+                 "time": iso_time(loaded.header.created, r.ts), "event": to_map(e)}
+                for r, e in self.service.stream(game, PUBLIC)]
 
     def submit(self, game: str, command: dict, as_name: str | None,
                command_id: str | None = None) -> dict:

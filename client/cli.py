@@ -79,9 +79,32 @@ def new(obj, seat_entropy):
         obj.client.seat_entropy = True
 
 
-@cli.group(cls=DevilGroup, slot="play")
-def play():
-    """Play a whole game at one terminal: people and bots mixed."""
+@cli.group(cls=DevilGroup, slot="play", invoke_without_command=True, no_args_is_help=True)
+@click.option("--resume", "resume_game", metavar="GAME",
+              help="Continue an interrupted game of any kind from the store, with the people "
+                   "and bots it was started with.")
+@click.option("--bot", "bot_specs", multiple=True, metavar="NAME=KIND",
+              help="With --resume: a seat a bot takes over from now on (repeat).")
+@click.pass_context
+def play(ctx, resume_game, bot_specs):
+    """Play a whole game at one terminal: people and bots mixed.
+
+    Between two people the screen is cleared and the program waits until the terminal is
+    passed on.  `devil play --resume GAME` continues an interrupted game.
+    """
+    if ctx.invoked_subcommand is not None:
+        if resume_game is not None or bot_specs:
+            raise click.UsageError("give --resume (and its --bot) without a kind (devil play --resume GAME) "
+                                   "or after it (devil play KIND --resume GAME)")
+        return
+    if resume_game is None:  # pragma: no cover - no_args_is_help answers a bare `devil play`
+        raise click.UsageError("name a kind (devil play KIND ...) or --resume GAME")
+    from .play import kind_of
+
+    command = ctx.command.get_command(ctx, kind_of(ctx.obj, resume_game))
+    if command is None:
+        raise click.UsageError(f"{resume_game}: its kind has no `devil play`")
+    ctx.invoke(command, resume_game=resume_game, bot_specs=bot_specs)
 
 
 @cli.group(cls=DevilGroup, slot="simulate")

@@ -178,17 +178,30 @@ def renderer_for(kind: str):
     return Renderer(part(kind, "render"))  # with the seating stage of seat entropy in front
 
 
-def print_created(obj: Context, created: dict, as_json: bool) -> None:
-    """Print a new game's id (stdout) and its first events (stderr), or JSON."""
+def print_created(obj: Context, created: dict, as_json: bool, show_deal: bool = False) -> None:
+    """Print a new game's id (stdout) and its first events (stderr), or JSON.
+
+    The first events are printed as the whole table may see them (a spectator's view:
+    locally the PUBLIC stream, over ``--server`` the spectator token the service just
+    handed out), so whoever creates a game never sees its deal by accident.  ``show_deal``
+    (the referee asked, ``--show-deal``) prints them as the referee sees them instead (every
+    society, profession and item) and, with ``as_json``, adds them to the JSON as ``events``
+    (tagged event maps with their ``seq``)."""
     from .receipts import keep
 
     keep(created.get("receipt"), obj.server or obj.store_dir)
+    client = obj.client
     if as_json:
+        if show_deal:
+            created = {**created, "events": [{"seq": entry["seq"], **entry["event"]}
+                                             for entry in client.events(created["game"], None)]}
         emit(created)
         return
     click.echo(created["game"])
     render = renderer_for(created["kind"])
-    for entry in obj.client.events(created["game"], None):
+    entries = (client.events(created["game"], None) if show_deal
+               else client.public_events(created["game"]))
+    for entry in entries:
         click.echo("  " + render.describe_map(entry["event"], created["players"]), err=True)
     for seat, token in (created.get("tokens") or {}).items():
         click.echo(f"  token for {seat}: {token}", err=True)
@@ -324,10 +337,3 @@ def parse_bots(specs) -> dict[str, str]:
         bots[name.strip()] = kind.strip()
     return bots
 
-
-def public_event(table, event):
-    """What everyone at the table may see of ``event`` (an engine.bots.Table's game)."""
-    from engine.game import PUBLIC
-
-    shown = table.rules.redact(event, PUBLIC)
-    return event if shown is None else shown

@@ -128,7 +128,8 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
             "/games": {
                 "post": _op("Create a game", "anyone; only the organiser key when the server has "
                             "one (devil serve --organiser-key)",
-                            {"201": _json(_ref("Created"), "The game and its tokens."),
+                            {"201": _json(_ref("Created"), "The game and its tokens (never its deal: "
+                                                            "the referee reads the events)."),
                              "400": {"$ref": "#/components/responses/BadRequest"},
                              "401": {"$ref": "#/components/responses/Unauthorized"},
                              "403": {"$ref": "#/components/responses/Forbidden"},
