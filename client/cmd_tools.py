@@ -245,9 +245,25 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
 
     items, archive = sources_of(ctx.obj, sources)
     if archive:
-        if receipts or key_text or seal_path:
-            raise UsageError("--receipt, --key and --seal check one game; name one file or game")
-        _archive(ctx, items, verify_row, jobs, as_json, "verifying", need_finished)
+        if receipts or seal_path:
+            raise UsageError("--receipt and --seal check one game; name one file or game "
+                             "(--key checks every file's FILE.seal.json)")
+        task = verify_row
+        if key_text and any(item.path is None for item in items):
+            raise UsageError("--key with many games reads .devlog files and the FILE.seal.json "
+                             "beside each: export the games first (`devil export GAME -o FILE "
+                             "--seal FILE.seal.json`)")
+        if key_text:  # every file's seal beside it (devil export --seal FILE.seal.json)
+            import functools
+
+            from engine.archive import sealed_verify_row
+            from engine.receipts import parse_key
+
+            from .signed import _read_text
+
+            task = functools.partial(sealed_verify_row,
+                                     key=parse_key(_read_text(key_text, "the key")))
+        _archive(ctx, items, task, jobs, as_json, "verifying", need_finished)
         return
     source = items[0]
     result = _verify_one(source)

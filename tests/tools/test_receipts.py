@@ -181,3 +181,23 @@ def test_the_cli_keeps_every_receipt_it_is_given(tmp_path):
     out = run("verify", log, "--receipt", str(records[-1].seq))
     assert out.exit_code == 0 and f"receipt: record {records[-1].seq}" in out.output
     assert run("receipts", "atkr-nosuch").exit_code == 2
+
+
+def test_an_archive_checked_with_the_key_reports_the_finished_game_without_its_seal(finished,
+                                                                                     tmp_path):
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    sealed = write(folder, "a.devlog", finished["data"])
+    with open(sealed + ".seal.json", "w") as handle:
+        json.dump(finished["seal"], handle)
+    unsealed = write(folder, "b.devlog", finished["data"])
+    out = run("verify", str(folder), "--key", finished["key"], "--jobs", "1")
+    assert out.exit_code == 3
+    lines = out.output.splitlines()
+    assert any(line.startswith(f"OK   {sealed}:") for line in lines)
+    assert f"BAD  {unsealed}: record {scan(finished['data']).records[-1].seq}: the game is " \
+           "finished but has no seal" in out.output
+    assert lines[-1].startswith("FAILED: 2 games: 1 finished and verified, 0 in progress, "
+                                "1 damaged")
+    # without --key the same archive passes: a seal is asked for only with the key
+    assert run("verify", str(folder), "--jobs", "1").exit_code == 0
