@@ -54,6 +54,10 @@ def import_(obj, path, secret_path, as_json):
         from engine.entropy import put_seat_documents
 
         put_seat_documents(store, game, read_json_file(secret_path))
+    if checked.finished:  # this store seals the finished record it accepted (engine.receipts)
+        from engine.receipts import seal_stream
+
+        seal_stream(store, game)
     if as_json:
         emit({"game": game, "bytes": len(data), "store": store.location()})
         return

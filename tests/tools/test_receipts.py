@@ -201,3 +201,14 @@ def test_an_archive_checked_with_the_key_reports_the_finished_game_without_its_s
                                 "1 damaged")
     # without --key the same archive passes: a seal is asked for only with the key
     assert run("verify", str(folder), "--jobs", "1").exit_code == 0
+
+
+def test_an_imported_finished_game_is_sealed_by_the_store_it_lands_in(finished, tmp_path):
+    log = write(tmp_path, "g.devlog", finished["data"])
+    store = str(tmp_path / "other")
+    assert run("--store", store, "import", log).exit_code == 0
+    key = run("--store", store, "key").output.strip()
+    assert key != finished["key"]  # another store, another key
+    out = run("--store", store, "verify", finished["game"], "--key", key)
+    assert out.exit_code == 0, out.output
+    assert f"seal: the final record {scan(finished['data']).records[-1].seq}" in out.output
