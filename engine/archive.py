@@ -76,10 +76,8 @@ def sealed_verify_row(path: str, data: bytes | None = None, *, key: str) -> dict
     if data is None:
         try:
             data = read_bytes(path)
-        except DevilError as exc:
-            return verify_row(path) if os.path.exists(path) else {
-                "path": path, "status": DAMAGED, "first_bad_seq": None, "reason": exc.message,
-                "game": None, "kind": None, "events": 0}
+        except DevilError:
+            return verify_row(path)  # the same unreadable file, reported as verify_row does
     row = verify_row(path, data)
     if row["status"] == DAMAGED:
         return row
