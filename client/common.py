@@ -172,9 +172,10 @@ def renderer_for(kind: str):
     """The renderer module of game ``kind`` (``client.games.<kind>.render``): ``describe(event,
     names)``, ``describe_map(map, names)``, ``table(view, you)``, ``summarize_legal(maps)``,
     ``next_hint(view)``.  UsageError for an unknown kind."""
+    from .desk import DeskAware
     from .games import part
 
-    return part(kind, "render")
+    return DeskAware(part(kind, "render"))  # the referee's desk's events read in every kind
 
 
 def print_created(obj: Context, created: dict, as_json: bool) -> None:
