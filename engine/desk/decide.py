@@ -142,6 +142,9 @@ def check_to(desk: Desk, log: Log, to: int) -> None:
     if not 0 <= to <= log.last:
         raise UnknownRecord("DESK-2", f"there is no record {to} yet: the log ends at record "
                                       f"{log.last}, and a correction returns to a past one")
+    if log.over and not log.physical:
+        raise IllegalCommand("DESK-3", "a finished digital game cannot be corrected: its seed "
+                                       "is revealed, so every further draw could be foreseen")
     if to < log.setup_end:
         raise IllegalCommand("DESK-2", f"records 1 to {log.setup_end} set the game up and cannot "
                                        f"be voided: correct to {log.setup_end} or later")
@@ -161,9 +164,6 @@ def check_to(desk: Desk, log: Log, to: int) -> None:
     if all(desk.skip(seq) for seq in range(to + 1, log.last + 1)):
         raise IllegalCommand("DESK-2", f"no game record after record {to} is in force: there is "
                                        "nothing to void")
-    if log.over and not log.physical:
-        raise IllegalCommand("DESK-3", "a finished digital game cannot be corrected: its seed "
-                                       "is revealed, so every further draw could be foreseen")
 
 
 def command_for(events: list, actor: int, names: list):
