@@ -25,7 +25,7 @@ def describe_desk(data: dict, names: list[str]) -> str:
         return (f"Referee corrects the game back to #{data['to']} (correction "
                 f"{data['epoch']}; what followed is void): {data['reason']}")
     if tag == "dispute_raised":
-        return (f"{_seat(names, data['seat'])} disputes #{data['seq']} (dispute "
+        return (f"{_seat(names, data['seat'])} disputes #{data['about']} (dispute "
                 f"{data['dispute']}): {data['text']}")
     if tag == "ruling_given":
         verdict = "upholds" if data["upheld"] else "rejects"

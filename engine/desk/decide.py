@@ -179,5 +179,5 @@ def command_for(events: list, actor: int, names: list):
     if type(first) is DisputeRaised and len(events) == 1:
         if not 0 <= first.seat < len(names):
             raise ValueError(f"dispute_raised names seat {first.seat}, which the game does not have")
-        return Dispute(first.seq, first.text, names[first.seat]), who
+        return Dispute(first.about, first.text, names[first.seat]), who
     raise ValueError("these records are not what one desk command writes")

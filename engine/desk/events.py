@@ -28,12 +28,12 @@ class Corrected:
 
 @attrs.frozen
 class DisputeRaised:
-    """Seat ``seat`` disputes record ``seq`` (DESK-4); ``dispute`` numbers the log's disputes
-    from 1; ``text`` is the complaint."""
+    """Seat ``seat`` disputes record ``about`` (DESK-4); ``dispute`` numbers the log's
+    disputes from 1; ``text`` is the complaint."""
 
     TYPE: ClassVar[str] = "dispute_raised"
     dispute: int
-    seq: int
+    about: int
     seat: int
     text: str
 

@@ -88,7 +88,7 @@ class Desk:
             self.voids.append(Void(event.to + 1, seq - 1, seq, event.reason, event.epoch))
             return True
         if kind is DisputeRaised:
-            self.cases[event.dispute] = Case(event.dispute, seq, event.seq, event.seat, event.text)
+            self.cases[event.dispute] = Case(event.dispute, seq, event.about, event.seat, event.text)
         elif kind is RulingGiven:
             case = self.cases.get(event.dispute)
             if case is not None:
