@@ -358,7 +358,8 @@ def _desk_check(desk) -> str:
     if desk.voids:
         parts.append(f"{len(desk.voids)} correction{'s' if len(desk.voids) != 1 else ''} "
                      f"voiding {len(desk.voided)} record{'s' if len(desk.voided) != 1 else ''} ("
-                     + "; ".join(f"#{v.first}-#{v.last} by #{v.by}" for v in desk.voids) + ")")
+                     + "; ".join((f"#{v.first}" if v.first == v.last else f"#{v.first}-#{v.last}")
+                                 + f" by #{v.by}" for v in desk.voids) + ")")
     if desk.cases:
         open_ = len(desk.open_cases())
         parts.append(f"{len(desk.cases)} dispute{'s' if len(desk.cases) != 1 else ''}"

@@ -13,9 +13,10 @@ from .events import Corrected, DisputeRaised, RulingGiven
 
 @attrs.define
 class Void:
-    """The records ``first`` to ``last`` voided by the correction at record ``by`` (the game's
-    records in that range that no earlier correction voided; desk records are never voided),
-    with the referee's ``reason``; ``to`` is the record the game returned to (``first - 1``)."""
+    """The records ``first`` to ``last`` voided by the correction at record ``by``: the game's
+    records in that range that no earlier correction voided (desk records among them, such as
+    a dispute, are never voided); ``first - 1`` is the record the game returned to and
+    ``last`` the last record the correction voided.  ``reason``: the referee's."""
 
     first: int
     last: int
@@ -85,7 +86,8 @@ class Desk:
                      if s not in self.desk_seqs and s not in self.voided]
             for s in newly:
                 self.voided[s] = seq
-            self.voids.append(Void(event.to + 1, seq - 1, seq, event.reason, event.epoch))
+            last = newly[-1] if newly else seq - 1
+            self.voids.append(Void(event.to + 1, last, seq, event.reason, event.epoch))
             return True
         if kind is DisputeRaised:
             self.cases[event.dispute] = Case(event.dispute, seq, event.about, event.seat, event.text)
