@@ -557,7 +557,23 @@ class GameService:
         """A retried command id must come with the same command (UsageError otherwise)."""
         rules = loaded.rules
         hook = rules.command_for
-        if hook is None or is_desk_command(command):
+        if is_desk_command(command):
+            from .desk.commands import COMMANDS
+            from .desk.decide import command_for as desk_command_for
+
+            try:
+                original, _ = desk_command_for(events, loaded.records[first].actor,
+                                               rules.seats(loaded.state))
+            except ValueError:
+                original = None
+            same = original is not None and \
+                {**COMMANDS.to_map(original), "player": None} == \
+                {**COMMANDS.to_map(command), "player": None}
+            if not same:
+                raise UsageError(f"command id {command_id!r} was already used for a different "
+                                 "command; give a new id")
+            return
+        if hook is None:
             return
         if loaded.desk is not None:
             from .desk.fold import fold as desk_fold

@@ -165,3 +165,14 @@ def test_a_dispute_and_a_ruling_over_http(tmp_path):
         assert check.ok and check.disputes == 1, check.reason
     finally:
         app.close()
+
+
+def test_a_desk_command_retried_with_its_id_is_recorded_once(tmp_path):
+    store = tmp_path / "store"
+    game = _physical_game(store)
+    first = ok(store, "correct", game, "--to", 6, "--reason", "a 20", "--id", "fix-1")
+    again = ok(store, "correct", game, "--to", 6, "--reason", "a 20", "--id", "fix-1")
+    assert "#8" in first and "already applied; nothing new recorded" in again
+    other = devil(store, "correct", game, "--to", 5, "--reason", "a 20", "--id", "fix-1")
+    assert other.exit_code == 2 and "already used for a different command" in other.output
+    assert [e["event"]["type"] for e in log_json(store, game)].count("corrected") == 1
