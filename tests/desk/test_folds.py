@@ -53,6 +53,8 @@ def test_every_fold_applies_the_voids(tmp_path, monkeypatch):
                                 "epoch": 1}] for v in warm.values())
     assert store.snapshot(game)  # a snapshot taken after the correction
     from_snapshot = GameService(FileStore(str(tmp_path / "store")))
+    cold = from_snapshot.load(game)
+    assert cold.base > 4 and cold.desk.voided == {3: 4}  # started from the snapshot, voids in it
     assert _views(from_snapshot, game) == warm
     store_again = FileStore(str(tmp_path / "store"))
     store_again.save_snapshot(game, b"")  # no snapshot: the log folded from the start
@@ -104,3 +106,22 @@ def test_the_seat_fold_equals_the_fold_of_its_redacted_stream(tmp_path, viewer):
     loaded = svc.load(game)
     expected, _ = fold(loaded.rules, loaded.records, loaded.events, viewer)
     assert svc.state(game, viewer) == expected
+
+
+def test_a_snapshot_from_before_a_correction_is_folded_on_with_the_voids(tmp_path, monkeypatch):
+    monkeypatch.setattr(service_module, "SNAPSHOT_EVERY", 3)
+    root = str(tmp_path / "store")
+    first = GameService(FileStore(root))
+    game = first.create("atkr", {"players": ["Anna", "Ben"], "first": "Anna",
+                                 "physical": True}).game
+    first.submit(game, {"type": "bet", "player": "Anna", "amount": 60})  # snapshot at 3
+    # another process corrects the game (its append is below the snapshot threshold)
+    other = GameService(FileStore(root))
+    other.submit(game, {"type": "correct", "to": 2, "reason": "she meant 70"})
+    fresh = GameService(FileStore(root))
+    loaded = fresh.load(game)
+    # started from the snapshot at 3, then read the log before it to fold again without #3
+    assert (loaded.snapshot_seq, loaded.base, loaded.desk.voided) == (3, 0, {3: 4})
+    assert fresh.state(game).bets == [None, None] and fresh.state(game, 1).bet_in == [False, False]
+    # and the first service, whose folds include the bet, folds the correction it did not write
+    assert first.state(game).bets == [None, None] and first.view(game, 0)["voided"][0]["by"] == 4
