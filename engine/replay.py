@@ -103,7 +103,10 @@ def load_bytes(data: bytes, path: str | None = None) -> LoadedLog:
             state = rules.evolve(state, event)
         except Exception as exc:  # a well-formed log never makes evolve fail
             if type(event) in DESK_CLASSES:  # the referee's desk: folded with voids below
-                desk = desk_of(result.records, events)
+                try:
+                    desk = desk_of(result.records, events)
+                except LogDamaged as exc:
+                    raise LogDamaged(exc.seq, exc.reason, path) from None
                 _check_fold(rules, result.records, events, desk, path)
                 break
             raise LogDamaged(record.seq, f"{event.TYPE} cannot be applied at this point "
@@ -121,6 +124,8 @@ def _check_fold(rules, records, events, desk, path) -> None:
     try:
         for record, event, _, _ in desk_steps(rules, records, events):
             pass
+    except LogDamaged as exc:
+        raise LogDamaged(exc.seq, exc.reason, path) from None
     except Exception as exc:
         seq = record.seq + 1 if record is not None else 1
         raise LogDamaged(seq, f"an event cannot be applied at this point ({type(exc).__name__}: "
@@ -425,7 +430,10 @@ def verify_bytes(data: bytes, path: str | None = None) -> Verification:
     desk = None
     for record, event in zip(records, events):
         if type(event) in DESK_CLASSES:
-            desk = desk_of(records, events)
+            try:
+                desk = desk_of(records, events)
+            except LogDamaged as exc:
+                return _bad(result, exc.seq, exc.reason)
             break
         try:
             state = rules.evolve(state, event)
@@ -438,6 +446,8 @@ def verify_bytes(data: bytes, path: str | None = None) -> Verification:
         try:
             for record, event, state, _ in desk_steps(rules, records, events):
                 last = record.seq
+        except LogDamaged as exc:
+            return _bad(result, exc.seq, exc.reason)
         except Exception as exc:
             return _bad(result, last + 1, f"this event cannot be applied at this point ({exc!r})")
         result.voided = [void.to_json() for void in desk.voids]

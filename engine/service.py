@@ -323,7 +323,13 @@ class GameService:
 
         if loaded.desk is None:
             loaded.desk = Desk()
-        if loaded.desk.apply(records[index].seq, events[index]):
+        try:
+            corrected = loaded.desk.apply(records[index].seq, events[index])
+        except ValueError as exc:
+            self._games.pop(loaded.game, None)
+            raise LogDamaged(records[index].seq, f"{exc}; run `devil verify`",
+                             self.store.location(loaded.game)) from None
+        if corrected:
             state, _ = desk_fold(loaded.rules, loaded.records + records[:index],
                                  loaded.events + events[:index], desk=loaded.desk)
             loaded.folds.clear()

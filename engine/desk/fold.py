@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator
 
+from ..errors import LogDamaged
 from .events import DESK_CLASSES
 from .state import Desk
 
@@ -27,11 +28,15 @@ def has_desk(events: Iterable) -> bool:
 
 
 def desk_of(records, events) -> Desk:
-    """The :class:`Desk` of a whole log (its desk records only)."""
+    """The :class:`Desk` of a whole log (its desk records only); LogDamaged at a correction
+    to a record that is not before it."""
     desk = Desk()
     for record, event in zip(records, events):
         if type(event) in DESK_CLASSES:
-            desk.apply(record.seq, event)
+            try:
+                desk.apply(record.seq, event)
+            except ValueError as exc:
+                raise LogDamaged(record.seq, str(exc)) from None
     return desk
 
 
@@ -69,7 +74,11 @@ def steps(rules, records, events, viewer=REFEREE) -> Iterator[tuple[Any, Any, An
     seen: list = []  # (record, shown event) so far, for rebuilding after a correction
     for record, event in zip(records, events):
         if type(event) in DESK_CLASSES:
-            if desk.apply(record.seq, event):
+            try:
+                corrected = desk.apply(record.seq, event)
+            except ValueError as exc:
+                raise LogDamaged(record.seq, str(exc)) from None
+            if corrected:
                 state = rules.initial()
                 for earlier, shown in seen:
                     if not desk.skip(earlier.seq):

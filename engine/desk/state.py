@@ -77,10 +77,14 @@ class Desk:
 
     def apply(self, seq: int, event) -> bool:
         """Take in the desk record ``seq``; True when it is a correction (every fold must then
-        be rebuilt without the records it voided)."""
+        be rebuilt without the records it voided).  ValueError for a correction to a record
+        that is not before it (a damaged log)."""
         self.desk_seqs.add(seq)
         kind = type(event)
         if kind is Corrected:
+            if not 0 <= event.to < seq:  # only a damaged or forged log says so
+                raise ValueError(f"a correction at record {seq} cannot return to record "
+                                 f"{event.to}")
             self.epoch += 1
             newly = [s for s in range(event.to + 1, seq)
                      if s not in self.desk_seqs and s not in self.voided]

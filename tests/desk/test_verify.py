@@ -76,3 +76,16 @@ def test_a_tampered_correction_fails_verify(tmp_path):
     # Anna's stop after the correction recorded as Ben's: re-decided, it is not his to give
     bad = verify_bytes(_tampered(data, 12, lambda obj: obj[4].update(seat=1)))
     assert not bad.ok and bad.first_bad_seq == 12
+
+
+def test_a_correction_to_a_record_not_before_it_is_damage_at_that_record(tmp_path):
+    store = tmp_path / "store"
+    game, data = _corrected_log(store)
+    for to in (-10**15, 10, 10**15):  # before the log, itself, beyond it
+        bad_log = _tampered(data, 10, lambda obj: obj[4].update(to=to))
+        bad = verify_bytes(bad_log)
+        assert (bad.ok, bad.first_bad_seq) == (False, 10), (to, bad.reason)
+        assert f"cannot return to record {to}" in bad.reason
+        (store / f"{game}.devlog").write_bytes(bad_log)  # the store's readers say so too
+        result = devil(store, "show", game)
+        assert result.exit_code == 3 and "record 10 is bad" in result.output
