@@ -4,6 +4,7 @@ one, and a log that replays the voided draw instead fails verify against the rev
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 from engine.bots import make_bot, play_out
@@ -50,6 +51,22 @@ def test_the_draw_after_a_correction_is_a_new_one_and_verify_rederives_it():
     check = verify_bytes(data)
     assert check.ok, check.reason
     assert check.finished and check.seed_checked  # every draw re-derived from the seed
+
+    # both draws re-derived here from the revealed seed with nothing but hashlib, by the
+    # recipe of docs/log-format.md: coal 0 of a full furnace, label "draw|0" before the
+    # correction and "epoch|1|draw|0" after it
+    seed = svc.store.read(game, after=0).records[-1].event["seed"]
+
+    def coal(label: str) -> int:
+        digest = hashlib.sha256(f"{seed}|{label}".encode()).digest()
+        r = int.from_bytes(digest[:8], "big") % 48
+        for kind, count in zip((100, 75, 50, 25, 20, 10, 0), (2, 3, 7, 9, 9, 9, 9)):
+            if r < count:
+                return kind
+            r -= count
+        raise AssertionError("unreachable")
+
+    assert (coal("draw|0"), coal("epoch|1|draw|0")) == (voided, new)
 
     # a log that replays the voided draw after the correction (re-chained) fails
     header, _chunks, objs = split(data)
