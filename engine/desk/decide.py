@@ -85,9 +85,7 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
     ``command.player`` names, else as the referee), on a log described by ``log``."""
     if isinstance(command, (Correct, Ruling)):
         named = seat_named(command.player, log.names)
-        seat = named if actor == "console" or actor is REFEREE else actor
-        if actor is REFEREE:
-            seat = None
+        seat = None if actor is REFEREE else named if actor == "console" else actor
         if seat is not None:
             what = "correct a game" if isinstance(command, Correct) else "give a ruling"
             raise NotAllowed(f"DESK-1: only the referee may {what}; {log.names[seat]} may "
