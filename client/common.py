@@ -208,7 +208,9 @@ def submit_command(obj: Context, game: str, command: dict, as_name: str | None, 
     engine's errors (IllegalCommand, NotAllowed, ...) pass through."""
     if as_name is None and "player" not in command:
         as_name = token_seat(obj, obj.client.resolve(game))
-        if as_name is None:
+        if as_name is None and command.get("type") in ("correct", "ruling"):
+            pass  # the referee's desk: given by the referee, for no player (client.cmd_desk)
+        elif as_name is None:
             raise click.UsageError("--as NAME is required (with --server, a seat's token "
                                    "stands for its seat; the referee names the player)")
     if as_name is not None and command.get("player", as_name) != as_name:

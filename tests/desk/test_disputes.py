@@ -176,3 +176,15 @@ def test_a_desk_command_retried_with_its_id_is_recorded_once(tmp_path):
     other = devil(store, "correct", game, "--to", 5, "--reason", "a 20", "--id", "fix-1")
     assert other.exit_code == 2 and "already used for a different command" in other.output
     assert [e["event"]["type"] for e in log_json(store, game)].count("corrected") == 1
+
+
+def test_desk_commands_through_devil_submit(tmp_path):
+    store = tmp_path / "store"
+    game = _physical_game(store)
+    out = ok(store, "submit", game, '{"type": "dispute", "seq": 7, "text": "a 20"}', "--as", "Ben")
+    assert "Ben disputes #7 (dispute 1): a 20" in out
+    out = ok(store, "submit", game, '{"type": "correct", "to": 6, "reason": "a 20"}')
+    assert "Referee corrects the game back to #6" in out
+    refused = devil(store, "submit", game, '{"type": "correct", "to": 6, "reason": "x"}',
+                    "--as", "Ben")
+    assert refused.exit_code == 4 and "DESK-1" in refused.output
