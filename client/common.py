@@ -172,9 +172,10 @@ def renderer_for(kind: str):
     """The renderer module of game ``kind`` (``client.games.<kind>.render``): ``describe(event,
     names)``, ``describe_map(map, names)``, ``table(view, you)``, ``summarize_legal(maps)``,
     ``next_hint(view)``.  UsageError for an unknown kind."""
+    from .desk import DeskAware
     from .games import part
 
-    return part(kind, "render")
+    return DeskAware(part(kind, "render"))  # the referee's desk's events read in every kind
 
 
 def print_created(obj: Context, created: dict, as_json: bool, show_deal: bool = False) -> None:
@@ -220,7 +221,9 @@ def submit_command(obj: Context, game: str, command: dict, as_name: str | None, 
     engine's errors (IllegalCommand, NotAllowed, ...) pass through."""
     if as_name is None and "player" not in command:
         as_name = token_seat(obj, obj.client.resolve(game))
-        if as_name is None:
+        if as_name is None and command.get("type") in ("correct", "ruling"):
+            pass  # the referee's desk: given by the referee, for no player (client.cmd_desk)
+        elif as_name is None:
             raise click.UsageError("--as NAME is required (with --server, a seat's token "
                                    "stands for its seat; the referee names the player)")
     if as_name is not None and command.get("player", as_name) != as_name:
