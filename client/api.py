@@ -30,6 +30,17 @@ from engine.log import iso_time
 from engine.service import CONSOLE, GameService
 
 
+def mark_voided(entries: list[dict], desk) -> list[dict]:
+    """``entries`` (``{"seq", ...}``) with ``"voided": {"by", "reason"}`` added to each record
+    a correction voided (``desk``: engine.desk.state.Desk, or None)."""
+    if desk is not None and desk.voided:
+        for entry in entries:
+            mark = desk.mark(entry["seq"])
+            if mark is not None:
+                entry["voided"] = mark
+    return entries
+
+
 class LocalClient:
     """The CLI's view of an in-process service on a store folder."""
 
@@ -77,9 +88,10 @@ class LocalClient:
     def events(self, game: str, as_name: str | None, after: int = 0) -> list[dict]:
         loaded = self.service.load(game)
         to_map = loaded.rules.events.to_map
-        return [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd,
-                 "time": iso_time(loaded.header.created, r.ts), "event": to_map(e)}
-                for r, e in self.service.stream(game, self._viewer(game, as_name), after)]
+        out = [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd,
+                "time": iso_time(loaded.header.created, r.ts), "event": to_map(e)}
+               for r, e in self.service.stream(game, self._viewer(game, as_name), after)]
+        return mark_voided(out, self.service.desk(game))
 
     def public_events(self, game: str) -> list[dict]:
         """Every event as a spectator sees it (engine.game.PUBLIC: public facts only)."""
@@ -99,8 +111,10 @@ class LocalClient:
         result = self.service.submit(game, command, actor=CONSOLE, command_id=command_id)
         viewer = self._viewer(game, as_name)
         rules = self.service.load(game).rules
-        shown = [(r, e if viewer is REFEREE else rules.redact(e, viewer))
-                 for r, e in zip(result.records, result.events)]
+        from engine.desk import DESK_CLASSES
+
+        shown = [(r, e if viewer is REFEREE or type(e) in DESK_CLASSES
+                  else rules.redact(e, viewer)) for r, e in zip(result.records, result.events)]
         return {"game": game, "repeated": result.repeated,
                 "events": [{"seq": r.seq, **rules.events.to_map(e)} for r, e in shown
                            if e is not None],
@@ -168,20 +182,31 @@ class FileClient:
 
     def _pairs(self, viewer):
         """``(record, event)`` as ``viewer`` saw them (events it never saw left out)."""
+        from engine.desk import DESK_CLASSES
+
         redact = self.log.rules.redact
         for record, event in zip(self.log.records, self.log.events):
-            shown = event if viewer is REFEREE else redact(event, viewer)
+            shown = event if viewer is REFEREE or type(event) in DESK_CLASSES \
+                else redact(event, viewer)
             if shown is not None:
                 yield record, shown
 
     def _state(self, viewer):
+        if self.log.desk is not None:  # voids applied (engine.desk.fold)
+            from engine.desk.fold import fold
+
+            return fold(self.log.rules, self.log.records, self.log.events, viewer,
+                        self.log.desk)[0]
         return self.log.rules.fold(event for _, event in self._pairs(viewer))
 
     def view(self, game: str, as_name: str | None) -> dict:
         viewer = self._viewer(as_name)
         version = self.log.records[-1].seq if self.log.records else 0
-        return {"game": self.log.header.game, "version": version,
-                **self.log.rules.view(self._state(viewer), viewer)}
+        out = {"game": self.log.header.game, "version": version,
+               **self.log.rules.view(self._state(viewer), viewer)}
+        if self.log.desk is not None:
+            out.update(self.log.desk.summary(self.log.names))
+        return out
 
     def legal(self, game: str, as_name: str) -> list[dict]:
         viewer = self._viewer(as_name)
@@ -195,5 +220,6 @@ class FileClient:
         viewer = self._viewer(as_name)
         to_map = self.log.rules.events.to_map
         created = self.log.header.created
-        return [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd, "time": iso_time(created, r.ts),
-                 "event": to_map(e)} for r, e in self._pairs(viewer) if r.seq > after]
+        return mark_voided([{"seq": r.seq, "actor": r.actor, "cmd": r.cmd,
+                             "time": iso_time(created, r.ts), "event": to_map(e)}
+                            for r, e in self._pairs(viewer) if r.seq > after], self.log.desk)

@@ -46,7 +46,9 @@ LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify"
         "watch": "client.cmd_service:watch", "import": "client.cmd_store:import_",
         "db": "client.cmd_store:db", "aside": "client.cmd_store:aside",
         "key": "client.cmd_receipts:key", "receipts": "client.cmd_receipts:receipts",
-        "sit": "client.cmd_seating:sit"}
+        "sit": "client.cmd_seating:sit",
+        "correct": "client.cmd_desk:correct", "dispute": "client.cmd_desk:dispute",
+        "ruling": "client.cmd_desk:ruling", "disputes": "client.cmd_desk:disputes"}
 
 
 @click.group(cls=DevilGroup, lazy=LAZY, with_kinds=True, help=HELP,
@@ -180,6 +182,10 @@ def show(obj, game, as_name, as_json):
         return
     render = renderer_for(view["kind"])
     click.echo(render.table(view, as_name))
+    from .desk import desk_lines
+
+    for line in desk_lines(view):  # corrections' voids and open disputes
+        click.echo(line)
     for line in damage_lines(view.get("damage")):
         click.echo(line)
     if legal is not None:
@@ -211,8 +217,10 @@ def log(obj, game, as_name, as_json):
         return
     names = client.players(game)
     render = renderer_for(client.kind(game))
-    for entry in entries:
-        click.echo(f"#{entry['seq']:<4} {render.describe_map(entry['event'], names)}")
+    from .desk import entry_line
+
+    for entry in entries:  # a voided record struck through, with its correction's reason
+        click.echo(entry_line(render, entry, names))
     service = getattr(client, "service", None)  # the local store's games: their damage too
     if service is not None:
         for line in damage_lines(service.store.damage(game)):

@@ -172,10 +172,12 @@ def renderer_for(kind: str):
     """The renderer module of game ``kind`` (``client.games.<kind>.render``): ``describe(event,
     names)``, ``describe_map(map, names)``, ``table(view, you)``, ``summarize_legal(maps)``,
     ``next_hint(view)``.  UsageError for an unknown kind."""
+    from .desk import DeskAware
     from .games import part
     from .seating import Renderer
 
-    return Renderer(part(kind, "render"))  # with the seating stage of seat entropy in front
+    # the referee's desk's events read in every kind, and the seating stage of seat entropy
+    return Renderer(DeskAware(part(kind, "render")))
 
 
 def print_created(obj: Context, created: dict, as_json: bool, show_deal: bool = False) -> None:
@@ -224,7 +226,9 @@ def submit_command(obj: Context, game: str, command: dict, as_name: str | None, 
     engine's errors (IllegalCommand, NotAllowed, ...) pass through."""
     if as_name is None and "player" not in command:
         as_name = token_seat(obj, obj.client.resolve(game))
-        if as_name is None:
+        if as_name is None and command.get("type") in ("correct", "ruling"):
+            pass  # the referee's desk: given by the referee, for no player (client.cmd_desk)
+        elif as_name is None:
             raise click.UsageError("--as NAME is required (with --server, a seat's token "
                                    "stands for its seat; the referee names the player)")
     if as_name is not None and command.get("player", as_name) != as_name:

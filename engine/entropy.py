@@ -179,11 +179,21 @@ def commitments(events: list) -> list:
     return out
 
 
+def _desk_classes():
+    from .desk.events import DESK_CLASSES  # the referee's desk writes into every log
+
+    return DESK_CLASSES
+
+
 def revealed_values(events: list) -> list[str] | None:
-    """The values of ``seats_revealed`` (the last shared event of a finished seated game)."""
-    for event in reversed(events[-3:]):
+    """The values of ``seats_revealed`` (after the last event of a finished seated game; only
+    the referee's desk's records may follow it), or None."""
+    desk = _desk_classes()
+    for event in reversed(events):
         if type(event) is SeatsRevealed:
             return list(event.values)
+        if type(event) not in desk:
+            return None
     return None
 
 
@@ -316,9 +326,13 @@ def check_seating(game: str, records: list, events: list, finished: bool, commit
     given: list = [None] * n
     started = None  # index of the kind's first event
     revealed = None
+    desk = _desk_classes()
+    last = max((i for i, e in enumerate(events) if type(e) not in desk), default=0)
     for index in range(1, len(events)):
         record, event = records[index], events[index]
         cls = type(event)
+        if cls in desk:  # the referee's desk (engine.desk) checks its own records
+            continue
         if cls is TableOpened:
             return (record.seq, "a second table_opened"), None, []
         if cls is SeatCommitted:
@@ -332,7 +346,7 @@ def check_seating(game: str, records: list, events: list, finished: bool, commit
                 return (record.seq, "a seat's commitment is 64 hex digits"), None, []
             given[event.seat] = event.commitment
         elif cls is SeatsRevealed:
-            if index != len(events) - 1 or record.actor != -1 or not finished:
+            if index != last or record.actor != -1 or not finished:
                 return (record.seq, "seats_revealed comes once, from the referee, as the last "
                                     "record of a finished game"), None, []
             revealed = (record, event)

@@ -242,3 +242,31 @@ def test_an_unfinished_seated_game_moves_with_its_seats_values_and_draws_on(tmp_
     # records: 1 table_opened, 2-3 the seats, 4-5 game_created and round_started, 6-8 the
     # bets and their reveal, 9 the coal
     assert drawn.output.startswith("#9    Anna draws ")
+
+
+def test_a_seated_game_takes_the_desk_corrections_and_disputes_and_still_verifies(tmp_path):
+    """Seat entropy and the referee's desk (engine.desk) together: a correction in the
+    middle (its draw after it re-derived from the mixed seed and the correction's epoch), a
+    dispute after the end (the seats' reveal stays the game's last own record), the seal
+    covering the final head, and verify holding all of it."""
+    from engine.game import REFEREE
+
+    svc, game = seated(tmp_path, names=NAMES[:2], values=VALUES[:2])
+    sit_all(svc, game, NAMES[:2], VALUES[:2])
+    svc.submit(game, {"type": "bet", "player": "Anna", "amount": 50}, actor=0)
+    svc.submit(game, {"type": "bet", "player": "Ben", "amount": 50}, actor=1)
+    first = svc.view(game)["turn"]
+    drawn = svc.submit(game, {"type": "draw", "player": first}, actor=NAMES.index(first))
+    corrected = svc.submit(game, {"type": "correct", "to": drawn.records[0].seq - 1,
+                                  "reason": "the wrong seat drew"}, actor=REFEREE)
+    assert corrected.receipt["seq"] == corrected.records[-1].seq  # desk answers have receipts
+    bots = {s: make_bot("atkr", "random", random.Random(7 + s)) for s in range(2)}
+    assert play_out(svc, game, bots)["over"]
+    end = svc.store.head(game).seq
+    assert svc.store.read(game, after=end - 1).records[0].event["type"] == "seats_revealed"
+    svc.submit(game, {"type": "dispute", "player": "Ben", "seq": 6, "text": "my bet"}, actor=1)
+    seal = svc.seal(game)
+    assert seal["seq"] == end + 1  # sealed again at the final head, the dispute included
+    result = verify_bytes(svc.store.log_bytes(game))
+    assert result.ok and result.finished and result.seed_checked, result.reason
+    assert "every seat's revealed value matches the commitment it recorded" in result.checks
