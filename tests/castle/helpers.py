@@ -31,7 +31,7 @@ def make_deal(seats: list[tuple[str, str, list[str]]], pile: list[str] | None = 
     profs = [p for _, p, _ in seats]
     deal = {"seats": {names[i]: {"society": s, "profession": p, "items": list(items)}
                       for i, (s, p, items) in enumerate(seats)},
-            "item_pile": top + rest,
+            "item_pile": top + rest, "pile_ordered": True,
             "profession_pile": [p for p in PROFESSIONS if p not in profs]}
     if n % 2:
         deal["set_aside"] = set_aside
@@ -132,7 +132,8 @@ def check_counts(state) -> None:
 
 #: fields that name a card publicly: announced effects (CASTLE-4.5), items shown in a fight
 #: (5.15), the diplomat's demanded kind, items removed from the game (2.5), declined effects
-PUBLIC_FIELDS = {"offered_named", "returned_named", "effect", "kind", "removed", "power", "reason"}
+PUBLIC_FIELDS = {"offered_named", "returned_named", "effect", "kind", "removed", "power", "reason",
+                 "source"}
 
 
 def _cards_in(obj) -> set:
