@@ -163,6 +163,8 @@ def _turn_started(s: State, e: ev.TurnStarted) -> None:
     if s.top is not None and s.top["kind"] == "turn":
         s.stack.pop()
     seat = e.player
+    if s.turn == 0:
+        s.first_turn = e.turn
     s.active = seat
     s.turn = e.turn
     s.stack.append({"kind": "turn", "seat": seat, "done": False})

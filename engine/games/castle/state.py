@@ -47,6 +47,8 @@ class State:
     rules: str = "castle-2006"
     #: the game started from a position (``game_created.position``)
     position: bool = False
+    #: the number of the first turn (a position's ``turn``; 1 otherwise)
+    first_turn: int = 1
     #: how many cards at the top of the item pile are in a known order (public); the rest
     #: is known only as a set (a physical game, CASTLE-7.1): a draw from it is reported
     pile_known: int = 0
