@@ -467,6 +467,9 @@ def _counted(s: State, e: ev.FightCounted) -> None:
         winner = "attacker" if e.winner == f["attacker"] else "defender"
     f["result"] = {"attacker": e.attacker_total, "defender": e.defender_total, "winner": winner,
                    "mixer": e.by_poison_mixer, "ring": e.by_poison_ring}
+    if e.parts is not None:  # CASTLE-6.6: the count's parts (say why)
+        f["result"]["parts"] = [{"side": p.side, "source": p.source, "player": p.player,
+                                 "value": p.value, "void": p.void} for p in e.parts]
     f["stage"] = "doctor"
     f["queue"] = doctor_queue(s, f)
     settle_fight(s, f)

@@ -139,6 +139,15 @@ def view(state: State, viewer) -> dict:
     }
 
 
+def _result_view(state: State, result: dict) -> dict:
+    """A fight's result for a view: the parts name players, not seats."""
+    out = dict(result)
+    if "parts" in out:
+        out["parts"] = [dict(p, player=None if p["player"] is None else state.players[p["player"]])
+                        for p in out["parts"]]
+    return out
+
+
 def _seen_cards(state: State, seat: int, viewer) -> list:
     """advanced-3p: ``seat``'s three society cards as ``viewer`` saw them (None: not seen),
     from its knowledge facts (CASTLE-10.4, 11.1)."""
@@ -191,7 +200,7 @@ def _frame_view(state: State, f: dict, viewer) -> dict:
                 "duel": None if f["duel"] is None else P[f["duel"]],
                 "uses": [{"player": P[s], "power": p, "for": t} for s, p, t in f["uses"]],
                 "priest": None if f["priest"] is None else P[f["priest"]],
-                "result": None if f["result"] is None else dict(f["result"]),
+                "result": None if f["result"] is None else _result_view(state, f["result"]),
                 "loser_items": f["loser_items"] if (ref or viewer == winner) else None}
     return {"kind": k}  # pragma: no cover
 
