@@ -127,8 +127,6 @@ def parse_options(options: Any) -> dict:
         raise UsageError("physical must be true or false")
     if options.get("deal") is not None and options.get("position") is not None:
         raise UsageError("give a deal or a position, not both")
-    if options.get("position") is not None and rules == OLD_RULES:
-        raise UsageError(f"a position cannot be played under the old rules text {OLD_RULES}")
     return {"players": list(players), "first": first, "beginner": beginner,
             "variants": [v for v in VARIANTS if v in variants], "house": house,
             "deal": options.get("deal"), "physical": physical, "rules": rules,
@@ -154,8 +152,8 @@ def parse_deal(deal: Any, players: list[str], beginner: bool, *, advanced: bool 
          "profession_pile": ["thug", ...],      # the professions not dealt
          "set_aside": "brotherhood"}            # odd player counts only (CASTLE-2.2)
 
-    ``item_pile`` and ``profession_pile`` may be left out when the pile is a set: they are
-    every card not in a seat.  ``pile_ordered`` defaults to true in a digital game and false in
+    ``item_pile`` may be left out when the pile is a set, ``profession_pile`` always: they
+    are every card not in a seat.  ``pile_ordered`` defaults to true in a digital game and false in
     a physical game under the corrected rules (the referee reports each card drawn, CASTLE-7.1);
     under the old text ``castle-2006`` the pile is always ordered.  With ``advanced-3p`` each
     seat gives ``society_cards`` (three society cards, CASTLE-10.4) instead of ``society``.  A
@@ -248,7 +246,7 @@ def parse_deal(deal: Any, players: list[str], beginner: bool, *, advanced: bool 
     if rules == OLD_RULES:
         ordered = True
     prof_pile = deal.get("profession_pile")
-    if prof_pile is None and not ordered:
+    if prof_pile is None:  # the professions not in a seat (their order never matters)
         prof_pile = [p for p in PROFESSIONS if p not in professions]
     if not isinstance(prof_pile, list) or not all(isinstance(p, str) for p in prof_pile):
         raise UsageError(f"{what}.profession_pile must be a list of profession names")
