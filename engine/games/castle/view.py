@@ -218,10 +218,16 @@ def _candidates(state: State, seat: int) -> list:
         out += [cmd.Trade(player=me, to=o, item=x, silent=s)
                 for o in others for x in hand for s in silents if not s or x in TRADE_EFFECTS]
         out += [cmd.Attack(player=me, defender=o) for o in others]
+        # a declaration refused for the declarer's own cards (the black pearl, no relic of
+        # their own: CASTLE-5.7, 9.1) is refused whoever is named: skip its combinations
+        society = _may_declare(state, seat, cmd.Declare(player=me, kind="society"))
+        prophecy = "prophecy" in state.variants and others and _may_declare(
+            state, seat, cmd.Declare(player=me, kind="prophecy", allies=[others[0]]))
         for size in range(len(others) + 1):
             for allies in combinations(others, size):
-                out.append(cmd.Declare(player=me, kind="society", allies=list(allies)))
-                if allies and "prophecy" in state.variants:
+                if society:
+                    out.append(cmd.Declare(player=me, kind="society", allies=list(allies)))
+                if allies and prophecy:
                     out.append(cmd.Declare(player=me, kind="prophecy", allies=list(allies)))
         out.append(cmd.Declare(player=me, kind="coat-of-arms", allies=[]))
         out.append(cmd.Clairvoyant(player=me))
@@ -278,6 +284,15 @@ def _candidates(state: State, seat: int) -> list:
             if state.r2:
                 out.append(cmd.Take(player=me, item=None))
     return out
+
+
+def _may_declare(state: State, seat: int, c) -> bool:
+    from .rules import check_declare
+    try:
+        check_declare(state, seat, c)
+    except IllegalCommand:
+        return False
+    return True
 
 
 def legal_commands(state: State, seat: int) -> list:
