@@ -34,7 +34,8 @@ def redact(event, viewer):
     e = event
     if t is ev.CardsDealt:
         return _hide(e, societies=[x if i == v else None for i, x in enumerate(e.societies)],
-                     professions=[x if i == v else None for i, x in enumerate(e.professions)],
+                     professions=[x if i == v or (e.professions_used and e.professions_used[i])
+                                  else None for i, x in enumerate(e.professions)],
                      hands=[list(h) if i == v else [None] * len(h) for i, h in enumerate(e.hands)],
                      item_pile=[None] * len(e.item_pile),
                      profession_pile=[None] * len(e.profession_pile), set_aside=None,
