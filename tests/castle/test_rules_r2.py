@@ -515,3 +515,78 @@ def test_a_position_with_used_professions_and_a_later_turn():
     assert g.view(PUBLIC)["players"][2]["profession"] == "priest"  # used: face up
     g.do(C.Attack(player="Ben", defender="Ann"))
     assert 2 not in g.state.fight()["queue"]  # a spent priest is not asked (6.9, 6.10)
+
+
+def test_castle_4_6_a_hand_limit_give_away_caused_by_the_first_effect_comes_before_the_second():
+    """Ann (6 items, the limit) trades the key bag to Dora for the privilege.  Her bag resolves
+    first: she draws the tome (7 items) and gives the whip away (3.3) before Dora's privilege
+    looks at her hand: key-1, key-2, dagger, gloves, privilege, tome."""
+    seats = {"Ann": ("order", "thug", ["bag-key", "key-1", "key-2", "dagger", "gloves", "whip"]),
+             "Ben": ("brotherhood", "doctor", ["goblet-2"]),
+             "Cid": ("order", "priest", ["monocle"]),
+             "Dora": ("brotherhood", "bodyguard", ["privilege", "goblet-1"])}
+    pile = ["tome", "bag-goblet", "key-3", "goblet-3", "black-pearl", "poison-ring", "casting-knives",
+            "coat", "sextant", "broken-mirror", "coat-of-arms"]
+    g = from_position(position(seats, pile=pile, active="Ann"))
+    g.play(C.Trade(player="Ann", to="Dora", item="bag-key"), C.Accept(player="Dora", item="privilege"))
+    new = g.do(C.Choose(player="Ann", option="draw"))
+    assert [type(e).__name__ for e in new] == ["ItemDrawn", "HandLimitExceeded"]
+    assert g.waiting() == ["Ann"] and g.state.top["kind"] == "limit"
+    assert g.refused(C.Choose(player="Dora", option="look")).rule == "CASTLE-3.3"
+    g.do(C.Give(player="Ann", item="whip", to="Cid"))
+    assert g.waiting() == ["Dora"] and g.state.top["effect"] == "privilege"
+    seen = g.do(C.Choose(player="Dora", option="look"))[0]
+    assert sorted(seen.items) == ["dagger", "gloves", "key-1", "key-2", "privilege", "tome"]
+
+
+def test_castle_10_4_the_fight_winners_look_sees_one_society_card():
+    seats = {"Ann": (["order", "order", "brotherhood"], "thug", ["dagger", "bag-key"]),
+             "Ben": (["brotherhood", "order", "brotherhood"], "doctor", ["gloves", "bag-goblet"]),
+             "Cid": (["order", "brotherhood", "brotherhood"], "priest", ["whip", "key-1"])}
+    g = from_position(position(seats, set_aside="order", active="Ann", variants=["advanced-3p"]))
+    g.do(C.Attack(player="Ann", defender="Ben"))
+    run_fight(g, uses={"Ann": "thug"})
+    assert [c.option for c in g.legal("Ann")] == ["look-1", "look-2", "look-3", "take"]
+    new = g.do(C.Choose(player="Ann", option="look-2"))
+    soc, prof = new[1], new[2]
+    assert (soc.card, soc.society, prof.profession) == (1, "order", "doctor")
+    assert g.view(0)["players"][1]["society"] is None
+    check_views(g.events, g.state)
+
+
+def test_a_physical_deal_may_give_only_the_seats_the_pile_is_the_rest_as_a_set():
+    """Issue 10.2: the referee reports each seat's cards; the pile is every other item in play,
+    known only as a set, and the first bag draw must be reported."""
+    seats = {"Ann": ("order", "thug", ["bag-key"]), "Ben": ("brotherhood", "doctor", ["bag-goblet"]),
+             "Cid": ("order", "priest", ["key-1"]), "Dora": ("brotherhood", "bodyguard", ["dagger"])}
+    deal = {"seats": {n: {"society": s, "profession": p, "items": i} for n, (s, p, i) in seats.items()}}
+    from .helpers import Game
+    g = Game(opts={"players": list(seats), "first": "Ann", "deal": deal, "physical": True})
+    dealt = g.events[1]
+    assert dealt.pile_ordered is False and len(dealt.item_pile) == 17
+    assert RULES.redact(dealt, PUBLIC).pile_ordered is False
+    g.play(C.Trade(player="Ann", to="Cid", item="bag-key"), C.Accept(player="Cid", item="key-1"))
+    assert isinstance(g.do(C.Choose(player="Ann", option="draw"))[0], E.DrawAwaited)
+    assert g.refused(C.Draw(player="Ann", item="bag-goblet")).rule == "CASTLE-7.1"
+    g.do(C.Draw(player="Ann", item="coat-of-arms"))
+    assert g.hand("Ann") == ["coat-of-arms", "key-1"]
+
+
+def test_a_digital_game_from_a_position_shuffles_a_pile_given_as_a_set_and_verifies():
+    from engine.replay import verify_bytes
+    from engine.service import GameService
+    from engine.store import MemoryStore
+    from engine.games.castle.position import options_from_position
+    service = GameService(MemoryStore())
+    options = options_from_position(position(FOUR, ordered=False, active="Ann"))
+    created = service.create("castle", options, seed=77)
+    dealt = created.events[1]
+    assert dealt.pile_shuffled and dealt.pile_ordered
+    from engine.games.castle.cards import ALL_ITEMS
+    held = {c for _, _, items in FOUR.values() for c in items}
+    box_order = [c for c in ALL_ITEMS if c not in held]
+    assert sorted(dealt.item_pile) == sorted(box_order) and len(box_order) == 16
+    assert dealt.item_pile != box_order  # shuffled by the game's chance (seed 77)
+    game = created.game
+    result = verify_bytes(service.store.log_bytes(game))
+    assert result.ok, result.reason
