@@ -55,3 +55,20 @@ def test_the_shipped_recordings_are_under_the_corrected_rules():
                                        "duelist_bonus": True}
         counts = [e for e in log.events if e.TYPE == "fight_counted"]
         assert all(e.parts for e in counts) and (counts or name == "castle-3p.devlog")
+
+
+def test_a_state_pickled_before_the_new_fields_unpickles_as_an_old_rules_game():
+    """A service snapshot written before issue 10 lacks ``rules``, ``pile_known``...: it loads
+    with their defaults (the old rules text), so the game folds on as recorded."""
+    log = open_log(os.path.join(OLD, "castle-2006-3p.devlog"))
+    state = RULES.fold(log.events[:20])
+    _, slots = state.__getstate__()
+    old = {k: v for k, v in slots.items() if k not in ("rules", "position", "pile_known",
+                                                        "society_cards", "first_turn")}
+    restored = type(state).__new__(type(state))
+    restored.__setstate__((None, old))
+    assert restored.rules == "castle-2006" and restored.society_cards is None
+    assert restored.pile_known == len(restored.pile) > 0  # the old text: an ordered pile
+    for e in log.events[20:]:
+        restored = RULES.evolve(restored, e)
+    assert restored.over and restored.winners == RULES.fold(log.events).winners

@@ -2,9 +2,11 @@
 
 Rules: docs/rules/castle.md (rule ids CASTLE-n.m); house rules and the deal format:
 docs/castle-rules.md.  Modules: ``cards`` (the components), ``events``, ``commands``,
-``state`` (state and public questions), ``options`` (options, deal, ``setup``), ``rules``
-(checks), ``decide``, ``evolve``, ``view`` (view, redact, legal_commands), ``replay``
-(``command_for`` for the strict refold of ``devil verify``), ``bots``.
+``state`` (state and public questions), ``options`` (options, deal, ``setup``), ``position``
+(position files, ``devil new castle --position``), ``rules`` (checks), ``decide``, ``evolve``,
+``view`` (view, redact, legal_commands), ``replay`` (``command_for`` for the strict refold of
+``devil verify``), ``bots``.  ``game_created.rules`` names the rules text (options.RULES_VERSIONS):
+logs recorded before the corrected text keep its behaviour (``State.r2`` False).
 """
 
 from __future__ import annotations

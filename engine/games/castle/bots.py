@@ -72,8 +72,8 @@ def smaller_society_known(state: State, me: int) -> str | None:
     n = state.n
     if n % 2 == 0:
         return None
-    if state.set_aside is not None:  # the referee's fold
-        return state.set_aside
+    if state.set_aside is not None and state.society_cards is None:  # the referee's fold
+        return state.set_aside  # (advanced-3p: the set-aside card says nothing, CASTLE-10.4)
     for society in ("order", "brotherhood"):
         if sum(1 for s in state.societies if s == society) == (n + 1) // 2:
             return "brotherhood" if society == "order" else "order"

@@ -128,7 +128,7 @@ def _effect(state: State, seat: int, frame: dict, option: str) -> list:
     if option == "skip":
         return [ev.EffectDeclined(player=me, effect=effect)]
     if effect == "bag":
-        if state.pile_known == 0:  # CASTLE-7.1: the referee reports the card drawn
+        if state.r2 and state.pile_known == 0:  # CASTLE-7.1: the referee reports the card drawn
             return [ev.DrawAwaited(player=me, reason="bag")]
         return [ev.ItemDrawn(player=me, item=state.pile[0], reason="bag")]
     if effect == "privilege":
@@ -230,7 +230,7 @@ def _next_automatic(s: State):
                                    winner=winner, by_poison_mixer=r["mixer"], by_poison_ring=r["ring"],
                                    parts=parts)
         if top["stage"] == "tie":
-            if s.pile and s.pile_known == 0:  # CASTLE-6.6, 7.1: the referee reports the card
+            if s.r2 and s.pile and s.pile_known == 0:  # CASTLE-6.6, 7.1: the referee reports it
                 return ev.DrawAwaited(player=top["attacker"], reason="tie")
             item = s.pile[0] if s.pile else None
             return ev.FightTied(attacker=top["attacker"], drew=bool(s.pile), item=item)

@@ -107,6 +107,26 @@ class State:
     def __deepcopy__(self, memo) -> "State":
         return self.copy()
 
+    def __setstate__(self, state) -> None:
+        """Unpickle (a service snapshot): a field the pickled state lacks (a snapshot written
+        before the field was added, e.g. ``rules``) gets its default, so an old snapshot loads
+        as a game recorded then (``castle-2006``)."""
+        if isinstance(state, tuple):  # (dict, slots) as pickle gives it for slotted classes
+            merged: dict = {}
+            for part in state:
+                merged.update(part or {})
+            state = merged
+        for field in attrs.fields(type(self)):
+            if field.name in state:
+                value = state[field.name]
+            elif isinstance(field.default, attrs.Factory):
+                value = field.default.factory()
+            else:
+                value = field.default
+            object.__setattr__(self, field.name, value)
+        if "pile_known" not in state:  # the old text had no pile known only as a set
+            object.__setattr__(self, "pile_known", len(self.pile))
+
     @property
     def r2(self) -> bool:
         """True under the corrected rules text (``castle-2006-r2``), False for old logs."""
