@@ -52,3 +52,16 @@ def test_a_take_of_nothing_and_a_reported_draw_are_told():
     assert render.describe(E.ItemTaken(winner=0, loser=1, item=None, given_back=None, took=False),
                            names) == "Ann takes nothing from Ben (CASTLE-6.8b)"
     assert "to be reported" in render.describe(E.DrawAwaited(player=1, reason="tie"), names)
+
+
+def test_the_table_shows_advanced_3p_cards_and_a_pile_known_as_a_set():
+    from tests.castle.test_rules_r2 import CLAIR
+    seats = {"Ann": (["order", "order", "brotherhood"], "thug", ["monocle", "bag-key"]),
+             "Ben": (["brotherhood", "brotherhood", "order"], "doctor", ["dagger", "bag-goblet"]),
+             "Cid": (["order", "brotherhood", "brotherhood"], "priest", ["whip", "key-1"])}
+    g = from_position(position(seats, set_aside="order", active="Ann", variants=["advanced-3p"]))
+    table = render.table(dict(RULES.view(g.state, 0), game="g1"), "Ann")
+    assert "order [order, order, brotherhood]" in table
+    g = from_position(position(CLAIR, ordered=False, active="Ann"))
+    table = render.table(dict(RULES.view(g.state, 0), game="g2"), "Ann")
+    assert "item pile known only as a set below its top 0" in table

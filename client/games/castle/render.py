@@ -381,6 +381,9 @@ def table(view: dict, you: str | None = None) -> str:
     lines = [head]
     if view.get("seed_chosen"):
         lines.append("chance chosen by the game's creator: reproducible, not secret")
+    if view.get("pile") and view.get("pile_order_known", view["pile"]) < view["pile"]:
+        lines.append(f"item pile known only as a set below its top {view['pile_order_known']}: "
+                     "each card drawn from it is reported (devil drawn, CASTLE-7.1)")
     lines.append(f"item pile: {view['pile']} item(s); profession pile: {view['profession_pile']}; "
                  f"hand limit {view['hand_limit']}; bags "
                  + ("count as relics" if view["bags_are_relics"] else "are not relics yet"))
@@ -391,7 +394,11 @@ def table(view: dict, you: str | None = None) -> str:
         if p["profession_used"]:
             prof += " (used)"
         items = ", ".join(c or "?" for c in p["items"]) if p["items"] is not None else "?"
-        rows.append((marker, p["name"], p["society"] or "?", prof, items, str(p["item_count"]),
+        society = p["society"] or "?"
+        cards = p.get("society_cards")
+        if cards and any(cards):  # advanced-3p: the society cards seen (CASTLE-10.4)
+            society += " [" + ", ".join(c or "?" for c in cards) + "]"
+        rows.append((marker, p["name"], society, prof, items, str(p["item_count"]),
                      "drink" if p["drink"] else ""))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
