@@ -96,6 +96,8 @@ class GameRules:
       (:class:`engine.replay.LoadedLog`), for ``devil audit``.  The result has ``ok`` (bool)
       and ``to_json() -> dict``; the client renders it as text (client.games.<kind>).  Raises
       :class:`UsageError` for a log it cannot audit.  ``None``: the kind has no audit.
+    * ``notes(state) -> [str]`` (optional): sentences ``devil verify`` reports about how the
+      game was set up (e.g. the rules text, a game started from a position).
     """
 
     kind: str
@@ -120,6 +122,7 @@ class GameRules:
     seed_chosen: "Callable[[Any], bool] | None" = None
     bots: "Callable[[], dict] | None" = None
     audit: "Callable[[Any], Any] | None" = None
+    notes: "Callable[[Any], list] | None" = None
 
     def __attrs_post_init__(self):
         # the referee's desk (corrections, disputes, rulings) writes its events into every

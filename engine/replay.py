@@ -485,6 +485,8 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
                                                  "published in the first event")
         result.checks.append("the revealed seed matches the commitment in the first event")
     result.seed_chosen = bool(rules.seed_chosen(final)) if rules.seed_chosen is not None else False
+    if rules.notes is not None:
+        result.checks.extend(rules.notes(final))
     if result.seed_chosen:
         result.checks.append(f"{SEED_CHOSEN_NOTE} (the first event records it)")
 
