@@ -44,7 +44,8 @@ error (a bug), 130 aborted.
 LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify",
         "audit": "client.cmd_tools:audit", "serve": "client.cmd_service:serve",
         "watch": "client.cmd_service:watch", "import": "client.cmd_store:import_",
-        "db": "client.cmd_store:db", "aside": "client.cmd_store:aside"}
+        "db": "client.cmd_store:db", "aside": "client.cmd_store:aside",
+        "tournament": "client.cmd_tournament:tournament"}
 
 
 @click.group(cls=DevilGroup, lazy=LAZY, with_kinds=True, help=HELP,
