@@ -214,6 +214,11 @@ class Desk:
             stored = False
         found = self.check_log(tournament, data, table=table)
         game = found["game"]
+        state = self.state(tournament)
+        if game in state.attached and state.attached[game] in state.results:
+            r, t = state.attached[game]
+            raise IllegalCommand("TOUR-4.2", f"{game} is already attached to table {t} of "
+                                 f"round {r}: a log counts once")
         if not stored:
             if self.store.exists(game):
                 if self.store.log_bytes(game) != data:

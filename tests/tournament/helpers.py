@@ -21,7 +21,7 @@ def fixed(players, rounds=2, size=(4, 4), **more) -> dict:
             "table_size": list(size), "players": list(players), "seed": 11, **more}
 
 
-def quick_atkr(service, players: list[str], bets2: dict[str, int]) -> str:
+def quick_atkr(service, players: list[str], bets2: dict[str, int], **options) -> str:
     """A physical game of ``players`` (seat order; seat 0 starts) that ends after two rounds.
 
     Round 1: everyone bets 200 (all they have); seat 0 draws 100, 100 and stops, everyone else
@@ -36,7 +36,7 @@ def quick_atkr(service, players: list[str], bets2: dict[str, int]) -> str:
     Returns the game id.
     """
     game = service.create("atkr", {"players": list(players), "first": players[0],
-                                   "physical": True}).game
+                                   "physical": True, **options}).game
     drawer = players[0]
     for bets, coals in (({p: 200 for p in players}, [100, 100]),
                         (bets2, [75, 75, 75] + [50] * 7 + [25])):

@@ -1,0 +1,68 @@
+"""`devil tournament ...` end to end on a file store: simulate, standings (--json, --csv,
+--html with the points-by-round chart), show, bundle, verify and their exit codes."""
+
+import json
+import os
+
+from click.testing import CliRunner
+
+from client.cli import cli
+
+
+def run(store, *args):
+    result = CliRunner().invoke(cli, ["--store", store, "tournament", *args])
+    return result
+
+
+def test_simulate_standings_bundle_verify(tmp_path):
+    store = str(tmp_path / "store")
+    sim = run(store, "simulate", "--game", "atkr", "--players", "9", "--rounds", "2",
+              "--seed", "5", "--json")
+    assert sim.exit_code == 0, sim.output
+    t = json.loads(sim.output.strip().splitlines()[-1])["tournament"]
+    got = run(store, "standings", t, "--json", "--csv", str(tmp_path / "s.csv"),
+              "--html", str(tmp_path / "s.html"))
+    data = json.loads(got.output)
+    assert data["tournament"] == t and data["round"] == 2 and len(data["standings"]) == 9
+    row = data["standings"][0]
+    assert set(row) >= {"rank", "player", "points", "played", "byes", "opponents_points",
+                        "wins", "money", "dropped"}
+    # 9 players at tables of 4 to 5: 5 and 4, nobody has a bye; two games each
+    assert all(r["played"] == 2 and r["byes"] == 0 for r in data["standings"])
+    page = open(tmp_path / "s.html").read()
+    assert page.count("<svg") == 9 and "points by round: round 1:" in page
+    assert open(tmp_path / "s.csv").read().startswith("rank,player,points,played,byes")
+    shown = run(store, "show", t)
+    assert shown.exit_code == 0 and "table 1" in shown.output
+    out = str(tmp_path / "b")
+    assert run(store, "bundle", t, out).exit_code == 0
+    ok = run(store, "verify", out + ".zip")
+    assert ok.exit_code == 0 and f"verified: {t}" in ok.output
+    assert run(store, "verify", t).exit_code == 0
+    manifest = json.load(open(os.path.join(out, "manifest.json")))
+    game = manifest["logs"][1]["game"]
+    path = os.path.join(out, manifest["logs"][1]["file"])
+    data = bytearray(open(path, "rb").read())
+    data[-20] ^= 0xFF
+    open(path, "wb").write(bytes(data))
+    bad = run(store, "verify", out)
+    assert bad.exit_code == 3 and f"FAILED: game {game}" in bad.output
+
+
+def test_refusals_have_exit_codes(tmp_path):
+    store = str(tmp_path / "store")
+    made = run(store, "new", "Cup", "--game", "atkr", "--rounds", "1", "--table-size", "3-3",
+               "--player", "A", "--player", "B", "--player", "C", "--format", "fixed", "--json")
+    assert made.exit_code == 0, made.output
+    t = json.loads(made.output)["tournament"]
+    seating = tmp_path / "seating.json"
+    seating.write_text(json.dumps({"tables": [["A", "B", "A"]]}))
+    twice = run(store, "pair", t, "--seating", str(seating))
+    assert twice.exit_code == 1 and "TOUR-2.2: A is seated at two tables" in twice.output
+    unknown = run(store, "drop", t, "Zed")
+    assert unknown.exit_code == 2 and "no player called 'Zed'" in unknown.output
+    early = run(store, "close-round", t)
+    assert early.exit_code == 1 and "no round is open" in early.output
+    seating.write_text(json.dumps({"tables": [["B", "C", "A"]]}))
+    paired = run(store, "pair", t, "--seating", str(seating))
+    assert paired.exit_code == 0 and "B*  C  A" in paired.output
