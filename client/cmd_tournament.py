@@ -325,7 +325,7 @@ def standings(obj, tournament_id, csv_path, html_path, as_json):
                                  row["byes"], row["opponents_points"], row["wins"], row[m],
                                  row["dropped"]])
     if html_path:
-        from .tournament_page import page
+        from engine.tournament.page import page
 
         with open(html_path, "w", encoding="utf-8") as handle:
             handle.write(page(data))

@@ -81,10 +81,11 @@ class Desk:
 
     # -- rounds ----------------------------------------------------------------------------
     def pair(self, tournament: str, seating: list | None = None, byes: list | None = None,
-             games: bool = True, game_seed=None) -> dict:
+             games: bool = True, game_seed=None, private=None) -> dict:
         """Pair the next round; with ``games`` create each table's game (digital, or physical
         when the tournament's options say so) and attach it.  ``game_seed(round, table)`` may
-        fix the games' seeds (rehearsals).  Returns ``{"round", "tables": [{"table",
+        fix the games' seeds (rehearsals); ``private(game, names)`` gives documents to keep with
+        each new game (the HTTP service's token hashes, see GameService.create).  Returns ``{"round", "tables": [{"table",
         "players", "first", "game"}], "byes", "repeats", "skipped": [why a table has no game]}``."""
         state = self.state(tournament)
         created = state.created
@@ -103,7 +104,8 @@ class Desk:
                 seed = None if game_seed is None or options["physical"] else game_seed(
                     paired.round, number)
                 try:
-                    loaded = self.service.create(created.game, options, seed=seed)
+                    loaded = self.service.create(created.game, options, seed=seed,
+                                                 private=private)
                 except UsageError as exc:
                     out["skipped"].append(f"table {number}: no game created ({exc.message}); "
                                           "attach the referee's log")
