@@ -14,14 +14,27 @@ from .common import DevilGroup, emit, json_option, read_json_file
 _GAMES = click.Choice(list(KINDS))
 
 
-def _desk(obj):
+def _desk(obj, local: bool = False):
+    """The organiser's desk: the local store's, or with --server the service's (the token
+    is the organiser key).  ``local``: the command works on a local store only."""
     if obj.server:
-        raise UsageError("tournament commands run on a local store (--store); a `devil serve` "
-                         "service offers the same operations to the organiser's key under "
-                         "/tournaments (docs/service.md)")
+        if local:
+            raise UsageError("this command works on a local store (--store); fetch the logs "
+                             "first, or run it where the store is")
+        from .tournament_remote import RemoteDesk
+
+        return RemoteDesk(obj.client)
     from engine.tournament.desk import Desk
 
     return Desk(obj.client.service)
+
+
+def _maps(desk, tid, events) -> list[dict]:
+    """Events as maps (the remote desk answers maps already)."""
+    if getattr(desk, "remote", False):
+        return list(events)
+    rules = desk.service.load(tid).rules
+    return [rules.events.to_map(e) for e in events]
 
 
 def _value(text: str):
@@ -126,25 +139,24 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
         settings["bye_points"] = bye_points
     desk = _desk(obj)
     tid = desk.create(settings)
-    state = desk.state(tid)
+    view = desk.show(tid)
     if as_json:
-        emit({"tournament": tid, "players": len(state.players), "seed": state.created.seed})
+        emit({"tournament": tid, "players": len(view["players"]), "seed": view["seed"]})
         return
     click.echo(tid)
-    created = state.created
-    click.echo(f"  {created.name}: {len(state.players)} players, {created.rounds} rounds of "
-               f"{created.game} at tables of {created.table_min} to {created.table_max}, "
-               f"{created.format}; points {','.join(map(str, created.points))}, bye "
-               f"{created.bye_points}; seed {created.seed}", err=True)
+    low, high = view["table_size"]
+    click.echo(f"  {view['name']}: {len(view['players'])} players, {view['rounds']} rounds of "
+               f"{view['game']} at tables of {low} to {high}, {view['format']}; points "
+               f"{','.join(map(str, view['points']))}, bye {view['bye_points']}; "
+               f"seed {view['seed']}", err=True)
 
 
 def _one(obj, tournament_id, as_json, action):
     desk = _desk(obj)
     tid = desk.resolve(tournament_id)
-    events = action(desk, tid)
+    events = _maps(desk, tid, action(desk, tid))
     if as_json:
-        emit({"tournament": tid, "events": [desk.service.load(tid).rules.events.to_map(e)
-                                              for e in events]})
+        emit({"tournament": tid, "events": events})
         return
     return tid, events
 
@@ -158,7 +170,7 @@ def add(obj, tournament_id, player, as_json):
     """Register PLAYER late: paired from the next round."""
     done = _one(obj, tournament_id, as_json, lambda d, t: d.add(t, player))
     if done:
-        click.echo(f"{done[1][0].player} registered, plays from round {done[1][0].round}")
+        click.echo(f"{done[1][0]['player']} registered, plays from round {done[1][0]['round']}")
 
 
 @tournament.command("drop")
@@ -171,7 +183,7 @@ def drop(obj, tournament_id, player, reason, as_json):
     """PLAYER leaves: not paired from the next round on; their results stay."""
     done = _one(obj, tournament_id, as_json, lambda d, t: d.drop(t, player, reason))
     if done:
-        click.echo(f"{player} dropped: not paired from round {done[1][0].round}")
+        click.echo(f"{player} dropped: not paired from round {done[1][0]['round']}")
 
 
 @tournament.command("penalty")
@@ -189,7 +201,7 @@ def penalty(obj, tournament_id, player, points, reason, correction, as_json):
     done = _one(obj, tournament_id, as_json, lambda d, t: d.adjust(t, player, points, reason, kind))
     if done:
         e = done[1][0]
-        click.echo(f"{kind} for {e.player}: {e.points} points ({e.reason})")
+        click.echo(f"{kind} for {e['player']}: {e['points']} points ({e['reason']})")
 
 
 def _print_pairing(result: dict) -> None:
@@ -202,6 +214,9 @@ def _print_pairing(result: dict) -> None:
         click.echo(f"  byes: {', '.join(result['byes'])}")
     for line in result.get("skipped", []):
         click.echo(f"  {line}", err=True)
+    for row in result["tables"]:
+        for who, token in (row.get("tokens") or {}).items():
+            click.echo(f"  table {row['table']} token for {who}: {token}")
     click.echo("  (* starts; players in seat order)")
 
 
@@ -371,7 +386,7 @@ def bundle(obj, tournament_id, out, as_json):
     with each log's head and a Merkle root (RFC 6962)."""
     from engine.tournament.bundle import write
 
-    desk = _desk(obj)
+    desk = _desk(obj, local=True)
     tid = desk.resolve(tournament_id)
     manifest = write(desk.store, tid, out)
     if as_json:
@@ -399,7 +414,7 @@ def verify(obj, source, as_json):
     if os.path.exists(source) and is_bundle(source):
         result = check(source)
     else:
-        desk = _desk(obj)
+        desk = _desk(obj, local=True)
         tid = desk.resolve(source)
         with tempfile.TemporaryDirectory() as tmp:
             folder = os.path.join(tmp, "bundle")
@@ -430,7 +445,7 @@ def simulate(obj, kind, players, rounds, table_size, seed, as_json):
     round: a rehearsal, or load.  With --json the last line names the tournament."""
     from engine.tournament.simulate import simulate as run
 
-    desk = _desk(obj)
+    desk = _desk(obj, local=True)
     size = _size(table_size)
     report = run(desk.service, kind, players, rounds, seed=seed, table_size=tuple(size),
                  progress=None if as_json else lambda line: click.echo(line, err=True))

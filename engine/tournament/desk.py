@@ -307,6 +307,7 @@ class Desk:
         from ..game import summary_row
 
         view = self.service.view(tournament)
+        view["tournament"] = tournament
         state = self.state(tournament)
         for round_view in view.get("paired", []):
             if round_view["round"] != state.round:
