@@ -186,7 +186,7 @@ def drop(obj, tournament_id, player, reason, as_json):
         click.echo(f"{player} dropped: not paired from round {done[1][0]['round']}")
 
 
-@tournament.command("penalty")
+@tournament.command("penalty", context_settings={"ignore_unknown_options": True})
 @click.argument("tournament_id", metavar="T")
 @click.argument("player")
 @click.argument("points")
@@ -273,7 +273,8 @@ def attach(obj, tournament_id, source, table, as_json):
     r = result["result"]
     click.echo(f"{result['game']} attached to table {result['table']} of round {result['round']}")
     measure = [k for k in r if k not in ("players", "places", "points", "winners")][0]
-    for seat, name in enumerate(r["players"]):
+    for seat in sorted(range(len(r["players"])), key=lambda s: (r["places"][s], s)):
+        name = r["players"][seat]
         click.echo(f"  {r['places'][seat]}. {name:<16} {measure} {r[measure][seat]:>6}  "
                    f"points {_show(r['points'][seat])}")
 

@@ -181,6 +181,7 @@ def verify(path: str) -> dict:
     leaves = []
     by_game: dict[str, dict] = {}
     stream_bytes = None
+    stream_ok = False
     for entry in logs:
         game, name = entry.get("game"), entry.get("file")
         label = (f"game {game} (round {entry.get('round')}, table {entry.get('table')})"
@@ -195,9 +196,13 @@ def verify(path: str) -> dict:
         if entry.get("role") == KIND:
             stream_bytes = data
         if hashlib.sha256(data).hexdigest() != entry.get("sha256") or len(data) != entry.get("bytes"):
+            size = (f"its SHA-256 is not the manifest's" if len(data) == entry.get("bytes")
+                    else f"{len(data)} bytes, the manifest lists {entry.get('bytes')}")
             problems.append(f"{label} was altered: {name} is not the file the manifest lists "
-                            f"({len(data)} bytes, listed {entry.get('bytes')})")
+                            f"({size})")
         check = verify_bytes(data, name)
+        if entry.get("role") == KIND:
+            stream_ok = check.ok
         if not check.ok:
             problems.append(f"{label} does not verify: record {check.first_bad_seq} is bad: "
                             f"{check.reason}")
@@ -229,8 +234,9 @@ def verify(path: str) -> dict:
         problems.append(f"the tournament stream cannot be read: {getattr(exc, 'message', exc)}")
         return {"ok": False, "tournament": tournament, "problems": problems, "checks": checks,
                 "games": len(logs) - 1, "root": root}
-    checks.append("the tournament stream verifies: every command re-decided, pairings "
-                  "recomputed")
+    if stream_ok:
+        checks.append("the tournament stream verifies: every command re-decided, pairings "
+                      "recomputed")
     listed = {g for g in by_game}
     for round_, table, game in attached_games(state):
         label = f"game {game} (round {round_}, table {table})"
