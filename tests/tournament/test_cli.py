@@ -66,3 +66,19 @@ def test_refusals_have_exit_codes(tmp_path):
     seating.write_text(json.dumps({"tables": [["B", "C", "A"]]}))
     paired = run(store, "pair", t, "--seating", str(seating))
     assert paired.exit_code == 0 and "B*  C  A" in paired.output
+
+
+def test_the_shared_reading_commands_read_a_tournament(tmp_path):
+    store = str(tmp_path / "store")
+    made = run(store, "new", "Cup", "--game", "castle", "--rounds", "1", "--table-size", "3-4",
+               *[x for p in ("Ann", "Ben", "Cid", "Dora", "Eve", "Fay", "Gus") for x in
+                 ("--player", p)], "--json")
+    t = json.loads(made.output)["tournament"]
+    assert "round 1: 2 tables" in run(store, "pair", t).output  # 7 at 3 to 4: 4 and 3
+    log = CliRunner().invoke(cli, ["--store", store, "log", t])
+    assert log.exit_code == 0 and "round 1 paired: 1: " in log.output
+    assert "plays castle-" in log.output
+    verify = CliRunner().invoke(cli, ["--store", store, "verify", t])
+    assert verify.exit_code == 0 and "pairings recomputed" in verify.output
+    shown = CliRunner().invoke(cli, ["--store", store, "show", t])
+    assert shown.exit_code == 0 and "round 1 of 1" in shown.output
