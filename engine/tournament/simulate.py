@@ -2,7 +2,8 @@
 
 Registers N bot players, pairs every round, plays every table with bots (in memory, each
 finished log written to the store once: engine.simulate.play_game), attaches each game
-(checked as any referee's log is) and closes the round.  With a ``seed`` everything is
+(checked as any referee's log is) and closes the round.  A game the bots do not finish within
+the turn cap is played again (up to 5 times; the stopped one stays in the store, marked).  With a ``seed`` everything is
 reproducible: the tournament's draws, the bots' choices and the games' chance.
 """
 
@@ -45,8 +46,11 @@ def simulate(service, kind: str, players: int, rounds: int, *, seed: int | None 
             game_options = {k: v for k, v in desk.state(tournament).created.options.items()
                             if k != "physical"}
             game_options.update(players=row["players"], first=row["first"])
-            played = play_game(service.store, kind, game_options, bots,
-                               seed=rng.randrange(2**63) if seed is not None else None)
+            for _attempt in range(5):  # a game stopped by the turn cap is played again
+                played = play_game(service.store, kind, game_options, bots,
+                                   seed=rng.randrange(2**63) if seed is not None else None)
+                if not played["capped"]:
+                    break
             desk.attach(tournament, played["game"], table=row["table"])
             games += 1
         desk.close_round(tournament)
