@@ -63,6 +63,27 @@ def test_a_log_with_other_players_order_or_options():
             "tournament's is 16", lambda: d.attach(t, ring))
 
 
+def test_a_log_with_another_start_player():
+    d, t = event()
+    from engine.games.atkr import commands as A2
+
+    svc = d.service
+    game = svc.create("atkr", {"players": list("ABCD"), "first": "B", "physical": True}).game
+    for _ in range(2):  # every bet 0, everyone busts: the game goes on; it is refused anyway
+        for p in "ABCD":
+            svc.submit(game, A2.Bet(player=p, amount=0))
+        for _ in range(4):
+            svc.submit(game, A2.Draw(player="ABCD"[svc.state(game).turn], coal=0))
+    # not finished is said first; a finished game with the wrong start is refused too:
+    refused(d, t, IllegalCommand, "not finished", lambda: d.attach(t, game))
+    found = None
+    try:
+        d.check_log(t, d.store.log_bytes(game), finished=False)
+    except IllegalCommand as exc:
+        found = exc.message
+    assert found == (f"TOUR-4.2: {game} starts with B; table 1's start player is A")
+
+
 def test_an_unfinished_game_and_a_log_from_another_tournament():
     d, t = event()
     open_game = d.service.create("atkr", {"players": list("ABCD"), "first": "A",
