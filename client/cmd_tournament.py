@@ -385,11 +385,14 @@ def show(obj, tournament_id, as_json):
 def bundle(obj, tournament_id, out, as_json):
     """Write folder OUT and OUT.zip: the tournament's stream, every game's log and a manifest
     with each log's head and a Merkle root (RFC 6962)."""
-    from engine.tournament.bundle import write
+    from engine.tournament.bundle import unpack, write
 
-    desk = _desk(obj, local=True)
+    desk = _desk(obj)
     tid = desk.resolve(tournament_id)
-    manifest = write(desk.store, tid, out)
+    if getattr(desk, "remote", False):  # the service writes it; unpacked here, checked after
+        manifest = unpack(desk.bundle_zip(tid), out)
+    else:
+        manifest = write(desk.store, tid, out)
     if as_json:
         emit({"tournament": tid, "folder": out, "zip": out.rstrip("/") + ".zip",
               "logs": len(manifest["logs"]), "root": manifest["merkle"]["root"]})

@@ -63,6 +63,10 @@ class RemoteDesk:
     def close_round(self, tournament: str) -> dict:
         return self._command(tournament, {"type": "close-round"})
 
+    def bundle_zip(self, tournament: str) -> bytes:
+        """The bundle's .zip, written by the service."""
+        return self.client._request("GET", f"/tournaments/{quote(tournament)}/bundle.zip").content
+
     def standings(self, tournament: str) -> dict:
         return self.client._json("GET", f"/tournaments/{quote(tournament)}/standings")
 

@@ -7,6 +7,7 @@ docs/tournaments.md, docs/service.md).  Mounted by :func:`engine.http.create_app
   "close-round", ...}`` (see :data:`FIELDS`); ``pair`` creates each table's game and answers
   with every player's seat token;
 * ``GET /tournaments/{t}``: the tournament's view with the open round's games;
+* ``GET /tournaments/{t}/bundle.zip``: the bundle (engine.tournament.bundle), organiser only;
 * ``GET /tournaments/{t}/standings`` (JSON) and ``/standings.html`` (the page with points by
   round as a chart): public, like a printed standings sheet.
 
@@ -134,6 +135,28 @@ class TournamentApi:
         tid = await self.tournament(request)
         return JSONResponse(await self.api.call(tid, self.desk.show, tid))
 
+    async def bundle(self, request: Request) -> Response:
+        self.organiser(request)
+        tid = await self.tournament(request)
+        data = await self.api.call(tid, self._bundle_zip, tid)
+        return Response(data, media_type="application/zip", headers={
+            "Content-Disposition": f'attachment; filename="{tid}.zip"'})
+
+    def _bundle_zip(self, tid: str) -> bytes:
+        import os
+        import tempfile
+
+        from .tournament.bundle import write
+
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = os.path.join(tmp, tid)
+            write(self.store_of(), tid, folder)
+            with open(folder + ".zip", "rb") as handle:
+                return handle.read()
+
+    def store_of(self):
+        return self.api.store
+
     async def standings(self, request: Request) -> Response:
         tid = await self.tournament(request)
         return JSONResponse(await self.api.call(tid, self.desk.standings, tid))
@@ -160,4 +183,5 @@ def routes(api) -> list[Route]:
             Route("/tournaments/{tournament}", t.show, methods=["GET"]),
             Route("/tournaments/{tournament}/commands", t.command, methods=["POST"]),
             Route("/tournaments/{tournament}/standings", t.standings, methods=["GET"]),
+            Route("/tournaments/{tournament}/bundle.zip", t.bundle, methods=["GET"]),
             Route("/tournaments/{tournament}/standings.html", t.standings_page, methods=["GET"])]

@@ -220,6 +220,11 @@ def _tournament_paths() -> dict:
              "409": _json(_ref("Error"), "Refused (rule holds the TOUR rule id); nothing "
                           "recorded."),
              "413": _json(_ref("Error"), "Body too large."), **errors}, [_T], body=body)},
+        "/tournaments/{tournament}/bundle.zip": {"get": _op(
+            "The bundle as a .zip: the stream, every game's log, the manifest (Merkle root)",
+            organiser, {"200": {"description": "The .zip's bytes.", "content": {
+                "application/zip": {"schema": {"type": "string", "format": "binary"}}}},
+                **errors}, [_T])},
         "/tournaments/{tournament}/standings": {"get": _op(
             "The standings (as `devil tournament standings --json`)", "anyone",
             {"200": _json({"type": "object"}, "Standings."), **errors}, [_T], secured=False)},

@@ -112,6 +112,28 @@ def write(store, tournament: str, out: str) -> dict:
     return manifest
 
 
+def unpack(data: bytes, out: str) -> dict:
+    """Write a bundle's .zip bytes to ``out.zip`` and unpack them into folder ``out``; returns
+    the manifest.  UsageError if ``out`` exists or the .zip is not a bundle (nothing written)."""
+    if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
+        raise UsageError(f"{out} exists: give a new folder for the bundle")
+    import io
+
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        names = archive.namelist()
+        manifest = json.loads(archive.read("manifest.json"))
+    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise UsageError(f"the bundle received is not a bundle .zip ({exc})") from None
+    if any(n.startswith("/") or ".." in n.split("/") for n in names):
+        raise UsageError("the bundle .zip names a file outside its folder")
+    os.makedirs(out, exist_ok=True)
+    archive.extractall(out)
+    with open(out.rstrip("/") + ".zip", "wb") as handle:
+        handle.write(data)
+    return manifest
+
+
 class Reader:
     """The files of a bundle, a folder or a .zip: ``read(name) -> bytes | None``."""
 

@@ -73,3 +73,7 @@ def test_referees_logs_attached_over_http(server, tmp_path):
     #          E (seat 0, the drawer: 700 + 100 prizes) 800, 3rd: 2; H 600, 4th: 1
     assert {p: rows[p]["points"] for p in "ABCDEFGH"} == {
         "A": 6, "B": 4, "C": 1.5, "D": 1.5, "E": 2, "F": 5, "G": 5, "H": 1}
+    out = tmp_path / "box-cup"
+    assert "2 games and the tournament stream" in devil(server, "bundle", t, out).output
+    checked = CliRunner().invoke(cli, ["tournament", "verify", str(out) + ".zip"])
+    assert checked.exit_code == 0 and f"verified: {t}" in checked.output
