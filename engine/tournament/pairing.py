@@ -111,16 +111,24 @@ def improve(tables: list[list[str]], met: dict[str, set], points: dict, budget: 
     return tables
 
 
-def seat(tables: list[list[str]], firsts: dict[str, int], seed: int, round_: int
-         ) -> list[tuple[list[str], str]]:
+def seat(tables: list[list[str]], firsts: dict[str, int], seed: int, round_: int,
+         places: dict[str, list[float]] | None = None) -> list[tuple[list[str], str]]:
     """Seat order and start player of each table, balanced across rounds: the player who has
-    started fewest games starts (a seeded draw among equals) and sits first; the others in
-    a seeded order.  Returns ``[(players in seat order, first), ...]``."""
+    started fewest games starts (a seeded draw among equals) and sits first; the others sit
+    in order of how late they sat so far (``places``: name -> each earlier seat as a fraction
+    of the way round the table, 0 first, 1 last), the one who sat earliest before now last,
+    a seeded draw among equals.  Returns ``[(players in seat order, first), ...]``."""
+    places = places or {}
     out = []
     for number, table in enumerate(tables, 1):
         first = min(table, key=lambda p: (firsts.get(p, 0), draw_key(seed, round_, number, "first", p)))
-        rest = sorted((p for p in table if p != first),
-                      key=lambda p: draw_key(seed, round_, number, "seat", p))
+
+        def lateness(p):
+            seen = places.get(p)
+            mean = sum(seen) / len(seen) if seen else 0.5
+            return (-mean, draw_key(seed, round_, number, "seat", p))
+
+        rest = sorted((p for p in table if p != first), key=lateness)
         out.append(([first, *rest], first))
     return out
 

@@ -61,6 +61,16 @@ class State:
         return [p for p in self.players if self.joined[p] <= round_
                 and not (p in self.dropped and self.dropped[p] <= round_)]
 
+    def places(self) -> dict[str, list[float]]:
+        """name -> each earlier seat as a fraction of the way round its table (0 first)."""
+        out: dict[str, list[float]] = {}
+        for tables in self.tables.values():
+            for table in tables:
+                last = max(1, len(table.players) - 1)
+                for index, name in enumerate(table.players):
+                    out.setdefault(name, []).append(index / last)
+        return out
+
     def met(self) -> dict[str, set]:
         """name -> everyone they sat at a table with."""
         out: dict[str, set] = {}
@@ -260,7 +270,7 @@ def pairing(state: State, round_: int) -> tuple[list[tuple[list[str], str]], lis
         tables, byes = swiss(ranked, created.table_min, created.table_max, met, points, byes_had)
     except ValueError as exc:
         raise IllegalCommand("TOUR-2.1", str(exc)) from None
-    seated = seat(tables, state.firsts, created.seed, round_)
+    seated = seat(tables, state.firsts, created.seed, round_, state.places())
     return seated, byes, repeats(tables, met)
 
 

@@ -81,3 +81,12 @@ def test_swiss_keeps_leaders_together_and_gives_byes_to_the_bottom():
     # a player who had a bye is passed over for the next one
     tables, byes = swiss(players, 4, 4, {}, points, {"P10": 1})
     assert set(byes) == {"P7", "P8", "P9"}
+
+
+def test_seats_balanced_across_rounds():
+    from engine.tournament.pairing import seat
+
+    # A has started fewest games, so A starts; B sat last before and C first: B sits early now
+    out = seat([["C", "B", "A"]], {"B": 1, "C": 1}, seed=1, round_=2,
+               places={"A": [0.0], "B": [1.0], "C": [0.0]})
+    assert out == [(["A", "B", "C"], "A")]
