@@ -37,7 +37,9 @@ def view(state, viewer=None) -> dict:
                                "winners": list(result.winners)}})
         rounds.append({"round": number, "closed": state.closed >= number, "tables": tables,
                        "byes": list(state.byes.get(number, []))})
-    measure = "money" if not state.results else next(iter(state.results.values())).measure
+    from .rules import measure_of
+
+    measure = measure_of(state)
     return {"kind": KIND, "name": created.name, "game": created.game,
             "options": dict(created.options), "format": created.format,
             "points": list(created.points), "bye_points": created.bye_points,

@@ -288,19 +288,10 @@ class Desk:
 
     @staticmethod
     def measure(state) -> str:
-        """The name of the value summed for the tiebreak (the kind's placings ``measure``)."""
-        for result in state.results.values():
-            return result.measure
-        rules = rules_for(state.created.game)
-        try:
-            from ..chance import SeededChance
-            n = state.created.table_min
-            names = [f"P{i}" for i in range(n)]
-            opts = {k: v for k, v in state.created.options.items() if k != "physical"}
-            st = rules.fold(rules.setup({**opts, "players": names}, SeededChance(0, "0" * 32)))
-            return rules.placings(st)["measure"]
-        except Exception:
-            return "measure"
+        """The name of the value summed for the tiebreak (engine.tournament.rules.measure_of)."""
+        from .rules import measure_of
+
+        return measure_of(state)
 
     def show(self, tournament: str) -> dict:
         """The tournament's view plus, for the open round, each table's game state line."""

@@ -460,3 +460,21 @@ def command_for(state: State, events: list) -> tuple[Any, list]:
         return ev.Adjust(player=first.player, points=first.points, reason=first.reason,
                          kind=first.kind), []
     raise ValueError(f"no command gives {first.TYPE} first")
+
+
+def measure_of(state: State) -> str:
+    """The name of the value summed for the measure tiebreak (the game kind's placings
+    ``measure``, e.g. final money): from a recorded result, else from a throwaway game."""
+    for result in state.results.values():
+        return result.measure
+    from ..chance import SeededChance
+
+    rules = rules_for(state.created.game)
+    try:
+        names = [f"P{i + 1}" for i in range(state.created.table_min)]
+        options = {k: v for k, v in state.created.options.items() if k != "physical"}
+        game = rules.fold(rules.setup({**options, "players": names}, SeededChance(0, "0" * 32)))
+        return rules.placings(game)["measure"]
+    except Exception:  # pragma: no cover - the options were checked at creation
+        return "measure"
+
