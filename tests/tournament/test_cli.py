@@ -82,3 +82,18 @@ def test_the_shared_reading_commands_read_a_tournament(tmp_path):
     assert verify.exit_code == 0 and "pairings recomputed" in verify.output
     shown = CliRunner().invoke(cli, ["--store", store, "show", t])
     assert shown.exit_code == 0 and "round 1 of 1" in shown.output
+
+
+def test_players_from_a_file(tmp_path):
+    store = str(tmp_path / "store")
+    names = tmp_path / "players.csv"
+    names.write_text("# name,club\nAnna,Köln\nBen,Bonn\n\nCleo\n")
+    made = run(store, "new", "Cup", "--game", "atkr", "--rounds", "1", "--table-size", "3-3",
+               "--players-file", str(names), "--player", "Dora", "--json")
+    assert made.exit_code == 0, made.output
+    t = json.loads(made.output)["tournament"]
+    rows = json.loads(run(store, "standings", t, "--json").output)["standings"]
+    assert sorted(r["player"] for r in rows) == ["Anna", "Ben", "Cleo", "Dora"]
+    # 4 players at tables of exactly 3: one bye (TOUR-2.3)
+    paired = json.loads(run(store, "pair", t, "--no-games", "--json").output)
+    assert len(paired["tables"]) == 1 and len(paired["byes"]) == 1

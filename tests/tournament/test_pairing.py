@@ -90,3 +90,18 @@ def test_seats_balanced_across_rounds():
     out = seat([["C", "B", "A"]], {"B": 1, "C": 1}, seed=1, round_=2,
                places={"A": [0.0], "B": [1.0], "C": [0.0]})
     assert out == [(["A", "B", "C"], "A")]
+
+
+def test_round_two_of_a_small_swiss_by_hand():
+    """8 players at tables of 4 after round 1 (tables ABCD and EFGH), points A 6, E 6, B 4,
+    F 4, C 2, G 2, D 1, H 1.  The standings cut: A E B F at table 1, C G D H at table 2, with
+    the repeats A-B, E-F, C-D, G-H.  A new table of 4 holds k players of ABCD and 4 - k of
+    EFGH, so it repeats C(k, 2) + C(4 - k, 2) >= 2 pairs (k = 2): 4 in all is the least, no
+    swap lowers it, and the cut stands, leaders at table 1."""
+    met = {p: set("ABCD") - {p} for p in "ABCD"}
+    met.update({p: set("EFGH") - {p} for p in "EFGH"})
+    points = dict(A=6, E=6, B=4, F=4, C=2, G=2, D=1, H=1)
+    ranked = list("AEBFCGDH")
+    tables, byes = swiss(ranked, 4, 4, met, points, {})
+    assert tables == [list("AEBF"), list("CGDH")] and byes == []
+    assert repeats(tables, met) == 4

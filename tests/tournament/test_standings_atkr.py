@@ -105,3 +105,15 @@ def test_a_penalty_is_an_event_with_its_reason():
     rows = by_player(d.standings(t))
     assert rows["C"]["points_exact"] == "-3/2" and rows["B"]["points"] == 0.5
     assert rows["A"]["points"] == 0
+
+
+def test_the_standings_page_charts_each_players_points_by_round():
+    from engine.tournament.page import page
+
+    d, t, _ = run_event()
+    html = page(d.standings(t))
+    assert html.count("<svg") == 9
+    # F: 1.5 in round 1, 1 in round 2 (worked above); I: the bye's 2, then 3
+    assert 'aria-label="points by round: round 1: 1.5, round 2: 1"' in html
+    assert 'aria-label="points by round: round 1: 2, round 2: 3"' in html
+    assert "D (dropped)" in html
