@@ -66,6 +66,7 @@ def summary(state) -> dict:
         phase = "playing"
         text = (f"round {state.round} of {created.rounds}: {done} of "
                 f"{len(state.tables[state.round])} tables done")
+    text = f"{created.name!r}, {len(state.players)} players, {created.game}: {text}"
     return {"phase": phase, "round": state.round, "turn": None,
             "winners": state.ranking[:1] if state.finished else [], "text": text}
 
@@ -74,7 +75,7 @@ RULES = GameRules(
     kind=KIND, title="Tournament", events=ev.EVENTS, commands=ev.COMMANDS, setup=setup,
     initial=initial, evolve=evolve, decide=decide, view=view, redact=lambda event, viewer: event,
     legal_commands=lambda state, seat: [], acting_seat=lambda state, command: None,
-    is_over=lambda state: state.finished, seats=lambda state: list(state.players),
+    is_over=lambda state: state.finished, seats=lambda state: [],  # no seats: nobody plays it
     physical=lambda state: True, command_for=command_for, summary=summary)
 
 __all__ = ["RULES", "KIND"]
