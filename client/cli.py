@@ -46,7 +46,8 @@ LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify"
         "watch": "client.cmd_service:watch", "import": "client.cmd_store:import_",
         "db": "client.cmd_store:db", "aside": "client.cmd_store:aside",
         "correct": "client.cmd_desk:correct", "dispute": "client.cmd_desk:dispute",
-        "ruling": "client.cmd_desk:ruling", "disputes": "client.cmd_desk:disputes"}
+        "ruling": "client.cmd_desk:ruling", "disputes": "client.cmd_desk:disputes",
+        "tournament": "client.cmd_tournament:tournament"}
 
 
 @click.group(cls=DevilGroup, lazy=LAZY, with_kinds=True, help=HELP,

@@ -99,3 +99,14 @@ RULES = GameRules(
     commitment=lambda state: state.commitment, seed_chosen=lambda state: state.seed_chosen,
     revealed=revealed, bots=bots, audit=None, notes=notes,
 )
+
+
+def _with_placings(rules: GameRules) -> GameRules:
+    """RULES with the tournament hook (engine.games.castle.placings)."""
+    import attrs
+
+    from .placings import placings
+    return attrs.evolve(rules, placings=placings)
+
+
+RULES = _with_placings(RULES)
