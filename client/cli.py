@@ -48,7 +48,8 @@ LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify"
         "key": "client.cmd_receipts:key", "receipts": "client.cmd_receipts:receipts",
         "sit": "client.cmd_seating:sit",
         "correct": "client.cmd_desk:correct", "dispute": "client.cmd_desk:dispute",
-        "ruling": "client.cmd_desk:ruling", "disputes": "client.cmd_desk:disputes"}
+        "ruling": "client.cmd_desk:ruling", "disputes": "client.cmd_desk:disputes",
+        "tournament": "client.cmd_tournament:tournament"}
 
 
 @click.group(cls=DevilGroup, lazy=LAZY, with_kinds=True, help=HELP,

@@ -96,6 +96,15 @@ class GameRules:
       (:class:`engine.replay.LoadedLog`), for ``devil audit``.  The result has ``ok`` (bool)
       and ``to_json() -> dict``; the client renders it as text (client.games.<kind>).  Raises
       :class:`UsageError` for a log it cannot audit.  ``None``: the kind has no audit.
+    * ``notes(state) -> [str]`` (optional): sentences ``devil verify`` reports about how the
+      game was set up (e.g. the rules text, a game started from a position).
+    * ``placings(state) -> dict`` (optional): how a finished game places its players, for
+      tournaments (engine.tournament): ``{"places": [int per seat, 1 = best; tied seats share
+      a place], "share": bool (tied seats share the points of the places they span; False:
+      each takes the points of its own place), "points": [int per seat] or None (the game's
+      own points replace the scale, e.g. a personal score), "measure": the name of the value
+      summed for the tiebreak (e.g. "money"), "values": [int per seat], "winners": [seat]}``.
+      ``None``: the kind cannot be played in a tournament.
     """
 
     kind: str
@@ -120,6 +129,8 @@ class GameRules:
     seed_chosen: "Callable[[Any], bool] | None" = None
     bots: "Callable[[], dict] | None" = None
     audit: "Callable[[Any], Any] | None" = None
+    notes: "Callable[[Any], list] | None" = None
+    placings: "Callable[[Any], dict] | None" = None
 
     def __attrs_post_init__(self):
         # the referee's desk (corrections, disputes, rulings) writes its events into every
@@ -148,10 +159,17 @@ class GameRules:
                 "winners": [], "text": "over" if over else "in progress"}
 
 
+#: streams in the store that are not games but are recorded, verified and replayed like one
+#: (kind -> the module whose ``RULES`` decides them)
+STREAMS: dict[str, str] = {"tournament": "engine.tournament"}
+
+
 def rules_for(kind: str) -> GameRules:
-    """The :class:`GameRules` of ``kind`` (registered in :mod:`engine.games`), with the shared
-    seating stage of games with seat entropy (:func:`engine.entropy.staged`); raises
-    :class:`UsageError` for an unknown kind."""
+    """The :class:`GameRules` of ``kind`` (registered in :mod:`engine.games`, with the shared
+    seating stage of games with seat entropy: :func:`engine.entropy.staged`; or a stream of
+    :data:`STREAMS` such as a tournament); raises :class:`UsageError` for an unknown kind."""
+    if kind in STREAMS:
+        return importlib.import_module(STREAMS[kind]).RULES
     if kind not in KINDS:
         raise UsageError(f"unknown game kind {kind!r} (known: {', '.join(sorted(KINDS))})")
     module_name = engine_module(kind)

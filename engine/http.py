@@ -39,7 +39,7 @@ from starlette.routing import Route
 from .auth import Role, TokenBook, keys_equal
 from .errors import (CodecError, ConcurrencyConflict, DevilError, IllegalCommand, LogDamaged,
                      NotAllowed, StoreUnavailable, UnknownGame, UsageError)
-from .game import PUBLIC, REFEREE
+from .game import PUBLIC, REFEREE, STREAMS
 from .jsonsafe import loads as json_loads
 from .log import iso_time
 from .openapi import build as build_openapi
@@ -553,6 +553,9 @@ class Api:
     async def post_command(self, request: Request) -> Response:
         role = self.authenticate(request)
         game = await self.game_for(request, role)
+        if game.partition("-")[0] in STREAMS:  # results only through the checks of /tournaments
+            raise ApiError(400, f"{game} is not a game: send its commands to "
+                                f"/tournaments/{game}/commands")
         key = request.headers.get("idempotency-key")
         if key is None:
             raise ApiError(400, "every command needs a command id: send an Idempotency-Key "
@@ -647,6 +650,9 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
         Route("/openapi.json", api.openapi, methods=["GET"]),
         Route("/health", api.health, methods=["GET"]),
     ]
+    from .http_tournament import routes as tournament_routes
+
+    routes += tournament_routes(api)  # the organiser's tournaments (engine/http_tournament.py)
     @contextlib.asynccontextmanager
     async def lifespan(app):
         await run_in_threadpool(api.start, asyncio.get_running_loop())  # may wait (briefly) for the listener to connect

@@ -232,10 +232,56 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                     "algorithm": {"type": "string"},
                                     "public": {"type": "string"}}}, "The key.")},
                                 secured=False)},
+            **_tournament_paths(),
             "/openapi.json": {"get": _op("This document", "anyone",
                                          {"200": _json({"type": "object"}, "OpenAPI 3.1")},
                                          secured=False)},
             "/health": {"get": _op("Liveness", "anyone", {"200": _json({"type": "object"}, "ok")},
                                    secured=False)},
         },
+    }
+
+
+_T = {"name": "tournament", "in": "path", "required": True, "schema": {"type": "string"},
+      "description": "A tournament id (or a unique prefix or suffix of it)."}
+
+
+def _tournament_paths() -> dict:
+    """The organiser's tournament operations (engine/http_tournament.py; docs/tournaments.md)."""
+    errors = {"400": {"$ref": "#/components/responses/BadRequest"},
+              "401": {"$ref": "#/components/responses/Unauthorized"},
+              "403": {"$ref": "#/components/responses/Forbidden"},
+              "404": {"$ref": "#/components/responses/NotFound"}}
+    body = {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}}
+    organiser = "the organiser key only (a server without one refuses: 403)"
+    return {
+        "/tournaments": {"post": _op(
+            "Create a tournament: {name, game, options, format, points, bye_points, rounds, "
+            "table_size: [min, max], tiebreaks, players, seed?}", organiser,
+            {"201": _json({"type": "object", "properties": {"tournament": {"type": "string"}}},
+                          "The tournament's id."),
+             "413": _json(_ref("Error"), "Body too large."), **errors}, body=body)},
+        "/tournaments/{tournament}": {"get": _op(
+            "The tournament: settings, rounds, tables, games (with where each stands), "
+            "standings", organiser, {"200": _json({"type": "object"}, "The view."), **errors},
+            [_T])},
+        "/tournaments/{tournament}/commands": {"post": _op(
+            "A tournament command: {type: add|drop|penalty|pair|attach|close-round, ...}; pair "
+            "creates each table's game and answers every player's seat token", organiser,
+            {"200": _json({"type": "object"}, "Recorded."),
+             "409": _json(_ref("Error"), "Refused (rule holds the TOUR rule id); nothing "
+                          "recorded."),
+             "413": _json(_ref("Error"), "Body too large."), **errors}, [_T], body=body)},
+        "/tournaments/{tournament}/bundle.zip": {"get": _op(
+            "The bundle as a .zip: the stream, every game's log, the manifest (Merkle root)",
+            organiser, {"200": {"description": "The .zip's bytes.", "content": {
+                "application/zip": {"schema": {"type": "string", "format": "binary"}}}},
+                **errors}, [_T])},
+        "/tournaments/{tournament}/standings": {"get": _op(
+            "The standings (as `devil tournament standings --json`)", "anyone",
+            {"200": _json({"type": "object"}, "Standings."), **errors}, [_T], secured=False)},
+        "/tournaments/{tournament}/standings.html": {"get": _op(
+            "The standings page, each player's points by round as a chart", "anyone",
+            {"200": {"description": "HTML", "content": {"text/html": {"schema": {
+                "type": "string"}}}}, **errors}, [_T], secured=False)},
     }

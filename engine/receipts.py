@@ -216,3 +216,17 @@ def seal_stream(store, game: str) -> dict:
     seal = Signer.of(store).seal(game, last.seq, last.link, iso_time(batch.header.created, last.ts))
     store.put_private(game, "seal", seal, replace=True)
     return seal
+
+
+def seal_of(store, game: str) -> dict | None:
+    """The seal ``store`` keeps for ``game`` if it names the log's current head (its final
+    record), else None (not finished, never sealed, or the log moved on since).  What the
+    tournament bundle puts beside each game (engine.tournament.bundle); a running service
+    seals on demand with :meth:`engine.service.GameService.seal`."""
+    kept = store.private(game, "seal")
+    if not isinstance(kept, dict):
+        return None
+    head = store.head(game)
+    if kept.get("seq") != head.seq or kept.get("link") != head.link.hex():
+        return None
+    return kept

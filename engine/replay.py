@@ -30,7 +30,7 @@ from .desk.chance import continued
 from .desk.fold import desk_of, fold as desk_fold
 from .desk.state import Desk
 from .errors import CodecError, DevilError, LogDamaged, UsageError
-from .game import REFEREE, GameRules, rules_for
+from .game import REFEREE, STREAMS, GameRules, rules_for
 from .log import REFEREE_ACTOR, VERSION, Header, Record, Walk, read_bytes, scan, walk
 
 
@@ -493,6 +493,8 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
             return _bad(result, *problem)
         result.checks.extend(sentences)
     result.seed_chosen = bool(rules.seed_chosen(final)) if rules.seed_chosen is not None else False
+    if rules.notes is not None:
+        result.checks.extend(rules.notes(final))
     if result.seed_chosen:
         result.checks.append(f"{SEED_CHOSEN_NOTE} (the first event records it)")
 
@@ -507,7 +509,11 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
     bad = _refold(rules, hook, records, events, committed, revealed, physical, result)
     if bad is not None:
         return _bad(result, *bad)
-    if physical:
+    if physical and header.kind in STREAMS:  # a tournament: no chance, every draw public
+        result.checks.append(f"strict refold: all {result.commands} commands re-decided to "
+                             "exactly the recorded events (pairings recomputed from the "
+                             "stream's public seed)")
+    elif physical:
         result.checks.append(f"strict refold: all {result.commands} commands re-decided to "
                              "exactly the recorded events (physical game: every chance fact the "
                              "referee reported, a coal or a deal, was possible at its point)")

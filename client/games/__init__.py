@@ -31,7 +31,12 @@ def manifest(kind: str) -> ModuleType:
 
 
 def part(kind: str, name: str) -> ModuleType:
-    """The module ``client.games.<kind>.<name>`` (e.g. ``render``)."""
+    """The module ``client.games.<kind>.<name>`` (e.g. ``render``); a stream that is not a
+    game (engine.game.STREAMS: a tournament) has only its renderer, client.<kind>_render."""
+    from engine.game import STREAMS
+
+    if kind in STREAMS and name == "render":
+        return importlib.import_module(f"client.{kind}_render")
     manifest(kind)
     return importlib.import_module(f"{__name__}.{kind}.{name}")
 

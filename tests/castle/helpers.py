@@ -31,7 +31,7 @@ def make_deal(seats: list[tuple[str, str, list[str]]], pile: list[str] | None = 
     profs = [p for _, p, _ in seats]
     deal = {"seats": {names[i]: {"society": s, "profession": p, "items": list(items)}
                       for i, (s, p, items) in enumerate(seats)},
-            "item_pile": top + rest,
+            "item_pile": top + rest, "pile_ordered": True,
             "profession_pile": [p for p in PROFESSIONS if p not in profs]}
     if n % 2:
         deal["set_aside"] = set_aside
@@ -39,12 +39,19 @@ def make_deal(seats: list[tuple[str, str, list[str]]], pile: list[str] | None = 
 
 
 class Game:
-    """A game folded from a deal; ``play`` submits commands through RULES.decide."""
+    """A game folded from a deal (or, with ``opts``, from a complete options map such as a
+    position file's, engine.games.castle.position); ``play`` submits commands through
+    RULES.decide."""
 
-    def __init__(self, deal: dict | None = None, n: int | None = None, chance=None, **options):
-        n = n or len(deal["seats"])
-        self.names = NAMES[:n]
-        opts = {"players": self.names, "first": self.names[0], "deal": deal}
+    def __init__(self, deal: dict | None = None, n: int | None = None, chance=None,
+                 opts: dict | None = None, **options):
+        if opts is not None:
+            self.names = list(opts["players"])
+        else:
+            n = n or len(deal["seats"])
+            self.names = NAMES[:n]
+            opts = {"players": self.names, "first": self.names[0], "deal": deal}
+        opts = dict(opts)
         opts.update(options)
         self.chance = chance
         self.events = RULES.setup(opts, chance)
@@ -132,7 +139,8 @@ def check_counts(state) -> None:
 
 #: fields that name a card publicly: announced effects (CASTLE-4.5), items shown in a fight
 #: (5.15), the diplomat's demanded kind, items removed from the game (2.5), declined effects
-PUBLIC_FIELDS = {"offered_named", "returned_named", "effect", "kind", "removed", "power", "reason"}
+PUBLIC_FIELDS = {"offered_named", "returned_named", "effect", "kind", "removed", "power", "reason",
+                 "source"}
 
 
 def _cards_in(obj) -> set:
@@ -232,6 +240,40 @@ def random_game(n: int, rng: random.Random, chance, max_turns: int = 60, check_e
 
 
 # --- common positions -------------------------------------------------------------------------
+
+def from_position(data: dict, chance=None, **options) -> Game:
+    """A game started from the position file map ``data`` (docs/castle-rules.md)."""
+    from engine.games.castle.position import options_from_position
+    return Game(opts=options_from_position(data), chance=chance, **options)
+
+
+def position(seats: dict, pile=None, ordered: bool = True, active: str | None = None,
+             set_aside=None, **extra) -> dict:
+    """A position file map: ``seats`` {name: (society, profession, items[, used])}; ``pile``
+    the item pile (None: every item in play not in a hand, as a set unless ``ordered``)."""
+    out = {"seats": {}, "pile_ordered": ordered}
+    for name, entry in seats.items():
+        soc, prof, items = entry[:3]
+        seat = {"profession": prof, "items": list(items)}
+        if isinstance(soc, list):
+            seat["society_cards"] = soc
+        else:
+            seat["society"] = soc
+        if len(entry) > 3:
+            seat["profession_used"] = entry[3]
+        out["seats"][name] = seat
+    if pile is None and ordered:
+        held = [c for entry in seats.values() for c in entry[2]]
+        playing, _ = in_play(len(seats), extra.get("beginner", False))
+        pile = [c for c in playing if c not in held]
+    if pile is not None:
+        out["item_pile"] = list(pile)
+    if active:
+        out["active"] = active
+    if set_aside:
+        out["set_aside"] = set_aside
+    out.update(extra)
+    return out
 
 def game(seats, pile=None, set_aside=None, chance=None, **options) -> Game:
     """A game from ``[(society, profession, items), ...]`` (see make_deal); Ann starts."""

@@ -81,6 +81,10 @@ def test_castle_6_3_support_order_is_clockwise_and_public():
         asked.append(who)
         g.do(C.Pass(player=who))
     assert asked == ["Dora", "Eve", "Fay", "Ann", "Ben"]  # 6.2: all but the attacker, from its left
+    # CASTLE-6.5: attacker then defender may call a duel before the support round
+    assert g.state.fight()["stage"] == "duel" and g.waiting() == ["Cid"]
+    g.do(C.Pass(player="Cid"))
+    g.do(C.Pass(player="Ann"))
     assert g.waiting() == ["Dora"]
     assert g.refused(C.Support(player="Eve", side="attacker")).rule == "CASTLE-6.3"
     (sup,) = g.do(C.Support(player="Dora", side="defender"))[:1]
@@ -128,7 +132,7 @@ def test_castle_6_4_hypnotised_supporter_cannot_use_an_item():
         who = g.waiting()[0]
         seen_asked.add(who)
         assert RULES.legal_commands(g.state, 4) == []
-        assert g.refused(C.Use(player="Eve", power="whip")).rule == "CASTLE-6.5"
+        assert g.refused(C.Use(player="Eve", power="whip")).rule == "CASTLE-6.4"
         g.do(C.Pass(player=who))
     assert "Eve" not in seen_asked
     c = counted(g)
@@ -216,7 +220,7 @@ def test_case_d_taking_the_losers_last_item():
     assert choice.choice == "take" and RULES.redact(choice, PUBLIC) == choice
     assert seen.items == ["goblet-1"] and RULES.redact(seen, 1).items is None
     assert g.refused(C.Take(player="Ann", item="goblet-1")).rule == "CASTLE-3.4"
-    assert g.refused(C.Take(player="Ann", item="goblet-1", give_back="goblet-1")).rule == "CASTLE-6.8"
+    assert g.refused(C.Take(player="Ann", item="goblet-1", give_back="whip")).rule == "CASTLE-6.8"
     taken = g.do(C.Take(player="Ann", item="goblet-1", give_back="dagger"))[0]
     assert g.hand("Dora") == ["dagger"] and g.hand("Ann") == ["bag-key", "goblet-1"]
     assert RULES.redact(taken, 2).item is None and RULES.redact(taken, 3).given_back == "dagger"

@@ -223,9 +223,10 @@ def test_castle_5_5_coat_takes_a_profession_from_the_pile():
 
 
 def test_castle_5_6_sextant_everyone_passes_one_item():
-    """CASTLE-5.6; CASTLE-4.8: the items passed fire no effect."""
+    """CASTLE-5.6; CASTLE-4.8: the items passed fire no effect.  With the house option
+    sextant_last (CASTLE-4.6, default off) Dora's privilege resolves before Ann's sextant."""
     items = [["bag-key"], ["bag-goblet"], ["key-1"], ["privilege"]]
-    g = four(items, pile=["sextant"])
+    g = four(items, pile=["sextant"], house={"sextant_last": True})
     draw_by_tie(g, "Ann", "Ben")
     end_turn_by_passing(g, "Ann")
     g.play(C.Trade(player="Ann", to="Dora", item="sextant"), C.Accept(player="Dora", item="privilege"),

@@ -78,10 +78,12 @@ def test_castle_7_3_diplomat_forced_trade_with_effects():
     assert isinstance(done, E.TradeCompleted) and done.diplomat
     assert (done.offered_named, done.returned_named) == ("monocle", "bag")
     assert g.hand("Ann") == ["monocle"] and g.hand("Dora") == ["bag-key"]
-    # effects fire: Dora's monocle (she gave it away) first, then Ann's bag
+    # effects fire (CASTLE-4.8): the Diplomat's card first (CASTLE-4.6): Ann's bag, then
+    # Dora's monocle (she gave it away)
+    assert g.waiting() == ["Ann"] and g.state.top["effect"] == "bag"
+    g.do(C.Choose(player="Ann", option="skip"))
     assert g.waiting() == ["Dora"] and g.state.top["effect"] == "monocle"
     g.do(C.Choose(player="Dora", option="look"))
-    g.do(C.Choose(player="Ann", option="skip"))
     # the diplomat still takes the turn's action (3.2)
     assert g.waiting() == ["Ann"] and g.state.top["kind"] == "turn"
     assert g.refused(C.Diplomat(player="Ann", target="Ben", kind="key")).rule == "CASTLE-6.9"
@@ -104,7 +106,7 @@ def test_castle_7_3_diplomat_cannot_demand_a_bag_for_the_other_bag():
     seats = [("order", "diplomat", ["bag-key"]), ("brotherhood", "thug", ["bag-goblet"]),
              ("order", "doctor", ["privilege"]), ("brotherhood", "duelist", ["monocle"])]
     g = game(seats)
-    assert g.refused(C.Diplomat(player="Ann", target="Ben", kind="bag-goblet")).rule == "CASTLE-4.4"
+    assert g.refused(C.Diplomat(player="Ann", target="Ben", kind="bag-goblet")).rule == "CASTLE-7.3"
 
 
 def test_castle_11_1_every_private_look_is_a_knowledge_event_and_views_agree():

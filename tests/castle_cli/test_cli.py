@@ -39,6 +39,7 @@ def write_deal(tmp, name, seats, top, set_aside=None):
     deal = {"seats": {p: {"society": s, "profession": prof, "items": list(items)}
                       for p, (s, prof, items) in seats.items()},
             "item_pile": list(top) + [c for c in playing if c not in dealt and c not in top],
+            "pile_ordered": True,
             "profession_pile": [p for p in PROFESSIONS
                                 if p not in [prof for _, prof, _ in seats.values()]]}
     if set_aside:
@@ -130,6 +131,7 @@ SCRIPT = [
     ("Ben", ["attack", "Cid"], {"type": "attack", "defender": "Cid"}),
     ("Cid", ["pass"], {"type": "pass"}),                                         # priest window
     ("Dora", ["pass"], {"type": "pass"}),
+    ("Cid", ["pass"], {"type": "pass"}),                                         # duel (6.5)
     ("Dora", ["support", "attacker"], {"type": "support", "side": "attacker"}),
     ("Ann", ["support", "defender"], {"type": "support", "side": "defender"}),
     ("Ben", ["pass"], {"type": "pass"}),                                         # abilities

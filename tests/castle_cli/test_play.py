@@ -74,8 +74,9 @@ def events(store, game, *extra):
 def test_a_pass_that_is_the_only_legal_answer_is_taken_and_announced(tmp_path):
     """The guide's deal (Ann priest, Ben thug, Cid doctor): Ann attacks Ben.  The priest
     window (CASTLE-6.2) asks Ben and Cid, who hold no priest: a pass is all they may do, so
-    it is taken for them and announced, and the terminal goes to Cid only for the support
-    round (CASTLE-6.3)."""
+    it is taken for them and announced.  Then the duel window (CASTLE-6.5, castle-2006-r2)
+    asks the attacker and the defender, Ann and Ben, neither of whom holds the duelist: passes
+    again.  The terminal goes to Cid only for the support round (CASTLE-6.3)."""
     deal = ROOT / "docs" / "examples" / "castle-three.json"
     store = tmp_path / "a"
     game = devil(store, "new", "castle", "--deal", deal, "--first", "Ann").stdout.strip()
@@ -88,7 +89,8 @@ def test_a_pass_that_is_the_only_legal_answer_is_taken_and_announced(tmp_path):
     assert "Pass the terminal to Ben" not in out
     assert "1  support side=attacker" in out
     passed = [e["event"] for e in events(store, game) if e["event"]["type"] == "window_passed"]
-    assert [(e["player"], e["window"]) for e in passed] == [(1, "priest"), (2, "priest")]
+    assert [(e["player"], e["window"]) for e in passed] == [(1, "priest"), (2, "priest"),
+                                                            (0, "duel"), (1, "duel")]
     # --ask-always hands the terminal over even then: Ben is asked, his only line is pass
     store = tmp_path / "b"
     game = devil(store, "new", "castle", "--deal", deal, "--first", "Ann").stdout.strip()

@@ -22,7 +22,7 @@ REPLAYS = os.path.join(os.path.dirname(__file__), "..", "..", "replays")
 #: file -> (players, seed): recorded with `devil simulate castle --players N --games 1
 #: --seed S --bot sensible` (docs/commands.md)
 SHIPPED = {"castle-3p.devlog": (3, 3), "castle-6p.devlog": (6, 3), "castle-7p.devlog": (7, 3),
-           "castle-10p.devlog": (10, 4)}
+           "castle-10p.devlog": (10, 5)}
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED))

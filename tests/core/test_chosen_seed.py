@@ -62,9 +62,17 @@ def test_verify_show_and_replay_say_the_seed_was_chosen(tmp_path):
     assert SEED_CHOSEN_NOTE not in devil("show", other) + devil("verify", other)
 
 
-@pytest.mark.parametrize("name", sorted(n for n in os.listdir(REPLAYS) if n.endswith(".devlog")))
-def test_logs_recorded_before_the_flag_still_verify(name):
-    data = open(os.path.join(REPLAYS, name), "rb").read()
+#: logs recorded before seed_chosen existed: the shipped atkr games and the Castle games kept
+#: from before the corrected rules (the shipped Castle games were re-made since, issue 10)
+OLD_LOGS = os.path.join(os.path.dirname(__file__), "..", "castle_cli", "old_logs")
+BEFORE = sorted([os.path.join(REPLAYS, n) for n in os.listdir(REPLAYS) if n.startswith("atkr-")
+                 and n.endswith(".devlog")]
+                + [os.path.join(OLD_LOGS, n) for n in os.listdir(OLD_LOGS) if n.endswith(".devlog")])
+
+
+@pytest.mark.parametrize("path", BEFORE, ids=os.path.basename)
+def test_logs_recorded_before_the_flag_still_verify(path):
+    data = open(path, "rb").read()
     assert b"seed_chosen" not in data  # recorded before the field existed
     result = verify_bytes(data)
     assert result.ok and result.finished and not result.seed_chosen

@@ -2,15 +2,15 @@
 client.games reads (see its docstring).
 
 ``commands``: ``new castle`` and the friendly game commands (pass, trade, accept, refuse,
-attack, support, use, declare, give, choose, take, clairvoyant, arrange, diplomat); ``play``:
-``play castle``; ``tools``: ``simulate castle``; ``render``: text for events and tables.  No
-audit.
+attack, support, use, declare, give, choose, take, clairvoyant, arrange, diplomat,
+drawn: a physical game's reported draw); ``play``: ``play castle``; ``tools``:
+``simulate castle``; ``render``: text for events and tables.  No audit.
 """
 
 _FRIENDLY = {"pass": "pass_", "trade": "trade", "accept": "accept", "refuse": "refuse",
              "attack": "attack", "support": "support", "use": "use", "declare": "declare",
              "give": "give", "choose": "choose", "take": "take", "clairvoyant": "clairvoyant",
-             "arrange": "arrange", "diplomat": "diplomat"}
+             "arrange": "arrange", "diplomat": "diplomat", "drawn": "drawn"}
 COMMANDS = {name: f"{__name__}.commands:{attr}" for name, attr in _FRIENDLY.items()}
 GROUP_COMMANDS = {"new": f"{__name__}.commands:new_castle",
                   "play": f"{__name__}.play:play_castle",

@@ -12,7 +12,7 @@ import click
 
 from ...common import id_option, json_option, print_created, read_json_file, submit_command
 
-VARIANTS = ("smuggling", "prophecy", "scoring")
+VARIANTS = ("smuggling", "prophecy", "scoring", "advanced-3p")
 SIDES = ("attacker", "defender", "neutral")
 
 
@@ -30,6 +30,30 @@ def read_deal(path: str) -> dict:
         raise click.BadParameter(f"{path} must hold a JSON object (the deal)", param_hint="--deal")
     return data
 
+
+
+def read_position(path: str, given: dict, physical: bool) -> dict:
+    """The options of ``devil new castle --position FILE``: the file's map
+    (engine.games.castle.position) with the command line's --player, --variant and
+    --beginner taking precedence when given.  click.BadParameter for an unreadable file or a
+    malformed one; the engine checks the cards."""
+    from engine.errors import UsageError
+    from engine.games.castle.position import options_from_position
+
+    data = read_json_file(path, param_hint="--position")
+    try:
+        options = options_from_position(data)
+    except UsageError as exc:
+        raise click.BadParameter(f"{path}: {exc}", param_hint="--position") from None
+    if given["players"]:
+        options["players"] = given["players"]
+    if given["variants"]:
+        options["variants"] = given["variants"]
+    if given["beginner"]:
+        options["beginner"] = True
+    if physical:
+        options["physical"] = True
+    return options
 
 
 def as_player(f):
@@ -65,8 +89,14 @@ def send(obj, game, command: dict, as_name, command_id, as_json):
               help="A JSON deal file (docs/castle-rules.md): each seat's society, "
                    "profession and items, the item pile and the profession pile.  Without "
                    "--seed this records a physical game (no chance at all).")
+@click.option("--position", "position_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="A JSON position file (docs/castle-rules.md, 'Starting from a position'): "
+                   "a game already under way: hands, professions (used or not), the pile "
+                   "(ordered or a set), the active player, the variants.  Without --seed a "
+                   "physical game.")
 @click.option("--variant", "variants", multiple=True, type=click.Choice(VARIANTS),
-              help="A variant (CASTLE-10): smuggling, prophecy, scoring; repeat for several.")
+              help="A variant (CASTLE-10): smuggling, prophecy, scoring, advanced-3p; repeat "
+                   "for several.")
 @click.option("--beginner", is_flag=True, help="Beginner game: no tome, coat, sextant, "
               "broken-mirror or coat-of-arms (CASTLE-2.6).")
 @click.option("--house", "house", multiple=True, metavar="RULE=BOOL",
@@ -77,14 +107,15 @@ def send(obj, game, command: dict, as_name, command_id, as_json):
               "whole table may see is printed.  With --json: the first events, as `events`.")
 @json_option
 @click.pass_obj
-def new_castle(obj, players, first, seed, deal_file, variants, beginner, house, show_deal,
-               as_json):
+def new_castle(obj, players, first, seed, deal_file, position_file, variants, beginner, house,
+               show_deal, as_json):
     """A new Castle of the Devil (Die Kutschfahrt zur Teufelsburg) game, 3 to 10 players.
 
     \b
     Examples:
       devil new castle --player Ann --player Ben --player Cid --player Dora --seed 7
       devil new castle --deal table.json            (a game played with the box)
+      devil new castle --position middle.json       (a game already under way)
       devil new castle --player Ann ... --variant smuggling --variant scoring
 
     An impossible deal (a card twice, a card missing, wrong society split) is refused
@@ -92,6 +123,10 @@ def new_castle(obj, players, first, seed, deal_file, variants, beginner, house, 
     """
     options: dict = {"players": list(players), "beginner": beginner,
                      "variants": list(dict.fromkeys(variants))}
+    if position_file is not None:
+        if deal_file is not None:
+            raise click.UsageError("give --deal or --position, not both")
+        options = read_position(position_file, options, seed is None)
     if first is not None:
         options["first"] = first
     if deal_file is not None:
@@ -318,19 +353,27 @@ def choose(obj, game, option, as_name, command_id, as_json):
 
 @click.command("take")
 @click.argument("game")
-@click.argument("item")
+@click.argument("item", required=False)
 @click.option("--give-back", metavar="ITEM", help="When ITEM is the loser's last item, "
               "the item of yours they get (CASTLE-3.4, 6.8b).")
+@click.option("--nothing", is_flag=True, help="Take none of the loser's items (CASTLE-6.8b: "
+              "the winner may take one).")
 @game_command("take")
-def take(obj, game, item, give_back, as_name, command_id, as_json):
-    """Castle: as the fight's winner who chose take, take ITEM from the loser (CASTLE-6.8b).
+def take(obj, game, item, give_back, nothing, as_name, command_id, as_json):
+    """Castle: as the fight's winner who chose take, take ITEM from the loser, or nothing
+    (CASTLE-6.8b).
 
     \b
-    Example:
+    Examples:
       devil take GAME key-2 --give-back whip --as Ann
-    JSON: {"type": "take", "item": "key-2", "give_back": "whip"}
+      devil take GAME --nothing --as Ann
+    JSON: {"type": "take", "item": "key-2", "give_back": "whip"}  ({"type": "take"}: nothing)
     """
-    command = {"type": "take", "item": item}
+    if nothing == (item is not None):
+        raise click.UsageError("name the ITEM you take, or give --nothing")
+    command: dict = {"type": "take"}
+    if item is not None:
+        command["item"] = item
     if give_back is not None:
         command["give_back"] = give_back
     send(obj, game, command, as_name, command_id, as_json)
@@ -384,3 +427,20 @@ def diplomat(obj, game, target, kind, as_name, command_id, as_json):
     """
     send(obj, game, {"type": "diplomat", "target": target, "kind": kind}, as_name,
          command_id, as_json)
+
+
+@click.command("drawn")
+@click.argument("game")
+@click.argument("item")
+@game_command("drawn")
+def drawn(obj, game, item, as_name, command_id, as_json):
+    """Castle, physical game: report the card ITEM that was drawn from the item pile
+    (CASTLE-7.1): a bag's draw (5.1) or the tie draw (6.6), when the engine knows the pile
+    only as a set.  A card that is not in the pile is refused.
+
+    \b
+    Example:
+      devil drawn GAME key-2 --as Ann
+    JSON: {"type": "draw", "item": "key-2"}
+    """
+    send(obj, game, {"type": "draw", "item": item}, as_name, command_id, as_json)

@@ -51,8 +51,11 @@ def describe(event, names: list[str]) -> str:
         parts = [f"New castle game for {', '.join(e.players)}: start player {first}",
                  f"hand limit {e.hand_limit}",
                  "physical (dealt with the box)" if e.physical else "digital"]
-        if e.deal_given:
+        if e.position:
+            parts.append("starts from a position (a game already under way)")
+        elif e.deal_given:
             parts.append("deal given")
+        parts.append(f"rules text {e.rules}")
         if e.beginner:
             parts.append("beginner game")
         if e.variants:
@@ -83,6 +86,19 @@ def describe(event, names: list[str]) -> str:
             text += ". " + "; ".join(known)
         if e.set_aside is not None:
             text += f"; set aside: {e.set_aside}"
+        if e.society_cards is not None:
+            mine = [f"{who(i)} holds {', '.join(x)}" for i, x in enumerate(e.society_cards)
+                    if all(c is not None for c in x)]
+            text += "; three society cards each (advanced-3p, CASTLE-10.4)"
+            if mine:
+                text += ": " + "; ".join(mine)
+        if e.professions_used and any(e.professions_used):
+            text += "; used professions face up: " + ", ".join(
+                who(i) for i, u in enumerate(e.professions_used) if u)
+        if not e.pile_ordered:
+            text += "; the item pile is known only as a set: each card drawn is reported (CASTLE-7.1)"
+        elif e.pile_shuffled:
+            text += "; the item pile given as a set was shuffled"
         return text
     if t is ev.TurnStarted:
         return f"Turn {e.turn}: {who(e.player)}'s turn"
@@ -119,6 +135,9 @@ def describe(event, names: list[str]) -> str:
         return f"{who(e.giver)} gives {who(e.receiver)} {_item(e.item)} ({_reason(e.reason)})"
     if t is ev.ItemDrawn:
         return f"{who(e.player)} draws {_item(e.item)} from the pile ({_reason(e.reason)})"
+    if t is ev.DrawAwaited:
+        return (f"{who(e.player)} draws from the item pile ({_reason(e.reason)}); the card drawn "
+                "is to be reported (CASTLE-7.1)")
     if t is ev.EffectDeclined:
         return f"{who(e.player)} does not use the {e.effect} effect (CASTLE-4.6)"
     if t is ev.ItemsSeen:
@@ -126,7 +145,9 @@ def describe(event, names: list[str]) -> str:
         return f"{who(e.viewer)} looks at all of {who(e.owner)}'s items ({_reason(e.reason)}){seen}"
     if t is ev.SocietySeen:
         seen = "" if e.society is None else f": {e.society}"
-        return f"{who(e.viewer)} looks at {who(e.owner)}'s society card ({_reason(e.reason)}){seen}"
+        which = "" if e.card is None else f" number {e.card + 1} of three (CASTLE-10.4)"
+        return (f"{who(e.viewer)} looks at {who(e.owner)}'s society card{which} "
+                f"({_reason(e.reason)}){seen}")
     if t is ev.ProfessionSeen:
         seen = "" if e.profession is None else f": {e.profession}"
         return f"{who(e.viewer)} looks at {who(e.owner)}'s profession ({_reason(e.reason)}){seen}"
@@ -200,6 +221,8 @@ def describe(event, names: list[str]) -> str:
         return f"{who(e.player)} passes ({e.window} window)"
     if t is ev.FightCounted:
         text = f"Count: attacker {e.attacker_total}, defender {e.defender_total}"
+        if e.parts:
+            text += " (" + count_parts(e.parts, who) + ")"
         if e.winner is None:
             return text + ": a tie (CASTLE-6.6)"
         how = " by the poison-mixer" if e.by_poison_mixer else (
@@ -215,6 +238,8 @@ def describe(event, names: list[str]) -> str:
                     "profession (CASTLE-6.8a)")
         return f"{who(e.player)} chooses to look at {who(e.loser)}'s items and take one (CASTLE-6.8b)"
     if t is ev.ItemTaken:
+        if not e.took:
+            return f"{who(e.winner)} takes nothing from {who(e.loser)} (CASTLE-6.8b)"
         text = f"{who(e.winner)} takes {_item(e.item)} from {who(e.loser)} (CASTLE-6.8b)"
         if e.given_back is not None:
             text += f" and gives back the {e.given_back}"
@@ -229,7 +254,10 @@ def describe(event, names: list[str]) -> str:
         shown = "; ".join(
             f"{who(r.player)}: {r.society}, {r.profession}, {_list(r.items)}"
             + (", a drink" if r.drink else "") for r in e.revealed)
-        return f"{who(e.player)} {kind}{named}: {verdict}, {wins} (CASTLE-9). Revealed: {shown}"
+        text = f"{who(e.player)} {kind}{named}: {verdict}, {wins} (CASTLE-9). Revealed: {shown}"
+        if e.faults:
+            text += ". Why wrong: " + "; ".join(f.text for f in e.faults)
+        return text
     if t is ev.GameEnded:
         text = "Game over. Winners: " + (", ".join(who(s) for s in e.winners) or "nobody")
         if e.points:
@@ -238,6 +266,34 @@ def describe(event, names: list[str]) -> str:
             text += f"; seed revealed: {e.reveal.seed}"
         return text
     return repr(event)  # pragma: no cover
+
+
+VOID = {"hypnotist": "void: hypnotised, CASTLE-6.4", "duel": "void: a duel, CASTLE-6.5",
+        "no-bonus": "no +1: duelist_bonus off, CASTLE-6.5"}
+
+
+def count_parts(parts, who) -> str:
+    """A fight's count with its parts (events.CountPart or maps): "attacker: 1 (own) + 1
+    (Cid supports) + 1 (Ann's dagger); defender: ..." with voided parts marked."""
+    def get(p, key):
+        return p[key] if isinstance(p, dict) else getattr(p, key)
+
+    out = []
+    for side in ("attacker", "defender"):
+        bits = []
+        for p in parts:
+            if get(p, "side") != side:
+                continue
+            source, seat, value, void = get(p, "source"), get(p, "player"), get(p, "value"), get(p, "void")
+            if source == "side":
+                what = "own"
+            elif source == "support":
+                what = f"{who(seat)} supports"
+            else:
+                what = f"{who(seat)}'s {source}"
+            bits.append(f"{value} ({what}" + (f"; {VOID[void]}" if void in VOID else "") + ")")
+        out.append(f"{side}: " + " + ".join(bits))
+    return "; ".join(out)
 
 
 def describe_map(data: dict, names: list[str]) -> str:
@@ -269,6 +325,8 @@ def _fight_lines(f: dict) -> list[str]:
         verdict = result["winner"] or "tie"
         lines.append(f"  count: attacker {result['attacker']}, defender {result['defender']}: "
                      f"{verdict}")
+        if result.get("parts"):
+            lines.append("    " + count_parts(result["parts"], lambda name: name))
     if f.get("loser_items"):
         lines.append("  loser's items: " + ", ".join(f["loser_items"]))
     return lines
@@ -278,6 +336,9 @@ def _pending_line(p: dict) -> str | None:
     k = p["kind"]
     if k == "limit":
         return f"{p['player']} gives away {p['excess']} item(s) over the hand limit"
+    if k == "draw":
+        return (f"{p['player']} drew from the item pile ({p['reason']}): report the card with "
+                f"`devil drawn GAME ITEM --as {p['player']}` (CASTLE-7.1)")
     if k == "offer":
         item = f" {p['item']}" if p.get("item") else " an item"
         return f"{p['giver']} offers{item} to {p['receiver']}: accept or refuse"
@@ -320,6 +381,9 @@ def table(view: dict, you: str | None = None) -> str:
     lines = [head]
     if view.get("seed_chosen"):
         lines.append("chance chosen by the game's creator: reproducible, not secret")
+    if view.get("pile") and view.get("pile_order_known", view["pile"]) < view["pile"]:
+        lines.append(f"item pile known only as a set below its top {view['pile_order_known']}: "
+                     "each card drawn from it is reported (devil drawn, CASTLE-7.1)")
     lines.append(f"item pile: {view['pile']} item(s); profession pile: {view['profession_pile']}; "
                  f"hand limit {view['hand_limit']}; bags "
                  + ("count as relics" if view["bags_are_relics"] else "are not relics yet"))
@@ -330,7 +394,11 @@ def table(view: dict, you: str | None = None) -> str:
         if p["profession_used"]:
             prof += " (used)"
         items = ", ".join(c or "?" for c in p["items"]) if p["items"] is not None else "?"
-        rows.append((marker, p["name"], p["society"] or "?", prof, items, str(p["item_count"]),
+        society = p["society"] or "?"
+        cards = p.get("society_cards")
+        if cards and any(cards):  # advanced-3p: the society cards seen (CASTLE-10.4)
+            society += " [" + ", ".join(c or "?" for c in cards) + "]"
+        rows.append((marker, p["name"], society, prof, items, str(p["item_count"]),
                      "drink" if p["drink"] else ""))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
@@ -420,8 +488,10 @@ def summarize_legal(commands: list[dict]) -> str:
             powers = [c["power"] + (f" naming {c['target']}" if c.get("target") else "")
                       for c in cs]
             parts.append("use " + " / ".join(powers))
+        elif kind == "drawn" or kind == "draw":
+            parts.append("report the card drawn (drawn ITEM)")
         elif kind == "take":
-            text = f"take ({_one_of([c['item'] for c in cs], 'items')}"
+            text = f"take ({_one_of([c.get('item') or 'nothing' for c in cs], 'items')}"
             backs = [c["give_back"] for c in cs if c.get("give_back")]
             if backs:
                 text += f", giving back {_one_of(backs, 'items')}"
@@ -439,12 +509,13 @@ STAGE_HINT = {
     "hypnotist": "use the hypnotist or pass", "abilities": "use an item or profession, or pass",
     "doctor": "use the doctor or pass", "priest-payment": "give the priest an item",
     "choice": "choose look or take", "take": "take an item",
+    "duel": "use the duelist or pass",
 }
 PHASE_HINT = {
     "turn": "take a turn: pass, trade, attack or declare", "limit": "give an item away",
     "offer": "accept or refuse the offer", "effect": "decide on the trade effect",
     "sextant": "pass an item for the sextant", "clairvoyant": "arrange the top of the pile",
-    "diplomat": "complete the Diplomat's trade",
+    "diplomat": "complete the Diplomat's trade", "draw": "report the card drawn",
 }
 
 

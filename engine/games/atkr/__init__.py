@@ -78,3 +78,14 @@ RULES = GameRules(
 )
 
 __all__ = ["RULES"]
+
+
+def _with_placings(rules: GameRules) -> GameRules:
+    """RULES with the tournament hook (engine.games.atkr.placings)."""
+    import attrs
+
+    from .placings import placings
+    return attrs.evolve(rules, placings=placings)
+
+
+RULES = _with_placings(RULES)

@@ -2,9 +2,11 @@
 
 Rules: docs/rules/castle.md (rule ids CASTLE-n.m); house rules and the deal format:
 docs/castle-rules.md.  Modules: ``cards`` (the components), ``events``, ``commands``,
-``state`` (state and public questions), ``options`` (options, deal, ``setup``), ``rules``
-(checks), ``decide``, ``evolve``, ``view`` (view, redact, legal_commands), ``replay``
-(``command_for`` for the strict refold of ``devil verify``), ``bots``.
+``state`` (state and public questions), ``options`` (options, deal, ``setup``), ``position``
+(position files, ``devil new castle --position``), ``rules`` (checks), ``decide``, ``evolve``,
+``view`` (view, redact, legal_commands), ``replay`` (``command_for`` for the strict refold of
+``devil verify``), ``bots``.  ``game_created.rules`` names the rules text (options.RULES_VERSIONS):
+logs recorded before the corrected text keep its behaviour (``State.r2`` False).
 """
 
 from __future__ import annotations
@@ -66,6 +68,23 @@ def revealed(state) -> dict | None:
     return None if state.seed is None else {"seed": state.seed, "salt": state.salt}
 
 
+def notes(state) -> list[str]:
+    """What ``devil verify`` reports about the setup: the rules text the game was recorded
+    under, and whether it started from a position (GameRules.notes)."""
+    from .options import OLD_RULES
+    out = [f"rules text {state.rules}" + (" (recorded before the rules were corrected, "
+                                         "replayed under that text)" if state.rules == OLD_RULES else "")]
+    if state.position:
+        out.append(f"starts from a position (a game already under way, turn "
+                   f"{state.first_turn}): its cards were checked like a deal")
+    if state.dealt and not state.physical:
+        return out
+    if state.dealt and state.physical and state.rules != OLD_RULES:
+        out.append("physical game: every card drawn from a pile known only as a set was "
+                   "reported and checked to be in it (CASTLE-7.1)")
+    return out
+
+
 def bots() -> dict:
     """``{name: bot class}`` (engine.games.castle.bots), imported on first use."""
     from .bots import BOTS
@@ -78,5 +97,16 @@ RULES = GameRules(
     legal_commands=legal_commands, acting_seat=acting_seat, is_over=is_over, seats=seats,
     physical=physical, command_for=command_for, summary=summary,
     commitment=lambda state: state.commitment, seed_chosen=lambda state: state.seed_chosen,
-    revealed=revealed, bots=bots, audit=None,
+    revealed=revealed, bots=bots, audit=None, notes=notes,
 )
+
+
+def _with_placings(rules: GameRules) -> GameRules:
+    """RULES with the tournament hook (engine.games.castle.placings)."""
+    import attrs
+
+    from .placings import placings
+    return attrs.evolve(rules, placings=placings)
+
+
+RULES = _with_placings(RULES)

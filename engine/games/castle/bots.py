@@ -72,8 +72,8 @@ def smaller_society_known(state: State, me: int) -> str | None:
     n = state.n
     if n % 2 == 0:
         return None
-    if state.set_aside is not None:  # the referee's fold
-        return state.set_aside
+    if state.set_aside is not None and state.society_cards is None:  # the referee's fold
+        return state.set_aside  # (advanced-3p: the set-aside card says nothing, CASTLE-10.4)
     for society in ("order", "brotherhood"):
         if sum(1 for s in state.societies if s == society) == (n + 1) // 2:
             return "brotherhood" if society == "order" else "order"
@@ -285,6 +285,8 @@ class SensibleBot:
         used = state.prof_used[me] and state.professions[me] in ONCE_ONLY
         if e == "bag":
             return cmd.Choose(player=name, option="draw")
+        if e == "monocle" and state.society_cards is not None:  # advanced-3p (CASTLE-10.4)
+            return cmd.Choose(player=name, option=self.rng.choice(["look-1", "look-2", "look-3"]))
         if e in ("privilege", "monocle"):
             return cmd.Choose(player=name, option="look")
         if e == "tome":
@@ -362,9 +364,12 @@ class SensibleBot:
         if stage == "choice":
             loser = f["defender"] if me == f["attacker"] else f["attacker"]
             look = state.societies[loser] is None
+            if look and state.society_cards is not None:  # advanced-3p: one card of three
+                return cmd.Choose(player=name, option=self.rng.choice(["look-1", "look-2", "look-3"]))
             return cmd.Choose(player=name, option="look" if look else "take")
         if stage == "take":
-            takes = [c for c in legal if isinstance(c, cmd.Take)]
+            takes = [c for c in legal if isinstance(c, cmd.Take) and c.item is not None] or [
+                c for c in legal if isinstance(c, cmd.Take)]
             loser = f["defender"] if me == f["attacker"] else f["attacker"]
             return max(takes, key=lambda c: (self.value(state, me, c.item),
                                              -self.value(state, me, c.give_back, loser),

@@ -120,12 +120,23 @@ class Choose:
 @attrs.frozen
 class Take:
     """The fight winner takes ``item`` from the loser, giving back ``give_back`` when it was
-    the loser's last item (CASTLE-6.8b)."""
+    the loser's last item (CASTLE-6.8b); ``item`` None: takes nothing (r2 rules: "may take")."""
 
     TYPE: ClassVar[str] = "take"
     player: str
-    item: str
+    item: str | None = None
     give_back: str | None = None
+
+
+@attrs.frozen
+class Draw:
+    """Report the card ``player`` drew from a pile whose order the engine does not know (a
+    physical game, CASTLE-7.1): the bag's draw (5.1) or the tie draw (6.6).  Refused if that
+    card is not in the pile."""
+
+    TYPE: ClassVar[str] = "draw"
+    player: str
+    item: str
 
 
 @attrs.frozen
@@ -156,6 +167,6 @@ class Diplomat:
 
 
 COMMAND_CLASSES = [Pass, Trade, Accept, Refuse, Attack, Support, Use, Declare, Give, Choose,
-                   Take, Clairvoyant, Arrange, Diplomat]
+                   Take, Clairvoyant, Arrange, Diplomat, Draw]
 
 COMMANDS = Registry("castle command", COMMAND_CLASSES)

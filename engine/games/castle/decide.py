@@ -15,7 +15,7 @@ from ...errors import IllegalCommand
 from ...game import seat_of
 from . import commands as cmd
 from . import events as ev
-from .cards import BAGS, RELIC, TRADE_EFFECTS, effect_name, relic_of
+from .cards import ALL_ITEMS, BAGS, RELIC, TRADE_EFFECTS, effect_name, relic_of
 from .evolve import evolve
 from .rules import check, matches, other_society
 from .state import State, count_fight
@@ -101,7 +101,14 @@ def _act(state: State, seat: int, c, chance) -> list:
         rest = [x for x in state.pile if x not in c.top]
         if chance is not None:
             rest = chance.shuffled(rest, "clairvoyant", state.turn, len(state.pile))
+        elif state.r2:
+            # CASTLE-7.1: the referee shuffles the real pile; the engine knows the rest only as
+            # a set (kept in the box's order), so each later draw from it is reported
+            rest = [x for x in ALL_ITEMS if x in rest]
+            return [ev.PileArranged(player=me, pile=list(c.top) + rest, known=len(c.top))]
         return [ev.PileArranged(player=me, pile=list(c.top) + rest)]
+    if k == "draw":  # a card reported drawn from a pile known only as a set (CASTLE-7.1)
+        return [ev.ItemDrawn(player=me, item=c.item, reason=frame["reason"])]
     if k == "diplomat":
         if frame["stage"] == "hand":
             return [ev.DiplomatItemChosen(player=me, diplomat=frame["diplomat"],
@@ -121,11 +128,13 @@ def _effect(state: State, seat: int, frame: dict, option: str) -> list:
     if option == "skip":
         return [ev.EffectDeclined(player=me, effect=effect)]
     if effect == "bag":
+        if state.r2 and state.pile_known == 0:  # CASTLE-7.1: the referee reports the card drawn
+            return [ev.DrawAwaited(player=me, reason="bag")]
         return [ev.ItemDrawn(player=me, item=state.pile[0], reason="bag")]
     if effect == "privilege":
         return [ev.ItemsSeen(viewer=me, owner=pname, items=list(state.hands[partner]), reason="privilege")]
     if effect == "monocle":
-        return [ev.SocietySeen(viewer=me, owner=pname, society=state.societies[partner], reason="monocle")]
+        return [society_seen(state, me, partner, option, "monocle")]
     if effect == "tome":
         return [ev.ProfessionsSwapped(first=me, second=pname, first_now=state.professions[partner],
                                       second_now=state.professions[seat])]
@@ -153,17 +162,30 @@ def _fight(state: State, seat: int, f: dict, c) -> list:
     loser = f["defender"] if seat == f["attacker"] else f["attacker"]
     lname = loser
     if isinstance(c, cmd.Choose):
+        look = c.option.startswith("look")
         out = [ev.FightChoiceMade(player=me, loser=lname, choice=c.option)]
-        if c.option == "look":
-            out += [ev.SocietySeen(viewer=me, owner=lname, society=state.societies[loser], reason="fight"),
+        if look:
+            out += [society_seen(state, me, loser, c.option, "fight"),
                     ev.ProfessionSeen(viewer=me, owner=lname, profession=state.professions[loser],
                                       reason="fight")]
         else:
             out.append(ev.ItemsSeen(viewer=me, owner=lname, items=list(state.hands[loser]), reason="fight"))
         return out
     if isinstance(c, cmd.Take):
+        if c.item is None:  # CASTLE-6.8b (r2): the winner takes nothing
+            return [ev.ItemTaken(winner=me, loser=lname, item=None, given_back=None, took=False)]
         return [ev.ItemTaken(winner=me, loser=lname, item=c.item, given_back=c.give_back)]
     raise AssertionError(c)  # pragma: no cover
+
+
+def society_seen(state: State, viewer: int, owner: int, option: str, reason: str) -> ev.SocietySeen:
+    """A look at ``owner``'s society card (CASTLE-5.3, 6.8a); in advanced-3p the viewer chose
+    one of the three cards (``look-1``..``look-3``, CASTLE-10.4) and sees that card."""
+    if state.society_cards is not None and option.startswith("look-"):
+        k = int(option[5:]) - 1
+        return ev.SocietySeen(viewer=viewer, owner=owner, society=state.society_cards[owner][k],
+                              reason=reason, card=k)
+    return ev.SocietySeen(viewer=viewer, owner=owner, society=state.societies[owner], reason=reason)
 
 
 def advance(state: State, events: list, chance) -> list:
@@ -196,13 +218,20 @@ def _next_automatic(s: State):
                 return ev.HandLimitExceeded(player=seat, excess=s.count(seat) - s.limit)
     if top["kind"] == "fight":
         if top["stage"] == "count":
-            r = count_fight(top)
+            r = count_fight(top, s.house.get("duelist_bonus", True))
             winner = None
             if r["winner"] is not None:
                 winner = top[r["winner"]]
+            parts = None
+            if s.r2:  # CASTLE-6.6: the count with its parts (say why)
+                parts = [ev.CountPart(side=a, source=b, player=c, value=d, void=v)
+                         for a, b, c, d, v in r["parts"]]
             return ev.FightCounted(attacker_total=r["attacker"], defender_total=r["defender"],
-                                   winner=winner, by_poison_mixer=r["mixer"], by_poison_ring=r["ring"])
+                                   winner=winner, by_poison_mixer=r["mixer"], by_poison_ring=r["ring"],
+                                   parts=parts)
         if top["stage"] == "tie":
+            if s.r2 and s.pile and s.pile_known == 0:  # CASTLE-6.6, 7.1: the referee reports it
+                return ev.DrawAwaited(player=top["attacker"], reason="tie")
             item = s.pile[0] if s.pile else None
             return ev.FightTied(attacker=top["attacker"], drew=bool(s.pile), item=item)
     if top["kind"] == "effect" and top["effect"] == "coat" and not top["shown"]:
@@ -221,26 +250,51 @@ def _relics(state: State, seat: int, relic: str) -> int:
     return sum(1 for x in state.hands[seat] if relic_of(x, state.bags_turned) == relic)
 
 
+def smaller(state: State, society: str) -> bool:
+    """CASTLE-9.4: whether ``society`` really is the smaller one (judged on the cards: with an
+    odd count the society of the set-aside card; in advanced-3p the one with fewer members)."""
+    own = state.societies.count(society)
+    return own < state.n - own
+
+
 def drink_counts(state: State, seat: int) -> bool:
     """CASTLE-9.4: the declarer's own drink counts if its society is the smaller one."""
-    return bool(state.drinks[seat]) and state.set_aside is not None and \
-        state.societies[seat] == state.set_aside
+    return bool(state.drinks[seat]) and smaller(state, state.societies[seat])
 
 
 def declare(state: State, seat: int, c, chance) -> list:
-    """The declaration and the end of the game (CASTLE-9.2, 9.4, 9.5, 10.2, 10.3)."""
-    me = state.players[seat]
+    """The declaration and the end of the game (CASTLE-9.2, 9.4, 9.5, 10.2, 10.3); under the
+    r2 rules a wrong claim carries its ``faults`` (what made it wrong)."""
+    P = state.players
+    me = P[seat]
     allies = [state.seat(a) for a in c.allies]
     own = state.societies[seat]
     other = other_society(own)
     points = {p: 0 for p in state.players}
     solo = None
+    faults: list = []
     if c.kind == "society":
         relic = RELIC[own]
-        mine = _relics(state, seat, relic) + (1 if drink_counts(state, seat) else 0)
+        held = _relics(state, seat, relic)
+        mine = held + (1 if drink_counts(state, seat) else 0)
         total = mine + sum(_relics(state, a, relic) for a in allies)
         right = (all(state.societies[a] == own for a in allies)
                  and all(_relics(state, a, relic) >= 1 for a in allies) and total >= 3)
+        for a in allies:
+            if state.societies[a] != own:
+                faults.append(ev.Fault(fault="enemy-ally", player=a,
+                                       text=f"{P[a]} belongs to the {state.societies[a]}, not the {own} (CASTLE-9.2)"))
+            elif _relics(state, a, relic) < 1:
+                faults.append(ev.Fault(fault="ally-without-relic", player=a,
+                                       text=f"{P[a]} holds no {relic} (CASTLE-9.2)"))
+        if total < 3:
+            faults.append(ev.Fault(fault="relics-missing", player=None,
+                                   text=f"{me} and the allies named hold {total} {relic}(s) "
+                                        f"counting, {3 - total} short of three (CASTLE-9.2)"))
+        if state.drinks[seat] and not drink_counts(state, seat) and total < 3:
+            faults.append(ev.Fault(fault="drink-not-counted", player=seat,
+                                   text=f"{me}'s Drink of Power does not count: the {own} is not "
+                                        f"the smaller society (CASTLE-9.4)"))
         winning = own if right else other
         if right:
             for s in range(state.n):
@@ -250,8 +304,20 @@ def declare(state: State, seat: int, c, chance) -> list:
     elif c.kind == "prophecy":
         relic = RELIC[other]
         holders = {s for s in range(state.n) if state.societies[s] == other and _relics(state, s, relic)}
+        total = sum(_relics(state, a, relic) for a in allies if state.societies[a] == other)
         right = (set(allies) == holders and all(state.societies[a] == other for a in allies)
                  and sum(_relics(state, a, relic) for a in allies) >= 3)
+        for a in allies:
+            if a not in holders:
+                faults.append(ev.Fault(fault="not-a-holder", player=a,
+                                       text=f"{P[a]} is not an opponent holding a {relic} (CASTLE-10.2)"))
+        for h in sorted(holders - set(allies)):
+            faults.append(ev.Fault(fault="holder-not-named", player=h,
+                                   text=f"{P[h]} also holds a {relic} and was not named (CASTLE-10.2)"))
+        if total < 3:
+            faults.append(ev.Fault(fault="relics-missing", player=None,
+                                   text=f"the opponents named hold {total} {relic}(s), "
+                                        f"{3 - total} short of three (CASTLE-10.2)"))
         winning = own if right else other
         if right:
             for s in range(state.n):
@@ -261,6 +327,10 @@ def declare(state: State, seat: int, c, chance) -> list:
     else:  # coat-of-arms, CASTLE-9.5
         relics = sum(1 for x in state.hands[seat] if relic_of(x, state.bags_turned))
         right = relics >= 3
+        if not right:
+            faults.append(ev.Fault(fault="relics-missing", player=seat,
+                                   text=f"{me} holds {relics} relic(s), {3 - relics} short of "
+                                        f"three (CASTLE-9.5)"))
         winning = None if right else other
         if right:
             solo = [seat]
@@ -272,12 +342,14 @@ def declare(state: State, seat: int, c, chance) -> list:
     winners = solo or [s for s in range(state.n) if state.societies[s] == winning]
     revealed = [ev.Revealed(player=s, society=state.societies[s],
                             profession=state.professions[s], items=list(state.hands[s]),
-                            drink=bool(state.drinks[s]))
+                            drink=bool(state.drinks[s]),
+                            society_cards=None if state.society_cards is None
+                            else list(state.society_cards[s]))
                 for s in [seat] + allies]
     reveal = None if chance is None else ev.Reveal(**chance.reveal())
     return [
         ev.Declared(player=seat, kind=c.kind, allies=allies, revealed=revealed, right=right,
-                    winning_society=winning),
+                    winning_society=winning, faults=faults if state.r2 and not right else []),
         ev.GameEnded(winners=winners, points=points if "scoring" in state.variants else None,
                      reveal=reveal),
     ]

@@ -47,6 +47,9 @@ class GameCreated:
     #: the seed was chosen by whoever created the game (reproducible, so predictable to anyone
     #: who knows it), not drawn in secret; set by the service, shown to everyone (issue 9.7)
     seed_chosen: bool = False
+    #: the game starts from a position (a game already under way, ``--position``); the
+    #: position's cards are in ``cards_dealt``
+    position: bool = False
 
 
 @attrs.frozen
@@ -67,6 +70,15 @@ class CardsDealt:
     profession_pile: list[str | None]
     set_aside: str | None
     removed: list[str]
+    #: public: False when the item pile is known only as a set (a physical game: each card
+    #: drawn is reported, CASTLE-7.1); ``item_pile`` is then in the box's order
+    pile_ordered: bool = True
+    #: advanced-3p (CASTLE-10.4): each seat's three society cards (a seat sees its own)
+    society_cards: list[list[str | None]] | None = None
+    #: a position: which professions are used, face up (public)
+    professions_used: list[bool] | None = None
+    #: public: the pile given as a set was shuffled by chance (a digital game from a position)
+    pile_shuffled: bool = False
 
 
 @attrs.frozen
@@ -165,6 +177,17 @@ class ItemDrawn:
 
 
 @attrs.frozen
+class DrawAwaited:
+    """``player`` draws from the pile, whose order the engine does not know (a physical game,
+    CASTLE-7.1): the game waits for the card to be reported (the ``draw`` command).  ``reason``:
+    ``"bag"`` (5.1) or ``"tie"`` (6.6).  Public."""
+
+    TYPE: ClassVar[str] = "draw_awaited"
+    player: int
+    reason: str
+
+
+@attrs.frozen
 class EffectDeclined:
     """``player`` does not use the optional effect ``effect`` (CASTLE-4.6).  Public."""
 
@@ -197,6 +220,9 @@ class SocietySeen:
     owner: int
     society: str | None
     reason: str
+    #: advanced-3p (CASTLE-10.4): which of the owner's three cards (0-2, chosen by the viewer,
+    #: public); ``society`` is then that one card, not the owner's society
+    card: int | None = None
 
 
 @attrs.frozen
@@ -299,6 +325,9 @@ class PileArranged:
     TYPE: ClassVar[str] = "pile_arranged"
     player: int
     pile: list[str | None]
+    #: public: how many top cards are in a known order (a physical game under the r2 rules:
+    #: the top ones, the rest known only as a set, CASTLE-7.1); None: the whole pile
+    known: int | None = None
 
 
 @attrs.frozen
@@ -376,8 +405,23 @@ class WindowPassed:
 
 
 @attrs.frozen
+class CountPart:
+    """One part of a fight's count (CASTLE-6.6): ``side`` (attacker/defender) gets ``value``
+    (1 or 0) from ``source``: ``"side"`` (the side's own 1), ``"support"`` (a supporter), or
+    the item or profession used; ``player`` the seat it came from.  ``void`` says why it does
+    not count (``"hypnotist"`` 6.4, ``"duel"`` 6.5, ``"no-bonus"``: duelist_bonus off), else None."""
+
+    side: str
+    source: str
+    player: int | None
+    value: int
+    void: str | None = None
+
+
+@attrs.frozen
 class FightCounted:
-    """The count (CASTLE-6.6): totals, ``winner`` (a name, None on a tie) and how it was decided.  Public."""
+    """The count (CASTLE-6.6): totals, ``winner`` (a seat, None on a tie) and how it was decided;
+    ``parts`` (r2 rules) every +1 and where it came from, the voided ones marked.  Public."""
 
     TYPE: ClassVar[str] = "fight_counted"
     attacker_total: int
@@ -385,6 +429,7 @@ class FightCounted:
     winner: int | None
     by_poison_mixer: bool
     by_poison_ring: bool
+    parts: list[CountPart] | None = None
 
 
 @attrs.frozen
@@ -422,6 +467,8 @@ class ItemTaken:
     loser: int
     item: str | None
     given_back: str | None
+    #: public: False when the winner takes nothing (CASTLE-6.8b: "may take")
+    took: bool = True
 
 
 @attrs.frozen
@@ -433,6 +480,21 @@ class Revealed:
     profession: str
     items: list[str]
     drink: bool
+    #: advanced-3p: the three society cards (CASTLE-10.4)
+    society_cards: list[str] | None = None
+
+
+@attrs.frozen
+class Fault:
+    """What made a declaration wrong (CASTLE-9.2, 9.4, 9.5, 10.2): ``fault`` is one of
+    ``enemy-ally`` (a named player is of the other society), ``ally-without-relic``,
+    ``relics-missing`` (fewer than three), ``drink-not-counted`` (the declarer's society is
+    not the smaller one, 9.4), ``holder-not-named`` / ``not-a-holder`` (prophecy); ``player``
+    the seat concerned (or None); ``text`` one sentence."""
+
+    fault: str
+    player: int | None
+    text: str
 
 
 @attrs.frozen
@@ -451,6 +513,8 @@ class Declared:
     revealed: list[Revealed]
     right: bool
     winning_society: str | None
+    #: r2 rules: why a wrong claim is wrong (empty when right)
+    faults: list[Fault] = attrs.field(factory=list)
 
 
 @attrs.frozen
@@ -466,7 +530,7 @@ class GameEnded:
 
 EVENT_CLASSES = [
     GameCreated, CardsDealt, TurnStarted, TurnPassed, TradeOffered, TradeRefused, TradeCompleted,
-    HandLimitExceeded, ItemGiven, ItemDrawn, EffectDeclined, ItemsSeen, SocietySeen,
+    HandLimitExceeded, ItemGiven, ItemDrawn, DrawAwaited, EffectDeclined, ItemsSeen, SocietySeen,
     ProfessionSeen, ProfessionsSwapped, ProfessionPileSeen, ProfessionExchanged, SextantTurned,
     SextantItemChosen, SextantPassed, ClairvoyantUsed, PileArranged, DiplomatUsed,
     DiplomatItemChosen, BagsTurned, AttackDeclared, SupportDeclared, PowerUsed, WindowPassed,

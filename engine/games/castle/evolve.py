@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from . import events as ev
 from .cards import PROFESSIONS
-from .state import (State, doctor_queue, hypnotist_may, new_fight,
+from .state import (State, doctor_queue, duel_queue, hypnotist_may, new_fight,
                     next_ability_seat, priest_queue, support_queue)
 
 
@@ -71,8 +71,19 @@ def settle_fight(state: State, f: dict) -> None:
         if f["queue"]:
             f["ask"] = f["queue"][0]
             return
+        if state.r2:  # CASTLE-6.5: a duel may be called before the support round
+            f["stage"] = "duel"
+            f["queue"] = duel_queue(state, f)
+        else:
+            f["stage"] = "support"
+            f["queue"] = support_queue(state, f)
+    if f["stage"] == "duel":
+        if f["duel"] is None and f["queue"]:
+            f["ask"] = f["queue"][0]
+            return
         f["stage"] = "support"
-        f["queue"] = support_queue(state, f)
+        # a duel called before the support round skips it (CASTLE-6.5 [house])
+        f["queue"] = [] if f["duel"] is not None else support_queue(state, f)
     if f["stage"] == "support":
         if f["queue"]:
             f["ask"] = f["queue"][0]
@@ -119,6 +130,8 @@ def _created(s: State, e: ev.GameCreated) -> None:
     s.physical = e.physical
     s.commitment = e.commitment
     s.seed_chosen = e.seed_chosen
+    s.rules = e.rules
+    s.position = e.position
     s.societies = [None] * n
     s.professions = [None] * n
     s.prof_used = [False] * n
@@ -138,6 +151,11 @@ def _dealt(s: State, e: ev.CardsDealt) -> None:
     s.prof_pile = list(e.profession_pile)
     s.set_aside = e.set_aside
     s.removed = list(e.removed)
+    s.pile_known = len(s.pile) if e.pile_ordered else 0
+    if e.society_cards is not None:
+        s.society_cards = [list(x) for x in e.society_cards]
+    if e.professions_used is not None:
+        s.prof_used = list(e.professions_used)
     s.dealt = True
 
 
@@ -145,6 +163,8 @@ def _turn_started(s: State, e: ev.TurnStarted) -> None:
     if s.top is not None and s.top["kind"] == "turn":
         s.stack.pop()
     seat = e.player
+    if s.turn == 0:
+        s.first_turn = e.turn
     s.active = seat
     s.turn = e.turn
     s.stack.append({"kind": "turn", "seat": seat, "done": False})
@@ -178,6 +198,10 @@ def _completed(s: State, e: ev.TradeCompleted) -> None:
         effects.append({"kind": "effect", "effect": e.offered_named, "owner": g, "partner": r, "shown": False})
     if e.returned_named:
         effects.append({"kind": "effect", "effect": e.returned_named, "owner": r, "partner": g, "shown": False})
+    if e.diplomat and s.r2:
+        # CASTLE-4.6: the active player's card first; in the Diplomat's exchange the Diplomat
+        # (the receiver of the target's card) is the active player
+        effects.reverse()
     if s.house.get("sextant_last", True):
         effects.sort(key=lambda f: f["effect"] == "sextant")
     s.stack.extend(reversed(effects))
@@ -190,6 +214,7 @@ def _limit(s: State, e: ev.HandLimitExceeded) -> None:
 def _given(s: State, e: ev.ItemGiven) -> None:
     g, r = e.giver, e.receiver
     move(s, g, r, e.item)
+    learn(s, r, g, "received-item", e.item, e.reason)  # CASTLE-11.1
     if e.reason == "hand-limit":
         top = s.top
         if top and top["kind"] == "limit" and top["seat"] == g and s.count(g) <= s.limit:
@@ -198,12 +223,32 @@ def _given(s: State, e: ev.ItemGiven) -> None:
         _pop(s, "fight")
 
 
-def _drawn(s: State, e: ev.ItemDrawn) -> None:
-    if s.pile:
+def _draw_top(s: State, card) -> None:
+    """Take a card from the pile: the known top card, or (a reported draw from a pile known
+    only as a set, CASTLE-7.1) the reported one."""
+    if not s.pile:
+        return
+    if s.pile_known > 0:
         s.pile.pop(0)
-    s.hands[e.player].append(e.item)
-    if e.reason == "bag":
+        s.pile_known -= 1
+    else:
+        take_card(s.pile, card)
+
+
+def _drawn(s: State, e: ev.ItemDrawn) -> None:
+    top = s.top
+    if top is not None and top["kind"] == "draw":
+        s.stack.pop()
+    elif e.reason == "bag":
         _pop(s, "effect")
+    _draw_top(s, e.item)
+    s.hands[e.player].append(e.item)
+    learn(s, e.player, None, "drawn-item", e.item, e.reason)  # CASTLE-11.1
+
+
+def _draw_awaited(s: State, e: ev.DrawAwaited) -> None:
+    _pop(s, "effect" if e.reason == "bag" else "fight")
+    s.stack.append({"kind": "draw", "seat": e.player, "reason": e.reason})
 
 
 def _declined(s: State, e: ev.EffectDeclined) -> None:
@@ -225,10 +270,15 @@ def _items_seen(s: State, e: ev.ItemsSeen) -> None:
 
 def _society_seen(s: State, e: ev.SocietySeen) -> None:
     v, o = e.viewer, e.owner
-    s.society_known[o].add(v)
-    if e.society is not None:
-        s.societies[o] = e.society
-    learn(s, v, o, "society", e.society, e.reason)
+    if e.card is not None:  # advanced-3p: one of the three cards (CASTLE-10.4)
+        learn(s, v, o, f"society-card-{e.card + 1}", e.society, e.reason)
+        if e.society is not None and s.society_cards is not None:
+            s.society_cards[o][e.card] = e.society
+    else:
+        s.society_known[o].add(v)
+        if e.society is not None:
+            s.societies[o] = e.society
+        learn(s, v, o, "society", e.society, e.reason)
     if e.reason == "monocle":
         _pop(s, "effect")
 
@@ -287,6 +337,7 @@ def _sextant_passed(s: State, e: ev.SextantPassed) -> None:
     for seat, card in enumerate(e.items):
         dst = s.left(seat) if e.direction == "left" else s.right(seat)
         s.hands[dst].append(card)
+        learn(s, dst, seat, "received-item", card, "sextant")  # CASTLE-11.1
 
 
 def _clairvoyant(s: State, e: ev.ClairvoyantUsed) -> None:
@@ -300,6 +351,7 @@ def _clairvoyant(s: State, e: ev.ClairvoyantUsed) -> None:
 def _arranged(s: State, e: ev.PileArranged) -> None:
     _pop(s, "clairvoyant")
     s.pile = list(e.pile)
+    s.pile_known = len(s.pile) if e.known is None else e.known
     top = [c for c in e.pile[:2] if c is not None]
     learn(s, e.player, None, "pile-top", top if top or not e.pile else None, "clairvoyant")
 
@@ -381,6 +433,9 @@ def _power(s: State, e: ev.PowerUsed) -> None:
     f["uses"].append([seat, power, target])
     if power == "duelist":
         f["duel"] = seat
+    if stage == "duel":  # CASTLE-6.5: called before the support round, which is skipped
+        settle_fight(s, f)
+        return
     f["passed"] = []
     f["ask"] = next_ability_seat(s, f, seat)
     if f["ask"] is None:  # pragma: no cover - a use always reopens the round
@@ -390,7 +445,7 @@ def _power(s: State, e: ev.PowerUsed) -> None:
 def _window_passed(s: State, e: ev.WindowPassed) -> None:
     f = s.fight()
     seat = e.player
-    if f["stage"] in ("priest", "doctor"):
+    if f["stage"] in ("priest", "doctor", "duel"):
         if f["queue"] and f["queue"][0] == seat:
             f["queue"].pop(0)
         settle_fight(s, f)
@@ -412,6 +467,9 @@ def _counted(s: State, e: ev.FightCounted) -> None:
         winner = "attacker" if e.winner == f["attacker"] else "defender"
     f["result"] = {"attacker": e.attacker_total, "defender": e.defender_total, "winner": winner,
                    "mixer": e.by_poison_mixer, "ring": e.by_poison_ring}
+    if e.parts is not None:  # CASTLE-6.6: the count's parts (say why)
+        f["result"]["parts"] = [{"side": p.side, "source": p.source, "player": p.player,
+                                 "value": p.value, "void": p.void} for p in e.parts]
     f["stage"] = "doctor"
     f["queue"] = doctor_queue(s, f)
     settle_fight(s, f)
@@ -420,14 +478,14 @@ def _counted(s: State, e: ev.FightCounted) -> None:
 def _tied(s: State, e: ev.FightTied) -> None:
     f = _pop(s, "fight")
     if e.drew:
-        if s.pile:
-            s.pile.pop(0)
+        _draw_top(s, e.item)
         s.hands[f["attacker"]].append(e.item)
+        learn(s, f["attacker"], None, "drawn-item", e.item, "tie")  # CASTLE-11.1
 
 
 def _choice(s: State, e: ev.FightChoiceMade) -> None:
     f = s.fight()
-    if e.choice == "look":
+    if e.choice.startswith("look"):
         _pop(s, "fight")
     else:
         f["stage"] = "take"
@@ -435,10 +493,12 @@ def _choice(s: State, e: ev.FightChoiceMade) -> None:
 
 def _taken(s: State, e: ev.ItemTaken) -> None:
     w, l = e.winner, e.loser
-    move(s, l, w, e.item)
-    if s.count(l) == 0:
-        move(s, w, l, e.given_back)
-    learn(s, l, w, "given-back-item", e.given_back, "fight")
+    if e.took:
+        move(s, l, w, e.item)
+        learn(s, w, l, "taken-item", e.item, "fight")
+        if s.count(l) == 0:
+            move(s, w, l, e.given_back)
+        learn(s, l, w, "given-back-item", e.given_back, "fight")
     _pop(s, "fight")
 
 
@@ -467,7 +527,7 @@ _HANDLERS = {
     ev.GameCreated: _created, ev.CardsDealt: _dealt, ev.TurnStarted: _turn_started,
     ev.TurnPassed: _passed, ev.TradeOffered: _offered, ev.TradeRefused: _refused,
     ev.TradeCompleted: _completed, ev.HandLimitExceeded: _limit, ev.ItemGiven: _given,
-    ev.ItemDrawn: _drawn, ev.EffectDeclined: _declined, ev.ItemsSeen: _items_seen,
+    ev.ItemDrawn: _drawn, ev.DrawAwaited: _draw_awaited, ev.EffectDeclined: _declined, ev.ItemsSeen: _items_seen,
     ev.SocietySeen: _society_seen, ev.ProfessionSeen: _profession_seen,
     ev.ProfessionsSwapped: _swapped, ev.ProfessionPileSeen: _pile_seen,
     ev.ProfessionExchanged: _exchanged, ev.SextantTurned: _sextant_turned,

@@ -9,7 +9,9 @@
      "variants": ["smuggling", "prophecy", "scoring"],   # CASTLE-10, any subset
      "house": {"doctor_cancels_tie_draw": True, ...},    # see HOUSE_DEFAULTS
      "deal": None | {...},                 # a fixed deal, see parse_deal
-     "physical": False}                    # True: played with the box, no chance (needs a deal)
+     "position": None | {...},             # a game already under way, see engine.games.castle.position
+     "physical": False,                    # True: played with the box, no chance (needs a deal)
+     "rules": "castle-2006-r2"}            # the rules text: RULES_VERSIONS (old logs: castle-2006)
 
 ``physical`` is what ``GameService.create`` reads to create the game without chance; ``setup``
 checks it agrees with the chance it is given.
@@ -23,24 +25,39 @@ from ...errors import UsageError
 from ...game import check_players
 from .cards import (ALL_ITEMS, BAGS, BROTHERHOOD, ORDER, PROFESSIONS, SEALED, SOCIETIES,
                     UNSEALED, hand_limit)
-from .events import CardsDealt, GameCreated, TurnStarted
+from .events import BagsTurned, CardsDealt, GameCreated, TurnStarted
 
-VARIANTS = ("smuggling", "prophecy", "scoring")
+VARIANTS = ("smuggling", "prophecy", "scoring", "advanced-3p")
+
+#: The rules text a game is played under, recorded in ``game_created.rules``.  ``castle-2006``:
+#: the text before issue 10 (logs recorded then verify and replay under it); ``castle-2006-r2``:
+#: the text corrected against the printed rules (docs/rules/castle.md), the default.
+OLD_RULES = "castle-2006"
+NEW_RULES = "castle-2006-r2"
+RULES_VERSIONS = (OLD_RULES, NEW_RULES)
 
 #: Switchable house rules (docs/castle-rules.md), all recorded in ``game_created``.
 HOUSE_DEFAULTS: dict[str, bool] = {
     # CASTLE-6.7: a doctor also cancels the tie draw
     "doctor_cancels_tie_draw": True,
-    # CASTLE-4.6: a sextant resolves after the other traded card's effect
-    "sextant_last": True,
+    # CASTLE-4.6: a sextant resolves after the other traded card's effect (r2: off)
+    "sextant_last": False,
     # CASTLE-9.5: a coat-of-arms claim that does not hold is refused (False: it loses)
     "coat_of_arms_refused": True,
     # CASTLE-7.3, 10.1: in the Diplomat's trade, too, a giver may smuggle (only with smuggling)
     "diplomat_smuggling": True,
+    # CASTLE-6.5: the duelist's side gets +1 (the English rules text; the German card has none)
+    "duelist_bonus": True,
+}
+
+#: The house rules (and defaults) of the old rules text ``castle-2006``.
+OLD_HOUSE_DEFAULTS: dict[str, bool] = {
+    "doctor_cancels_tie_draw": True, "sextant_last": True, "coat_of_arms_refused": True,
+    "diplomat_smuggling": True,
 }
 
 KNOWN_OPTIONS = {"players", "first", "beginner", "variants", "house", "deal", "physical",
-                 "seed_chosen"}
+                 "seed_chosen", "rules", "position"}
 
 
 def in_play(n: int, beginner: bool) -> tuple[list[str], list[str]]:
@@ -74,6 +91,9 @@ def parse_options(options: Any) -> dict:
         raise UsageError(f"unknown castle option(s): {', '.join(sorted(unknown))} "
                          f"(known: {', '.join(sorted(KNOWN_OPTIONS))})")
     players = check_players(options.get("players"), 3, 10, "Castle of the Devil", "CASTLE-2.8")
+    rules = options.get("rules", NEW_RULES)
+    if rules not in RULES_VERSIONS:
+        raise UsageError(f"rules must be one of {', '.join(RULES_VERSIONS)}, not {rules!r}")
     first = options.get("first")
     if first is not None and first not in players:
         raise UsageError(f"the start player {first!r} is not one of the players")
@@ -85,60 +105,130 @@ def parse_options(options: Any) -> dict:
         raise UsageError(f"variants must be a list drawn from {', '.join(VARIANTS)}")
     if len(set(variants)) != len(variants):
         raise UsageError("a variant is named twice")
-    house = dict(HOUSE_DEFAULTS)
+    if "advanced-3p" in variants:
+        if rules == OLD_RULES:
+            raise UsageError(f"advanced-3p is not in the rules text {OLD_RULES} (CASTLE-10.4)")
+        if len(players) != 3:
+            raise UsageError("advanced-3p is the 3-player variant: it needs exactly 3 players "
+                             "(CASTLE-10.4)")
+    defaults = OLD_HOUSE_DEFAULTS if rules == OLD_RULES else HOUSE_DEFAULTS
+    house = dict(defaults)
     given = options.get("house") or {}
     if not isinstance(given, dict):
         raise UsageError("house must be a map of house rule -> true/false")
     for key, value in given.items():
-        if key not in HOUSE_DEFAULTS:
-            raise UsageError(f"unknown house rule {key!r} (known: {', '.join(HOUSE_DEFAULTS)})")
+        if key not in defaults:
+            raise UsageError(f"unknown house rule {key!r} (known: {', '.join(defaults)})")
         if not isinstance(value, bool):
             raise UsageError(f"house rule {key!r} must be true or false")
         house[key] = value
     physical = options.get("physical", False)
     if not isinstance(physical, bool):
         raise UsageError("physical must be true or false")
+    if options.get("deal") is not None and options.get("position") is not None:
+        raise UsageError("give a deal or a position, not both")
     return {"players": list(players), "first": first, "beginner": beginner,
             "variants": [v for v in VARIANTS if v in variants], "house": house,
-            "deal": options.get("deal"), "physical": physical}
+            "deal": options.get("deal"), "physical": physical, "rules": rules,
+            "position": options.get("position")}
 
 
-def parse_deal(deal: Any, players: list[str], beginner: bool) -> dict:
-    """Check a fixed deal and return it as seat-ordered lists; raises UsageError with the reason.
+def _society_of(cards: list[str]) -> str:
+    """CASTLE-10.4: the society of which a player holds two or three of their three cards."""
+    return ORDER if cards.count(ORDER) >= 2 else BROTHERHOOD
+
+
+def parse_deal(deal: Any, players: list[str], beginner: bool, *, advanced: bool = False,
+               physical: bool = False, rules: str = NEW_RULES, position: bool = False,
+               limit: int | None = None) -> dict:
+    """Check a fixed deal (or, with ``position``, a position) and return it as seat-ordered
+    lists; raises UsageError with the reason (and the rule).
 
     Format (docs/castle-rules.md)::
 
         {"seats": {"Ann": {"society": "order", "profession": "priest", "items": ["bag-key"]}, ...},
          "item_pile": ["dagger", ...],          # top first: every item in play not in a hand
-         "profession_pile": ["thug", ...],      # top first: every profession not dealt
+         "pile_ordered": true,                  # false: the pile is a set (its order unknown)
+         "profession_pile": ["thug", ...],      # the professions not dealt
          "set_aside": "brotherhood"}            # odd player counts only (CASTLE-2.2)
+
+    ``item_pile`` may be left out when the pile is a set, ``profession_pile`` always: they
+    are every card not in a seat.  ``pile_ordered`` defaults to true in a digital game and false in
+    a physical game under the corrected rules (the referee reports each card drawn, CASTLE-7.1);
+    under the old text ``castle-2006`` the pile is always ordered.  With ``advanced-3p`` each
+    seat gives ``society_cards`` (three society cards, CASTLE-10.4) instead of ``society``.  A
+    position (engine.games.castle.position) adds per seat ``profession_used`` and ``drink``,
+    and any hand sizes within 1 and the hand limit.
     """
     n = len(players)
+    what = "position" if position else "deal"
     if not isinstance(deal, dict):
-        raise UsageError("deal must be a map")
-    unknown = set(deal) - {"seats", "item_pile", "profession_pile", "set_aside"}
+        raise UsageError(f"{what} must be a map")
+    fields = {"seats", "item_pile", "profession_pile", "set_aside", "pile_ordered"}
+    if position:
+        fields |= {"turn"}
+    unknown = set(deal) - fields
     if unknown:
-        raise UsageError(f"unknown deal field(s): {', '.join(sorted(unknown))}")
+        raise UsageError(f"unknown {what} field(s): {', '.join(sorted(unknown))} "
+                         f"(known: {', '.join(sorted(fields))})")
     seats = deal.get("seats")
     if not isinstance(seats, dict) or set(seats) != set(players):
-        raise UsageError("deal.seats must have exactly one entry per player")
-    societies, professions, hands = [], [], []
+        raise UsageError(f"{what}.seats must have exactly one entry per player")
+    societies, professions, hands, cards3, used, drinks = [], [], [], [], [], []
+    need = {"profession", "items"}
+    allowed = need | {"society", "society_cards"}
+    if position:
+        allowed |= {"profession_used", "drink"}
     for name in players:
         entry = seats[name]
-        if not isinstance(entry, dict) or set(entry) != {"society", "profession", "items"}:
-            raise UsageError(f"deal.seats.{name} needs exactly society, profession and items")
-        if not isinstance(entry["society"], str) or entry["society"] not in SOCIETIES:
-            raise UsageError(f"{name}'s society must be one of {', '.join(SOCIETIES)}")
+        if not isinstance(entry, dict) or not need <= set(entry) or set(entry) - allowed:
+            raise UsageError(f"{what}.seats.{name} needs profession, items and "
+                             f"{'society_cards' if advanced else 'society'} "
+                             f"(allowed: {', '.join(sorted(allowed))})")
+        if advanced:
+            sc = entry.get("society_cards")
+            if not isinstance(sc, list) or len(sc) != 3 or any(x not in SOCIETIES for x in sc):
+                raise UsageError(f"advanced-3p: {name} holds three society cards "
+                                 f"(society_cards, each order or brotherhood; CASTLE-10.4)")
+            soc = _society_of(sc)
+            if entry.get("society", soc) != soc:
+                raise UsageError(f"{name} holds {sc.count(soc)} {soc} card(s), so belongs to "
+                                 f"the {soc}, not the {entry['society']} (CASTLE-10.4)")
+            cards3.append(list(sc))
+        else:
+            if "society_cards" in entry:
+                raise UsageError("society_cards are for the advanced-3p variant (CASTLE-10.4)")
+            soc = entry.get("society")
+            if not isinstance(soc, str) or soc not in SOCIETIES:
+                raise UsageError(f"{name}'s society must be one of {', '.join(SOCIETIES)}")
         if not isinstance(entry["profession"], str) or entry["profession"] not in PROFESSIONS:
             raise UsageError(f"{name}'s profession {entry['profession']!r} is not a profession")
         items = entry["items"]
         if not isinstance(items, list) or not all(isinstance(c, str) for c in items):
             raise UsageError(f"{name}'s items must be a list of item ids")
-        societies.append(entry["society"])
+        flag = entry.get("profession_used", False)
+        if not isinstance(flag, bool):
+            raise UsageError(f"{name}'s profession_used must be true or false")
+        drink = entry.get("drink", n % 2 == 1)
+        if drink is not (n % 2 == 1):
+            raise UsageError(f"{name}: with {n} players every player holds "
+                             f"{'a' if n % 2 else 'no'} Drink of Power; drinks never change "
+                             "hands (CASTLE-1.4, 2.3)")
+        societies.append(soc)
         professions.append(entry["profession"])
         hands.append(list(items))
+        used.append(flag)
+        drinks.append(drink)
     set_aside = deal.get("set_aside")
-    if n % 2:
+    if advanced:
+        if set_aside not in SOCIETIES:
+            raise UsageError("advanced-3p: set_aside is the tenth society card (order or "
+                             "brotherhood; CASTLE-10.4)")
+        flat = [c for sc in cards3 for c in sc] + [set_aside]
+        if flat.count(ORDER) != 5:
+            raise UsageError("advanced-3p: the nine society cards dealt and the one set aside "
+                             "are the box's 5 of each society (CASTLE-1.1, 10.4)")
+    elif n % 2:
         if set_aside not in SOCIETIES:
             raise UsageError("with an odd number of players the deal needs set_aside (order or brotherhood)")
         counted = societies + [set_aside]
@@ -150,33 +240,53 @@ def parse_deal(deal: Any, players: list[str], beginner: bool) -> dict:
             raise UsageError("with an even number of players there is no set-aside society card")
         if societies.count(ORDER) != n // 2:
             raise UsageError(f"with {n} players each society has {n // 2} members (CASTLE-2.2)")
+    ordered = deal.get("pile_ordered", not physical)
+    if not isinstance(ordered, bool):
+        raise UsageError("pile_ordered must be true or false")
+    if rules == OLD_RULES:
+        ordered = True
     prof_pile = deal.get("profession_pile")
+    if prof_pile is None:  # the professions not in a seat (their order never matters)
+        prof_pile = [p for p in PROFESSIONS if p not in professions]
     if not isinstance(prof_pile, list) or not all(isinstance(p, str) for p in prof_pile):
-        raise UsageError("deal.profession_pile must be a list of profession names")
+        raise UsageError(f"{what}.profession_pile must be a list of profession names")
     all_profs = professions + prof_pile
     if sorted(all_profs) != sorted(PROFESSIONS):
         dup = sorted({p for p in all_profs if all_profs.count(p) > 1})
         raise UsageError("the professions dealt and the profession pile must be the 10 professions, "
                          "each once" + (f" ({', '.join(dup)} twice)" if dup else ""))
-    pile = deal.get("item_pile")
-    if not isinstance(pile, list) or not all(isinstance(c, str) for c in pile):
-        raise UsageError("deal.item_pile must be a list of item ids")
     playing, removed = in_play(n, beginner)
-    all_items = [c for h in hands for c in h] + pile
+    pile = deal.get("item_pile")
+    held = [c for h in hands for c in h]
+    if pile is None and not ordered:
+        pile = [c for c in playing if c not in held]
+    if not isinstance(pile, list) or not all(isinstance(c, str) for c in pile):
+        raise UsageError(f"{what}.item_pile must be a list of item ids"
+                         + ("" if ordered else " (or left out: every item not in a hand)"))
+    all_items = held + pile
     for c in all_items:
         if c not in ALL_ITEMS:
             raise UsageError(f"{c!r} is not an item id (items: {', '.join(ALL_ITEMS)})")
     dup = sorted({c for c in all_items if all_items.count(c) > 1})
     if dup:
-        raise UsageError(f"item(s) dealt twice: {', '.join(dup)}")
+        raise UsageError(f"item(s) dealt twice: {', '.join(dup)} (each card is in the box once, "
+                         "CASTLE-1.3)")
     out = sorted(set(all_items) & set(removed))
     if out:
         raise UsageError(f"item(s) not in this game: {', '.join(out)} (CASTLE-2.5, 2.6)")
     missing = sorted(set(playing) - set(all_items))
     if missing:
-        raise UsageError(f"item(s) missing from the deal: {', '.join(missing)}")
+        raise UsageError(f"item(s) missing from the {what}: {', '.join(missing)}")
+    if not ordered:  # a set: kept in the box's order, so the record says nothing of the real one
+        pile = [c for c in ALL_ITEMS if c in pile]
     sealed_or_bag = set(SEALED) | set(BAGS)
-    if n == 3:
+    if position:
+        lim = limit or hand_limit(n)
+        for name, h in zip(players, hands):
+            if not 1 <= len(h) <= lim:
+                raise UsageError(f"{name} holds {len(h)} item(s): every player holds at least "
+                                 f"one (CASTLE-3.4) and at most {lim} (CASTLE-2.7)")
+    elif n == 3:
         if any(len(h) != 2 for h in hands):
             raise UsageError("with 3 players each player starts with 2 items (CASTLE-2.5)")
         # two hands hold one bag each, the third a sealed item; the second card is any draw
@@ -195,17 +305,28 @@ def parse_deal(deal: Any, players: list[str], beginner: bool) -> dict:
         bad = [c for c in starting if c not in sealed_or_bag]
         if bad:
             raise UsageError(f"starting items are the bags and sealed items, not {', '.join(bad)} (CASTLE-1.6, 2.4)")
+    turn = deal.get("turn", 1)
+    if not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= 10000:
+        raise UsageError("turn must be a whole number from 1 (the turn now being played)")
     return {"societies": societies, "professions": professions, "hands": hands,
             "item_pile": list(pile), "profession_pile": list(prof_pile), "set_aside": set_aside,
-            "removed": removed}
+            "removed": removed, "pile_ordered": ordered,
+            "society_cards": cards3 if advanced else None,
+            "professions_used": used if position else None, "turn": turn}
 
 
-def random_deal(n: int, beginner: bool, chance) -> dict:
-    """A deal drawn by ``chance`` (CASTLE-2.1 to 2.5), in the shape of :func:`parse_deal`."""
+def random_deal(n: int, beginner: bool, chance, advanced: bool = False) -> dict:
+    """A deal drawn by ``chance`` (CASTLE-2.1 to 2.5, 10.4), in the shape of :func:`parse_deal`."""
     profs = chance.shuffled(list(PROFESSIONS), "deal", "professions")
     per = (n + 1) // 2
-    cards = chance.shuffled([ORDER] * per + [BROTHERHOOD] * per if n % 2 else
-                            [ORDER] * (n // 2) + [BROTHERHOOD] * (n // 2), "deal", "societies")
+    cards3 = None
+    if advanced:  # CASTLE-10.4: all 10 society cards, 3 to each player, one set aside
+        flat = chance.shuffled([ORDER] * 5 + [BROTHERHOOD] * 5, "deal", "societies")
+        cards3 = [flat[3 * i:3 * i + 3] for i in range(n)]
+        cards = [_society_of(c) for c in cards3] + [flat[9]]
+    else:
+        cards = chance.shuffled([ORDER] * per + [BROTHERHOOD] * per if n % 2 else
+                                [ORDER] * (n // 2) + [BROTHERHOOD] * (n // 2), "deal", "societies")
     playing, removed = in_play(n, beginner)
     sealed = [c for c in SEALED if c in playing]
     sealed = chance.shuffled(sealed, "deal", "sealed")
@@ -218,23 +339,36 @@ def random_deal(n: int, beginner: bool, chance) -> dict:
             h.append(pile.pop(0))
     return {"societies": cards[:n], "professions": profs[:n], "hands": hands,
             "item_pile": pile, "profession_pile": profs[n:],
-            "set_aside": cards[n] if n % 2 else None, "removed": removed}
+            "set_aside": cards[n] if n % 2 else None, "removed": removed, "pile_ordered": True,
+            "society_cards": cards3, "professions_used": None, "turn": 1}
 
 
 def setup(options: dict, chance) -> list:
     """The first events of a new game (CASTLE-2): ``game_created``, ``cards_dealt``,
-    ``turn_started``.  ``chance`` None makes a physical game, which needs a ``deal``."""
+    ``turn_started`` (and ``bags_turned`` for a position with an empty pile).  ``chance`` None
+    makes a physical game, which needs a ``deal`` or a ``position``.  A pile given as a set
+    (``pile_ordered`` false) is shuffled by ``chance`` in a digital game and stays a set in a
+    physical one (the referee reports each draw, CASTLE-7.1)."""
     opts = parse_options(options)
     players = opts["players"]
     n = len(players)
+    advanced = "advanced-3p" in opts["variants"]
+    physical = chance is None
     if opts["physical"] and chance is not None:
         raise UsageError("a physical game has no seed: the referee reports the deal")
-    if opts["deal"] is not None:
-        deal = parse_deal(opts["deal"], players, opts["beginner"])
+    given = opts["deal"] if opts["deal"] is not None else opts["position"]
+    if given is not None:
+        deal = parse_deal(given, players, opts["beginner"], advanced=advanced,
+                          physical=physical, rules=opts["rules"],
+                          position=opts["position"] is not None)
+        if not deal["pile_ordered"] and chance is not None:
+            deal["item_pile"] = chance.shuffled(deal["item_pile"], "deal", "pile")
+            deal["pile_ordered"] = True
+            deal["pile_shuffled"] = True
     elif chance is None:
-        raise UsageError("a physical game (no chance) needs the deal in the options")
+        raise UsageError("a physical game (no chance) needs the deal (or a position) in the options")
     else:
-        deal = random_deal(n, opts["beginner"], chance)
+        deal = random_deal(n, opts["beginner"], chance, advanced)
     first = opts["first"]
     drawn = first is None
     if first is None:
@@ -242,12 +376,19 @@ def setup(options: dict, chance) -> list:
     created = GameCreated(
         players=players, first=players.index(first), first_drawn=drawn and chance is not None,
         beginner=opts["beginner"], variants=opts["variants"], house=opts["house"],
-        hand_limit=hand_limit(n), physical=chance is None, deal_given=opts["deal"] is not None,
+        hand_limit=hand_limit(n), physical=chance is None,
+        deal_given=given is not None,
         commitment=None if chance is None else chance.commitment,
-        seed_chosen=_seed_chosen(options, chance))
+        rules=opts["rules"], seed_chosen=_seed_chosen(options, chance),
+        position=opts["position"] is not None)
     dealt = CardsDealt(
         societies=deal["societies"], professions=deal["professions"], hands=deal["hands"],
         drinks=[n % 2 == 1] * n, item_pile=deal["item_pile"],
         profession_pile=deal["profession_pile"], set_aside=deal["set_aside"],
-        removed=deal["removed"])
-    return [created, dealt, TurnStarted(player=players.index(first), turn=1)]
+        removed=deal["removed"], pile_ordered=deal["pile_ordered"],
+        society_cards=deal["society_cards"], professions_used=deal["professions_used"],
+        pile_shuffled=deal.get("pile_shuffled", False))
+    out = [created, dealt]
+    if not deal["item_pile"]:
+        out.append(BagsTurned())
+    return out + [TurnStarted(player=players.index(first), turn=deal["turn"])]

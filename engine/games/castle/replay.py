@@ -26,9 +26,9 @@ from typing import Any
 
 from . import commands as cmd
 from . import events as ev
-from .cards import BAGS, BROTHERHOOD, ORDER, PROFESSIONS, SEALED
+from .cards import ALL_ITEMS, BAGS, BROTHERHOOD, ORDER, PROFESSIONS, SEALED
 from .decide import named
-from .options import in_play
+from .options import OLD_RULES, in_play
 from .state import State
 
 
@@ -49,33 +49,57 @@ def _perm(source: list, result: list) -> list[int]:
     return out
 
 
-def setup_command(created: ev.GameCreated, dealt: ev.CardsDealt) -> tuple[dict, list]:
+def setup_command(created: ev.GameCreated, dealt: ev.CardsDealt, turn: int = 1) -> tuple[dict, list]:
     """The options map and chance answers that ``options.setup`` turns into ``created`` and
-    ``dealt`` (CASTLE-2)."""
+    ``dealt`` (CASTLE-2); ``turn`` is the first ``turn_started``'s number (a position's)."""
     players = list(created.players)
     n = len(players)
     options: dict[str, Any] = {
         "players": players, "beginner": created.beginner, "variants": list(created.variants),
         "house": dict(created.house), "physical": created.physical}
+    options["rules"] = created.rules
     if created.seed_chosen:
         options["seed_chosen"] = True
     if not created.first_drawn:
         options["first"] = players[created.first]
     answers: list = []
     if created.deal_given or created.physical:
+        seats: dict[str, Any] = {}
+        for i, name in enumerate(players):
+            entry: dict[str, Any] = {"profession": dealt.professions[i],
+                                     "items": list(dealt.hands[i])}
+            if dealt.society_cards is not None:
+                entry["society_cards"] = list(dealt.society_cards[i])
+            else:
+                entry["society"] = dealt.societies[i]
+            if created.position:
+                entry["profession_used"] = bool((dealt.professions_used or [False] * n)[i])
+            seats[name] = entry
+        pile = list(dealt.item_pile)
+        if dealt.pile_shuffled:  # a set shuffled by chance: given in the box's order
+            pile = [c for c in ALL_ITEMS if c in pile]
+            answers.append(_perm(pile, list(dealt.item_pile)))
         deal: dict[str, Any] = {
-            "seats": {name: {"society": dealt.societies[i], "profession": dealt.professions[i],
-                             "items": list(dealt.hands[i])} for i, name in enumerate(players)},
-            "item_pile": list(dealt.item_pile), "profession_pile": list(dealt.profession_pile)}
+            "seats": seats, "item_pile": pile, "profession_pile": list(dealt.profession_pile)}
+        if created.rules != OLD_RULES:
+            deal["pile_ordered"] = bool(dealt.pile_ordered) and not dealt.pile_shuffled
         if n % 2:
             deal["set_aside"] = dealt.set_aside
-        options["deal"] = deal
+        if created.position:
+            deal["turn"] = turn
+            options["position"] = deal
+        else:
+            options["deal"] = deal
     else:
         # options.random_deal: professions, societies, sealed, start, pile (in that order)
         answers.append(_perm(list(PROFESSIONS), list(dealt.professions) + list(dealt.profession_pile)))
         per = (n + 1) // 2 if n % 2 else n // 2
-        societies = list(dealt.societies) + ([dealt.set_aside] if n % 2 else [])
-        answers.append(_perm([ORDER] * per + [BROTHERHOOD] * per, societies))
+        if dealt.society_cards is not None:  # advanced-3p (CASTLE-10.4)
+            flat = [c for sc in dealt.society_cards for c in sc] + [dealt.set_aside]
+            answers.append(_perm([ORDER] * 5 + [BROTHERHOOD] * 5, flat))
+        else:
+            societies = list(dealt.societies) + ([dealt.set_aside] if n % 2 else [])
+            answers.append(_perm([ORDER] * per + [BROTHERHOOD] * per, societies))
         playing, _ = in_play(n, created.beginner)
         sealed_in = [c for c in SEALED if c in playing]
         start = [h[0] for h in dealt.hands]
@@ -110,7 +134,8 @@ def command_for(state: State, events: list) -> tuple[Any, list]:
     if not state.players:
         if t is not ev.GameCreated or len(events) < 2 or type(events[1]) is not ev.CardsDealt:
             raise ValueError("a game must begin with game_created and cards_dealt")
-        return setup_command(first, events[1])
+        turn = next((e.turn for e in events if isinstance(e, ev.TurnStarted)), 1)
+        return setup_command(first, events[1], turn)
     P = state.players
 
     def name(seat) -> str:
@@ -160,14 +185,19 @@ def command_for(state: State, events: list) -> tuple[Any, list]:
         seat = first.player
         to = state.left(seat) if frame["direction"] == "left" else state.right(seat)
         return cmd.Give(player=name(seat), item=first.item, to=name(to)), []
+    if t is ev.ItemDrawn and state.top and state.top["kind"] == "draw":
+        return cmd.Draw(player=name(first.player), item=first.item), []
     if t is ev.ItemDrawn and first.reason == "bag":
+        return cmd.Choose(player=name(first.player), option="draw"), []
+    if t is ev.DrawAwaited and first.reason == "bag":
         return cmd.Choose(player=name(first.player), option="draw"), []
     if t is ev.EffectDeclined:
         return cmd.Choose(player=name(first.player), option="skip"), []
     if t is ev.ItemsSeen and first.reason == "privilege":
         return cmd.Choose(player=name(first.viewer), option="look"), []
     if t is ev.SocietySeen and first.reason == "monocle":
-        return cmd.Choose(player=name(first.viewer), option="look"), []
+        option = "look" if first.card is None else f"look-{first.card + 1}"
+        return cmd.Choose(player=name(first.viewer), option=option), []
     if t is ev.ProfessionsSwapped:
         return cmd.Choose(player=name(first.first), option="swap"), []
     if t is ev.ProfessionExchanged:
@@ -182,6 +212,8 @@ def command_for(state: State, events: list) -> tuple[Any, list]:
     if t is ev.FightChoiceMade:
         return cmd.Choose(player=name(first.player), option=first.choice), []
     if t is ev.ItemTaken:
+        if not first.took:
+            return cmd.Take(player=name(first.winner), item=None), []
         return cmd.Take(player=name(first.winner), item=first.item,
                         give_back=first.given_back), []
     raise ValueError(f"a command cannot begin with {first.TYPE}")

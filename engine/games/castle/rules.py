@@ -10,7 +10,7 @@ from __future__ import annotations
 from ...errors import IllegalCommand
 from ...game import seat_of
 from . import commands as cmd
-from .cards import (BAG_RELIC, BAGS, FIGHT_ITEMS, ITEM_KINDS, ONCE_ONLY, PROFESSIONS, RELIC,
+from .cards import (ALL_ITEMS, BAG_RELIC, BAGS, FIGHT_ITEMS, ITEM_KINDS, ONCE_ONLY, PROFESSIONS, RELIC,
                     TRADE_EFFECTS, kind, relic_of)
 from .state import (SIDES, State, profession_applies, role, used_in_fight, waiting_for)
 
@@ -23,10 +23,11 @@ FRAME_RULE = {
     "clairvoyant": ("CASTLE-7.1", "put two items back on the pile"),
     "diplomat": ("CASTLE-7.3", "complete the Diplomat's trade"),
     "fight": ("CASTLE-6", "act in the fight"),
+    "draw": ("CASTLE-7.1", "report the card drawn from the pile"),
 }
 
 STAGE_RULE = {
-    "priest": "CASTLE-6.2", "support": "CASTLE-6.3", "hypnotist": "CASTLE-6.4",
+    "priest": "CASTLE-6.2", "duel": "CASTLE-6.5", "support": "CASTLE-6.3", "hypnotist": "CASTLE-6.4",
     "abilities": "CASTLE-6.5", "doctor": "CASTLE-6.7", "priest-payment": "CASTLE-6.2",
     "choice": "CASTLE-6.8", "take": "CASTLE-6.8",
 }
@@ -59,6 +60,8 @@ def effect_options(state: State, frame: dict) -> list[str]:
     e = frame["effect"]
     if e == "bag":
         return ["draw", "skip"] if state.pile else ["skip"]
+    if e == "monocle" and state.society_cards is not None:
+        return ["look-1", "look-2", "look-3", "skip"]  # CASTLE-10.4: one of the three cards
     if e in ("privilege", "monocle"):
         return ["look", "skip"]
     if e == "tome":
@@ -101,6 +104,10 @@ def check(state: State, seat: int, command) -> None:
     if frame["kind"] == "fight":
         rule = STAGE_RULE.get(frame["stage"], rule)
     if seat not in waiting:
+        if (frame["kind"] == "fight" and seat == frame["hypnotised"]
+                and isinstance(command, cmd.Use)):
+            raise IllegalCommand("CASTLE-6.4", "you are hypnotised: you may use no item and no "
+                                               "profession for the rest of this fight")
         names = " and ".join(state.players[s] for s in waiting) or "nobody"
         raise IllegalCommand(rule, f"it is not your move: waiting for {names} to {what}")
     _CHECKS[frame["kind"]](state, seat, frame, command)
@@ -142,6 +149,14 @@ def _check_turn(state: State, seat: int, frame: dict, c) -> None:
         if c.kind in BAGS and state.bags_turned:
             raise IllegalCommand("CASTLE-9.3", f"the pile is empty: the bags are a key and a goblet "
                                                f"now; name {BAG_RELIC[c.kind]} instead")
+        if state.r2:
+            # CASTLE-7.3: any kind may be named; only a demand for a bag the Diplomat could not
+            # answer with anything but the other bag (4.4 [house]) is refused
+            if c.kind in BAGS and all(bag_clash(state, c.kind, x) for x in state.hands[seat]):
+                raise IllegalCommand("CASTLE-7.3", "you could give back only the other bag for that "
+                                                   "bag, and before the pile is empty a bag is never "
+                                                   "exchanged for the other bag (CASTLE-4.4)")
+            return
         if not any(x != c.kind and not (c.kind in BAGS and bag_clash(state, c.kind, x))
                    for x in state.hands[seat]):
             raise IllegalCommand("CASTLE-4.4", "you could not give anything back for that bag: a bag "
@@ -171,7 +186,8 @@ def check_declare(state: State, seat: int, c) -> None:
         relic = RELIC[state.societies[seat]]
         if not any(relic_of(x, state.bags_turned) == relic for x in hand):
             raise IllegalCommand("CASTLE-9.1", f"to declare you must hold at least one {relic} "
-                                               f"(a bag counts only once the pile is empty)")
+                                               f"yourself (a bag counts only once the pile is "
+                                               f"empty, CASTLE-9.3; your Drink of Power never does)")
     elif c.kind == "prophecy":
         if "prophecy" not in state.variants:
             raise IllegalCommand("CASTLE-10.2", "prophecy needs the prophecy variant")
@@ -184,8 +200,11 @@ def check_declare(state: State, seat: int, c) -> None:
             raise IllegalCommand("CASTLE-9.5", "the coat of arms declares alone, naming nobody")
         relics = sum(1 for x in hand if relic_of(x, state.bags_turned))
         if relics < 3 and state.house.get("coat_of_arms_refused", True):
+            bags = [x for x in hand if x in BAGS] if not state.bags_turned else []
+            extra = (f"; your {' and '.join(bags)} count only once the item pile is empty "
+                     f"(CASTLE-9.3)" if bags else "")
             raise IllegalCommand("CASTLE-9.5", f"you hold {relics} relic(s); the coat of arms needs three "
-                                               f"in your own hand")
+                                               f"in your own hand{extra}")
     else:
         raise IllegalCommand("CASTLE-9", f"a declaration is society, prophecy or coat-of-arms, not {c.kind!r}")
 
@@ -325,6 +344,18 @@ def _check_fight(state: State, seat: int, f: dict, c) -> None:
         if c.target is not None and not (power == "hypnotist" and c.target == state.players[f["last_supporter"]]):
             raise IllegalCommand(rule, f"the {power} names no other target")
         return
+    if stage == "duel":  # CASTLE-6.5 (r2): a duel called before the support round
+        if isinstance(c, cmd.Pass):
+            return
+        if not isinstance(c, cmd.Use) or c.power != "duelist":
+            _wrong(rule, "use the duelist or pass")
+        if state.professions[seat] != "duelist":
+            raise IllegalCommand(rule, "you are not the duelist")
+        if state.prof_used[seat]:
+            raise IllegalCommand("CASTLE-6.9", "your duelist is already used")
+        if c.target is not None:
+            raise IllegalCommand(rule, "the duelist names no target")
+        return
     if stage == "support":
         if not isinstance(c, cmd.Support) or c.side not in SIDES:
             _wrong(rule, "support the attacker or the defender, or stay neutral")
@@ -346,19 +377,27 @@ def _check_fight(state: State, seat: int, f: dict, c) -> None:
             raise IllegalCommand(rule, "paying the priest has no effect to keep silent")
         return
     if stage == "choice":
-        if not isinstance(c, cmd.Choose) or c.option not in ("look", "take"):
-            _wrong(rule, "choose look (society and profession) or take (an item)")
+        looks = choice_options(state)
+        if not isinstance(c, cmd.Choose) or c.option not in looks:
+            _wrong(rule, f"choose {' or '.join(looks[:-1])} (society and profession) or take (an item)")
         return
     if stage == "take":
         if not isinstance(c, cmd.Take):
-            _wrong(rule, "take one of the loser's items")
+            _wrong(rule, "take one of the loser's items" + (" or none" if state.r2 else ""))
         loser = f["defender"] if seat == f["attacker"] else f["attacker"]
+        if c.item is None:
+            if not state.r2:
+                raise IllegalCommand(rule, "take one of the loser's items")
+            if c.give_back is not None:
+                raise IllegalCommand(rule, "taking nothing, you give nothing back")
+            return
         if c.item not in (f["loser_items"] or []):
             raise IllegalCommand(rule, f"{state.players[loser]} does not hold {c.item!r}")
         if state.count(loser) == 1:
             if c.give_back is None:
                 raise IllegalCommand("CASTLE-3.4", "that is their last item: give them one of yours")
-            if c.give_back not in state.hands[seat]:
+            # r2: the item just taken may be given back (CASTLE-6.8b [house])
+            if c.give_back not in state.hands[seat] and not (state.r2 and c.give_back == c.item):
                 raise IllegalCommand("CASTLE-6.8", f"you do not hold {c.give_back!r}")
         elif c.give_back is not None:
             raise IllegalCommand("CASTLE-6.8", "you give an item back only when you take the last one")
@@ -366,8 +405,26 @@ def _check_fight(state: State, seat: int, f: dict, c) -> None:
     raise IllegalCommand(rule, "nobody acts in this part of the fight")  # pragma: no cover
 
 
+def choice_options(state: State) -> list[str]:
+    """The fight winner's choices (CASTLE-6.8): ``look`` (in advanced-3p ``look-1`` to
+    ``look-3``, the society card looked at, CASTLE-10.4) or ``take``."""
+    if state.society_cards is not None:
+        return ["look-1", "look-2", "look-3", "take"]
+    return ["look", "take"]
+
+
+def _check_draw(state: State, seat: int, frame: dict, c) -> None:
+    if not isinstance(c, cmd.Draw):
+        _wrong("CASTLE-7.1", "report the card you drew from the pile (draw ITEM)")
+    if c.item not in ALL_ITEMS:
+        raise IllegalCommand("CASTLE-1.3", f"{c.item!r} is not an item id")
+    if c.item in state.hands[seat] or (None not in state.pile and c.item not in state.pile):
+        raise IllegalCommand("CASTLE-7.1", f"the {c.item} is not in the item pile (the pile holds "
+                                   f"{len(state.pile)} card(s); a card drawn must come from it)")
+
+
 _CHECKS = {
     "turn": _check_turn, "offer": _check_offer, "limit": _check_limit, "effect": _check_effect,
     "sextant": _check_sextant, "clairvoyant": _check_clairvoyant, "diplomat": _check_diplomat,
-    "fight": _check_fight,
+    "fight": _check_fight, "draw": _check_draw,
 }

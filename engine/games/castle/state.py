@@ -43,6 +43,17 @@ class State:
     physical: bool = False
     commitment: str | None = None
     seed_chosen: bool = False
+    #: the rules text (options.RULES_VERSIONS); ``castle-2006`` keeps the old behaviour
+    rules: str = "castle-2006"
+    #: the game started from a position (``game_created.position``)
+    position: bool = False
+    #: the number of the first turn (a position's ``turn``; 1 otherwise)
+    first_turn: int = 1
+    #: how many cards at the top of the item pile are in a known order (public); the rest
+    #: is known only as a set (a physical game, CASTLE-7.1): a draw from it is reported
+    pile_known: int = 0
+    #: advanced-3p (CASTLE-10.4): each seat's three society cards (None entries: unknown)
+    society_cards: list | None = None
     societies: list = attrs.field(factory=list)
     professions: list = attrs.field(factory=list)
     prof_used: list = attrs.field(factory=list)
@@ -84,6 +95,8 @@ class State:
             society_known=[set(x) for x in self.society_known], drinks=list(self.drinks),
             hands=[list(h) for h in self.hands], pile=list(self.pile),
             prof_pile=list(self.prof_pile), removed=list(self.removed),
+            society_cards=None if self.society_cards is None else [
+                list(x) for x in self.society_cards],
             stack=copy.deepcopy(self.stack),
             knowledge={k: list(v) for k, v in self.knowledge.items()},
             revealed=dict(self.revealed),
@@ -93,6 +106,31 @@ class State:
 
     def __deepcopy__(self, memo) -> "State":
         return self.copy()
+
+    def __setstate__(self, state) -> None:
+        """Unpickle (a service snapshot): a field the pickled state lacks (a snapshot written
+        before the field was added, e.g. ``rules``) gets its default, so an old snapshot loads
+        as a game recorded then (``castle-2006``)."""
+        if isinstance(state, tuple):  # (dict, slots) as pickle gives it for slotted classes
+            merged: dict = {}
+            for part in state:
+                merged.update(part or {})
+            state = merged
+        for field in attrs.fields(type(self)):
+            if field.name in state:
+                value = state[field.name]
+            elif isinstance(field.default, attrs.Factory):
+                value = field.default.factory()
+            else:
+                value = field.default
+            object.__setattr__(self, field.name, value)
+        if "pile_known" not in state:  # the old text had no pile known only as a set
+            object.__setattr__(self, "pile_known", len(self.pile))
+
+    @property
+    def r2(self) -> bool:
+        """True under the corrected rules text (``castle-2006-r2``), False for old logs."""
+        return self.rules != "castle-2006"
 
     @property
     def round(self) -> int:
@@ -251,43 +289,50 @@ def doctor_queue(state: State, fight: dict) -> list[int]:
             if not state.prof_used[s] and s != fight["hypnotised"]]
 
 
-def count_fight(fight: dict) -> dict:
+def count_fight(fight: dict, duelist_bonus: bool = True) -> dict:
     """The count (CASTLE-6.6, 6.5), from the public record of the fight.
 
-    Returns ``{attacker, defender, winner: "attacker"|"defender"|None, mixer, ring}``."""
+    Returns ``{attacker, defender, winner: "attacker"|"defender"|None, mixer, ring, parts}``;
+    ``parts`` lists every +1 as ``(side, source, seat, value, void)`` (see events.CountPart):
+    the side's own 1, each supporter, each item or profession shown; a voided one (hypnotised
+    supporter 6.4, supporters and their bonuses in a duel 6.5, the duelist without
+    ``duelist_bonus``) has value 0 and says why."""
     n = len(fight["sides"])
     duel = fight["duel"] is not None
-    att = dfn = 1
-    if not duel:
-        for s in range(n):
-            r = role(fight, s)
-            att += r == "attacker-supporter"
-            dfn += r == "defender-supporter"
+    parts: list[tuple] = [("attacker", "side", fight["attacker"], 1, None),
+                          ("defender", "side", fight["defender"], 1, None)]
+    for s in range(n):
+        side = fight["sides"][s]
+        if s in (fight["attacker"], fight["defender"]) or side not in ("attacker", "defender"):
+            continue
+        void = "duel" if duel else ("hypnotist" if s == fight["hypnotised"] else None)
+        parts.append((side, "support", s, 0 if void else 1, void))
     ring = None
     mixer = None
     for seat, power, target in fight["uses"]:
+        side = void = None
         if power in ("dagger", "thug"):
-            att += 1
+            side = "attacker"
         elif power in ("gloves", "grand-master"):
-            dfn += 1
-        elif power == "casting-knives" and not duel:
-            att += 1
-        elif power == "whip" and not duel:
-            dfn += 1
-        elif power == "bodyguard" and not duel:
-            if fight["sides"][seat] == "attacker":
-                att += 1
-            else:
-                dfn += 1
+            side = "defender"
+        elif power == "casting-knives":
+            side, void = "attacker", ("duel" if duel else None)
+        elif power == "whip":
+            side, void = "defender", ("duel" if duel else None)
+        elif power == "bodyguard":
+            side = fight["sides"][seat] if fight["sides"][seat] in ("attacker", "defender") else "attacker"
+            void = "duel" if duel else None
         elif power == "duelist":
-            if seat == fight["attacker"]:
-                att += 1
-            else:
-                dfn += 1
+            side = "attacker" if seat == fight["attacker"] else "defender"
+            void = None if duelist_bonus else "no-bonus"
         elif power == "poison-ring":
             ring = "attacker" if seat == fight["attacker"] else "defender"
         elif power == "poison-mixer":
             mixer = target
+        if side is not None:
+            parts.append((side, power, seat, 0 if void else 1, void))
+    att = sum(p[3] for p in parts if p[0] == "attacker")
+    dfn = sum(p[3] for p in parts if p[0] == "defender")
     if mixer is not None:
         winner = mixer
     elif att != dfn:
@@ -295,7 +340,14 @@ def count_fight(fight: dict) -> dict:
     else:
         winner = ring
     return {"attacker": att, "defender": dfn, "winner": winner,
-            "mixer": mixer is not None, "ring": mixer is None and att == dfn and ring is not None}
+            "mixer": mixer is not None, "ring": mixer is None and att == dfn and ring is not None,
+            "parts": parts}
+
+
+def duel_queue(state: State, fight: dict) -> list[int]:
+    """CASTLE-6.5 (r2), 6.10: after the priest window, before the support round, the attacker
+    and the defender are asked whether to call a duel, each if their profession is face down."""
+    return [s for s in (fight["attacker"], fight["defender"]) if not state.prof_used[s]]
 
 
 def waiting_for(state: State) -> list[int]:
@@ -308,6 +360,8 @@ def waiting_for(state: State) -> list[int]:
         return [frame["seat"]]
     if k == "offer":
         return [frame["receiver"]]
+    if k == "draw":
+        return [frame["seat"]]
     if k == "effect":
         return [frame["owner"]]
     if k == "sextant":

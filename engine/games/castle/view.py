@@ -17,7 +17,7 @@ from ...errors import IllegalCommand
 from . import commands as cmd
 from . import events as ev
 from .cards import FIGHT_ITEMS, ITEM_KINDS, TRADE_EFFECTS
-from .rules import check, effect_options
+from .rules import check, choice_options, effect_options
 from .state import SIDES, State, waiting_for
 
 
@@ -34,10 +34,14 @@ def redact(event, viewer):
     e = event
     if t is ev.CardsDealt:
         return _hide(e, societies=[x if i == v else None for i, x in enumerate(e.societies)],
-                     professions=[x if i == v else None for i, x in enumerate(e.professions)],
+                     professions=[x if i == v or (e.professions_used and e.professions_used[i])
+                                  else None for i, x in enumerate(e.professions)],
                      hands=[list(h) if i == v else [None] * len(h) for i, h in enumerate(e.hands)],
                      item_pile=[None] * len(e.item_pile),
-                     profession_pile=[None] * len(e.profession_pile), set_aside=None)
+                     profession_pile=[None] * len(e.profession_pile), set_aside=None,
+                     society_cards=None if e.society_cards is None else [
+                         list(x) if i == v else [None] * len(x)
+                         for i, x in enumerate(e.society_cards)])
     if t in (ev.TradeOffered,):
         return e if v in (e.giver, e.receiver) else _hide(e, item=None, silent=None)
     if t in (ev.TradeRefused, ev.ItemGiven):
@@ -96,9 +100,13 @@ def view(state: State, viewer) -> dict:
         society = state.societies[s] if (mine or shown or viewer in state.society_known[s]) else None
         profession = state.professions[s] if (
             mine or shown or state.prof_used[s] or viewer in state.prof_known[s]) else None
-        players.append({"name": state.players[s], "items": items, "item_count": len(state.hands[s]),
-                        "society": society, "profession": profession,
-                        "profession_used": bool(state.prof_used[s]), "drink": bool(state.drinks[s])})
+        entry = {"name": state.players[s], "items": items, "item_count": len(state.hands[s]),
+                 "society": society, "profession": profession,
+                 "profession_used": bool(state.prof_used[s]), "drink": bool(state.drinks[s])}
+        if state.society_cards is not None:  # advanced-3p: the cards this viewer has seen
+            entry["society_cards"] = (list(state.society_cards[s]) if (mine or shown)
+                                      else _seen_cards(state, s, viewer))
+        players.append(entry)
     pending = [_frame_view(state, f, viewer) for f in state.stack if f["kind"] != "turn"]
     fight = next((p for p in pending if p["kind"] == "fight"), None)
     if ref:
@@ -117,6 +125,7 @@ def view(state: State, viewer) -> dict:
         "kind": "castle", "phase": phase,
         "turn": None if state.active is None or state.over else state.players[state.active],
         "turn_number": state.turn, "players": players, "pile": len(state.pile),
+        "pile_order_known": min(state.pile_known, len(state.pile)),
         "profession_pile": len(state.prof_pile), "bags_are_relics": state.bags_turned,
         "hand_limit": state.limit, "pending": pending, "fight": fight,
         "waiting_for": [state.players[s] for s in waiting_for(state)],
@@ -125,9 +134,32 @@ def view(state: State, viewer) -> dict:
         "winners": None if state.winners is None else [state.players[s] for s in state.winners],
         "points": state.points, "knowledge": knowledge,
         "options": {"beginner": state.beginner, "variants": list(state.variants),
-                    "house": dict(state.house), "physical": state.physical},
+                    "house": dict(state.house), "physical": state.physical,
+                    "rules": state.rules, "position": state.position},
         "seed_chosen": state.seed_chosen,
     }
+
+
+def _result_view(state: State, result: dict) -> dict:
+    """A fight's result for a view: the parts name players, not seats."""
+    out = dict(result)
+    if "parts" in out:
+        out["parts"] = [dict(p, player=None if p["player"] is None else state.players[p["player"]])
+                        for p in out["parts"]]
+    return out
+
+
+def _seen_cards(state: State, seat: int, viewer) -> list:
+    """advanced-3p: ``seat``'s three society cards as ``viewer`` saw them (None: not seen),
+    from its knowledge facts (CASTLE-10.4, 11.1)."""
+    out = [None, None, None]
+    if viewer is None or viewer < 0:
+        return out
+    name = state.players[seat]
+    for fact in state.knowledge.get(viewer, []):
+        if fact["about"] == name and fact["what"].startswith("society-card-"):
+            out[int(fact["what"][-1]) - 1] = fact["value"]
+    return out
 
 
 def _frame_view(state: State, f: dict, viewer) -> dict:
@@ -136,6 +168,8 @@ def _frame_view(state: State, f: dict, viewer) -> dict:
     k = f["kind"]
     if k == "limit":
         return {"kind": k, "player": P[f["seat"]], "excess": state.count(f["seat"]) - state.limit}
+    if k == "draw":
+        return {"kind": k, "player": P[f["seat"]], "reason": f["reason"]}
     if k == "offer":
         party = ref or viewer in (f["giver"], f["receiver"])
         return {"kind": k, "giver": P[f["giver"]], "receiver": P[f["receiver"]],
@@ -167,7 +201,7 @@ def _frame_view(state: State, f: dict, viewer) -> dict:
                 "duel": None if f["duel"] is None else P[f["duel"]],
                 "uses": [{"player": P[s], "power": p, "for": t} for s, p, t in f["uses"]],
                 "priest": None if f["priest"] is None else P[f["priest"]],
-                "result": None if f["result"] is None else dict(f["result"]),
+                "result": None if f["result"] is None else _result_view(state, f["result"]),
                 "loser_items": f["loser_items"] if (ref or viewer == winner) else None}
     return {"kind": k}  # pragma: no cover
 
@@ -185,10 +219,16 @@ def _candidates(state: State, seat: int) -> list:
         out += [cmd.Trade(player=me, to=o, item=x, silent=s)
                 for o in others for x in hand for s in silents if not s or x in TRADE_EFFECTS]
         out += [cmd.Attack(player=me, defender=o) for o in others]
+        # a declaration refused for the declarer's own cards (the black pearl, no relic of
+        # their own: CASTLE-5.7, 9.1) is refused whoever is named: skip its combinations
+        society = _may_declare(state, seat, cmd.Declare(player=me, kind="society"))
+        prophecy = "prophecy" in state.variants and others and _may_declare(
+            state, seat, cmd.Declare(player=me, kind="prophecy", allies=[others[0]]))
         for size in range(len(others) + 1):
             for allies in combinations(others, size):
-                out.append(cmd.Declare(player=me, kind="society", allies=list(allies)))
-                if allies and "prophecy" in state.variants:
+                if society:
+                    out.append(cmd.Declare(player=me, kind="society", allies=list(allies)))
+                if allies and prophecy:
                     out.append(cmd.Declare(player=me, kind="prophecy", allies=list(allies)))
         out.append(cmd.Declare(player=me, kind="coat-of-arms", allies=[]))
         out.append(cmd.Clairvoyant(player=me))
@@ -199,6 +239,10 @@ def _candidates(state: State, seat: int) -> list:
                 if not s or x in TRADE_EFFECTS]
     elif k == "limit":
         out += [cmd.Give(player=me, item=x, to=o) for x in hand for o in others]
+    elif k == "draw":  # any card not in one's own hand: only the referee knows the pile's set
+        from .options import in_play
+        playing, _ = in_play(state.n, state.beginner)
+        out += [cmd.Draw(player=me, item=x) for x in playing if x not in hand]
     elif k == "effect":
         out += [cmd.Choose(player=me, option=o) for o in effect_options(state, f)]
     elif k == "sextant":
@@ -213,10 +257,12 @@ def _candidates(state: State, seat: int) -> list:
                 if not s or x in TRADE_EFFECTS]
     elif k == "fight":
         stage = f["stage"]
-        if stage in ("priest", "hypnotist", "doctor", "abilities"):
+        if stage in ("priest", "hypnotist", "doctor", "abilities", "duel"):
             out.append(cmd.Pass(player=me))
         if stage in ("priest", "hypnotist", "doctor"):
             out.append(cmd.Use(player=me, power=stage))
+        if stage == "duel":
+            out.append(cmd.Use(player=me, power="duelist"))
         if stage == "support":
             out += [cmd.Support(player=me, side=side) for side in SIDES]
         if stage == "abilities":
@@ -230,13 +276,24 @@ def _candidates(state: State, seat: int) -> list:
         if stage == "priest-payment" and f["priest"] is not None:
             out += [cmd.Give(player=me, item=x, to=state.players[f["priest"]]) for x in hand]
         if stage == "choice":
-            out += [cmd.Choose(player=me, option=o) for o in ("look", "take")]
+            out += [cmd.Choose(player=me, option=o) for o in choice_options(state)]
         if stage == "take":
             loser = f["defender"] if seat == f["attacker"] else f["attacker"]
-            backs = hand if state.count(loser) == 1 else [None]
-            out += [cmd.Take(player=me, item=x, give_back=b) for x in (f["loser_items"] or [])
-                    for b in backs]
+            for x in (f["loser_items"] or []):
+                backs = hand + ([x] if state.r2 else []) if state.count(loser) == 1 else [None]
+                out += [cmd.Take(player=me, item=x, give_back=b) for b in backs]
+            if state.r2:
+                out.append(cmd.Take(player=me, item=None))
     return out
+
+
+def _may_declare(state: State, seat: int, c) -> bool:
+    from .rules import check_declare
+    try:
+        check_declare(state, seat, c)
+    except IllegalCommand:
+        return False
+    return True
 
 
 def legal_commands(state: State, seat: int) -> list:

@@ -1,0 +1,461 @@
+"""``devil tournament ...``: the organiser's commands (docs/tournaments.md).  Loaded by
+client.cli when named.  No rules here: the engine (engine.tournament) decides, pairs, reads
+results from verified logs and checks bundles; this module parses options and prints."""
+
+from __future__ import annotations
+
+import click
+
+from engine.errors import UsageError
+from engine.games import KINDS
+
+from .common import DevilGroup, emit, json_option, read_json_file
+
+_GAMES = click.Choice(list(KINDS))
+
+
+def _desk(obj, local: bool = False):
+    """The organiser's desk: the local store's, or with --server the service's (the token
+    is the organiser key).  ``local``: the command works on a local store only."""
+    if obj.server:
+        if local:
+            raise UsageError("this command works on a local store (--store); fetch the logs "
+                             "first, or run it where the store is")
+        from .tournament_remote import RemoteDesk
+
+        return RemoteDesk(obj.client)
+    from engine.tournament.desk import Desk
+
+    return Desk(obj.client.service)
+
+
+def _maps(desk, tid, events) -> list[dict]:
+    """Events as maps (the remote desk answers maps already)."""
+    if getattr(desk, "remote", False):
+        return list(events)
+    rules = desk.service.load(tid).rules
+    return [rules.events.to_map(e) for e in events]
+
+
+def _value(text: str):
+    import json
+
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _size(text: str) -> list[int]:
+    low, sep, high = text.partition("-")
+    try:
+        return [int(low), int(high if sep else low)]
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: give MIN-MAX, e.g. 4-5", param_hint="--table-size") from None
+
+
+def _points(text: str) -> list[int]:
+    try:
+        return [int(p) for p in text.split(",") if p.strip()]
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: give whole numbers, e.g. 6,4,2,1,0",
+                                 param_hint="--points") from None
+
+
+def _read_names(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read(1 << 20).splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc}", param_hint="--players-file") from None
+    return [line.split(",")[0].strip() for line in lines
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+@click.group(cls=DevilGroup)
+def tournament():
+    """Run a tournament: registration, pairings, results from verified game logs, standings
+    and a bundle anyone can check offline.
+
+    \b
+    A walk-through: docs/tournaments.md.  The usual order:
+      devil tournament new NAME --game KIND --players-file FILE --rounds N
+      devil tournament pair T          (creates each table's game)
+      ... the tables play; a referee's log of a real box: devil tournament attach T FILE
+      devil tournament close-round T   (collects the finished games)
+      devil tournament standings T
+      devil tournament bundle T OUT    then anyone: devil tournament verify OUT.zip
+    """
+
+
+@tournament.command("new")
+@click.argument("name")
+@click.option("--game", "kind", type=_GAMES, required=True, help="The game every table plays.")
+@click.option("--player", "players", multiple=True, metavar="NAME", help="A player (repeat).")
+@click.option("--players-file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Players, one name a line (a CSV's first column; # starts a comment).")
+@click.option("--rounds", type=click.IntRange(1, 50), required=True)
+@click.option("--table-size", default="4-5", show_default=True, metavar="MIN-MAX",
+              help="Players a table may seat.")
+@click.option("--points", default="6,4,2,1,0", show_default=True, metavar="LIST",
+              help="Points by place; places past the list score 0.")
+@click.option("--bye-points", metavar="N", help="A bye's points (default: the middle place's).")
+@click.option("--format", "fmt", type=click.Choice(["swiss", "fixed"]), default="swiss",
+              show_default=True, help="swiss: paired by standing; fixed: `pair --seating FILE`.")
+@click.option("--tiebreaks", default="opponents,measure,wins", show_default=True,
+              metavar="LIST", help="Their order (measure: total money or score); a seeded "
+              "draw always comes last.")
+@click.option("--physical", is_flag=True, help="Tables play with the real box: `pair` creates "
+              "physical games whose referees report every draw.")
+@click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",
+              help="A game option every table's game must have (VALUE as JSON, else text), "
+              "e.g. --option ring=12.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="The public seed of every "
+              "draw (default: drawn now; recorded either way).")
+@json_option
+@click.pass_obj
+def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_points, fmt,
+        tiebreaks, physical, game_options, seed, as_json):
+    """Create tournament NAME and register its players; prints its id.
+
+    \b
+    Example:
+      devil tournament new "Spring Cup" --game KIND --players-file players.txt --rounds 5
+    """
+    names = list(players) + (_read_names(players_file) if players_file else [])
+    options = {}
+    for spec in game_options:
+        key, sep, value = spec.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{spec!r}: give KEY=VALUE", param_hint="--option")
+        options[key.strip()] = _value(value)
+    if physical:
+        options["physical"] = True
+    settings = {"name": name, "game": kind, "options": options, "format": fmt,
+                "points": _points(points), "rounds": rounds, "table_size": _size(table_size),
+                "tiebreaks": [t.strip() for t in tiebreaks.split(",") if t.strip()],
+                "players": names, "seed": seed}
+    if bye_points is not None:
+        settings["bye_points"] = bye_points
+    desk = _desk(obj)
+    tid = desk.create(settings)
+    view = desk.show(tid)
+    if as_json:
+        emit({"tournament": tid, "players": len(view["players"]), "seed": view["seed"]})
+        return
+    click.echo(tid)
+    low, high = view["table_size"]
+    click.echo(f"  {view['name']}: {len(view['players'])} players, {view['rounds']} rounds of "
+               f"{view['game']} at tables of {low} to {high}, {view['format']}; points "
+               f"{','.join(map(str, view['points']))}, bye {view['bye_points']}; "
+               f"seed {view['seed']}", err=True)
+
+
+def _one(obj, tournament_id, as_json, action):
+    desk = _desk(obj)
+    tid = desk.resolve(tournament_id)
+    events = _maps(desk, tid, action(desk, tid))
+    if as_json:
+        emit({"tournament": tid, "events": events})
+        return
+    return tid, events
+
+
+@tournament.command("add")
+@click.argument("tournament_id", metavar="T")
+@click.argument("player")
+@json_option
+@click.pass_obj
+def add(obj, tournament_id, player, as_json):
+    """Register PLAYER late: paired from the next round."""
+    done = _one(obj, tournament_id, as_json, lambda d, t: d.add(t, player))
+    if done:
+        click.echo(f"{done[1][0]['player']} registered, plays from round {done[1][0]['round']}")
+
+
+@tournament.command("drop")
+@click.argument("tournament_id", metavar="T")
+@click.argument("player")
+@click.option("--reason", default="", help="Why (recorded).")
+@json_option
+@click.pass_obj
+def drop(obj, tournament_id, player, reason, as_json):
+    """PLAYER leaves: not paired from the next round on; their results stay."""
+    done = _one(obj, tournament_id, as_json, lambda d, t: d.drop(t, player, reason))
+    if done:
+        click.echo(f"{player} dropped: not paired from round {done[1][0]['round']}")
+
+
+@tournament.command("penalty", context_settings={"ignore_unknown_options": True})
+@click.argument("tournament_id", metavar="T")
+@click.argument("player")
+@click.argument("points")
+@click.option("--reason", required=True, help="Why (recorded; required).")
+@click.option("--correction", is_flag=True, help="A correction rather than a penalty.")
+@json_option
+@click.pass_obj
+def penalty(obj, tournament_id, player, points, reason, correction, as_json):
+    """Add POINTS (e.g. -2, or 1.5 with --correction) to PLAYER, with a reason; results
+    are never edited."""
+    kind = "correction" if correction else "penalty"
+    done = _one(obj, tournament_id, as_json, lambda d, t: d.adjust(t, player, points, reason, kind))
+    if done:
+        e = done[1][0]
+        click.echo(f"{kind} for {e['player']}: {e['points']} points ({e['reason']})")
+
+
+def _print_pairing(result: dict) -> None:
+    click.echo(f"round {result['round']}: {len(result['tables'])} tables, "
+               f"{len(result['byes'])} byes, {result['repeats']} repeated pairs")
+    for row in result["tables"]:
+        seats = "  ".join(f"{p}*" if p == row["first"] else p for p in row["players"])
+        click.echo(f"  table {row['table']:<3} {seats}" + (f"   {row['game']}" if row["game"] else ""))
+    if result["byes"]:
+        click.echo(f"  byes: {', '.join(result['byes'])}")
+    for line in result.get("skipped", []):
+        click.echo(f"  {line}", err=True)
+    for row in result["tables"]:
+        for who, token in (row.get("tokens") or {}).items():
+            click.echo(f"  table {row['table']} token for {who}: {token}")
+    click.echo("  (* starts; players in seat order)")
+
+
+@tournament.command("pair")
+@click.argument("tournament_id", metavar="T")
+@click.option("--seating", type=click.Path(dir_okay=False), metavar="FILE",
+              help='Fixed format: the round\'s tables as JSON, {"tables": [["Ann", "Ben", ...], '
+              '...], "byes": [...]} (seat order; the first seat starts).')
+@click.option("--no-games", is_flag=True, help="Only pair: attach each table's game later.")
+@json_option
+@click.pass_obj
+def pair(obj, tournament_id, seating, no_games, as_json):
+    """Pair the next round and create each table's game; prints the tables."""
+    tables = byes = None
+    if seating:
+        data = read_json_file(seating, "--seating")
+        if isinstance(data, list):
+            tables = data
+        elif isinstance(data, dict) and isinstance(data.get("tables"), list):
+            tables, byes = data["tables"], data.get("byes")
+        else:
+            raise click.BadParameter('give {"tables": [[names], ...], "byes": [names]}',
+                                     param_hint="--seating")
+    desk = _desk(obj)
+    tid = desk.resolve(tournament_id)
+    result = desk.pair(tid, seating=tables, byes=byes, games=not no_games)
+    if as_json:
+        emit({"tournament": tid, **result})
+        return
+    _print_pairing(result)
+
+
+@tournament.command("attach")
+@click.argument("tournament_id", metavar="T")
+@click.argument("source", metavar="GAME|FILE")
+@click.option("--table", type=int, help="The table (default: the one seating the game's players).")
+@json_option
+@click.pass_obj
+def attach(obj, tournament_id, source, table, as_json):
+    """Attach a finished game (a game id, or a referee's .devlog) to a table of the open
+    round and record its result: only a log that verifies, is finished, and has the table's
+    players in its seat order and the tournament's options."""
+    import os
+
+    from engine.log import read_bytes
+
+    desk = _desk(obj)
+    tid = desk.resolve(tournament_id)
+    data = read_bytes(source) if os.path.isfile(source) else None
+    result = desk.attach(tid, source, table=table, data=data)
+    if as_json:
+        emit({"tournament": tid, **result})
+        return
+    r = result["result"]
+    click.echo(f"{result['game']} attached to table {result['table']} of round {result['round']}")
+    measure = [k for k in r if k not in ("players", "places", "points", "winners")][0]
+    for seat in sorted(range(len(r["players"])), key=lambda s: (r["places"][s], s)):
+        name = r["players"][seat]
+        click.echo(f"  {r['places'][seat]}. {name:<16} {measure} {r[measure][seat]:>6}  "
+                   f"points {_show(r['points'][seat])}")
+
+
+def _show(text: str) -> str:
+    from engine.tournament.standings import fraction, show
+
+    return show(fraction(text))
+
+
+@tournament.command("close-round")
+@click.argument("tournament_id", metavar="T")
+@json_option
+@click.pass_obj
+def close_round(obj, tournament_id, as_json):
+    """Collect the open round's finished games and close it (refused while a table's game
+    is not finished)."""
+    desk = _desk(obj)
+    tid = desk.resolve(tournament_id)
+    result = desk.close_round(tid)
+    if as_json:
+        emit({"tournament": tid, **result})
+        return
+    click.echo(f"round {result['round']} closed ({result['collected']} results collected now)"
+               + ("; the tournament is finished" if result["finished"] else ""))
+
+
+def _standings_text(data: dict) -> None:
+    m = data["measure"]
+    state = "finished" if data["finished"] else f"after round {data['closed']}"
+    click.echo(f"{data['name']} ({data['tournament']}), {state}")
+    click.echo(f"{'rank':>4}  {'player':<20} {'points':>6} {'played':>6} {'byes':>4} "
+               f"{'opp.pts':>7} {'wins':>4} {m:>7}")
+    for row in data["standings"]:
+        from engine.tournament.standings import fraction, show
+
+        click.echo(f"{row['rank']:>4}  {row['player']:<20} {show(fraction(row['points_exact'])):>6} "
+                   f"{row['played']:>6} {row['byes']:>4} {row['opponents_points']:>7g} "
+                   f"{row['wins']:>4} {row[m]:>7}" + ("  dropped" if row["dropped"] else ""))
+
+
+@tournament.command("standings")
+@click.argument("tournament_id", metavar="T")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write the standings as CSV.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write a standings page (points by round as a chart).")
+@json_option
+@click.pass_obj
+def standings(obj, tournament_id, csv_path, html_path, as_json):
+    """The standings: points, then the tiebreaks in the tournament's order."""
+    desk = _desk(obj)
+    data = desk.standings(desk.resolve(tournament_id))
+    if csv_path:
+        import csv
+
+        m = data["measure"]
+        with open(csv_path, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["rank", "player", "points", "played", "byes", "opponents_points",
+                             "wins", m, "dropped"])
+            for row in data["standings"]:
+                writer.writerow([row["rank"], row["player"], row["points"], row["played"],
+                                 row["byes"], row["opponents_points"], row["wins"], row[m],
+                                 row["dropped"]])
+    if html_path:
+        from engine.tournament.page import page
+
+        with open(html_path, "w", encoding="utf-8") as handle:
+            handle.write(page(data))
+    if as_json:
+        emit(data)
+        return
+    _standings_text(data)
+
+
+@tournament.command("show")
+@click.argument("tournament_id", metavar="T")
+@json_option
+@click.pass_obj
+def show(obj, tournament_id, as_json):
+    """The open round: its tables, their games and where each game stands."""
+    desk = _desk(obj)
+    tid = desk.resolve(tournament_id)
+    view = desk.show(tid)
+    if as_json:
+        emit(view)
+        return
+    click.echo(f"{view['name']} ({tid}): {view['game']}, round {view['round']} of "
+               f"{view['rounds']}" + (", finished" if view["finished"] else
+                                      ", closed" if view["closed"] == view["round"] else ", open"))
+    for round_view in view["paired"]:
+        if round_view["round"] != view["round"]:
+            continue
+        for t in round_view["tables"]:
+            click.echo(f"  table {t['table']:<3} {', '.join(t['players'])}")
+            click.echo(f"            {t['game'] or '-'}: {t.get('state', '')}"
+                       + ("  (result recorded)" if t["result"] else ""))
+        if round_view["byes"]:
+            click.echo(f"  byes: {', '.join(round_view['byes'])}")
+
+
+@tournament.command("bundle")
+@click.argument("tournament_id", metavar="T")
+@click.argument("out", type=click.Path(file_okay=False))
+@json_option
+@click.pass_obj
+def bundle(obj, tournament_id, out, as_json):
+    """Write folder OUT and OUT.zip: the tournament's stream, every game's log and a manifest
+    with each log's head and a Merkle root (RFC 6962)."""
+    from engine.tournament.bundle import unpack, write
+
+    desk = _desk(obj)
+    tid = desk.resolve(tournament_id)
+    if getattr(desk, "remote", False):  # the service writes it; unpacked here, checked after
+        manifest = unpack(desk.bundle_zip(tid), out)
+    else:
+        manifest = write(desk.store, tid, out)
+    if as_json:
+        emit({"tournament": tid, "folder": out, "zip": out.rstrip("/") + ".zip",
+              "logs": len(manifest["logs"]), "root": manifest["merkle"]["root"]})
+        return
+    click.echo(f"{out}/ and {out.rstrip('/')}.zip: {len(manifest['logs']) - 1} games and the "
+               f"tournament stream; Merkle root {manifest['merkle']['root']}")
+
+
+@tournament.command("verify")
+@click.argument("source", metavar="T|BUNDLE")
+@json_option
+@click.pass_obj
+def verify(obj, source, as_json):
+    """Check a bundle (folder or .zip) with nothing but its files, or a tournament in the
+    store: every log verifies and is finished, every result matches its log, the standings
+    recomputed equal the published ones, the Merkle root matches.  Exit 3 if anything fails,
+    naming the game."""
+    import os
+    import tempfile
+
+    from engine.tournament.bundle import is_bundle, verify as check, write
+
+    if os.path.exists(source) and is_bundle(source):
+        result = check(source)
+    else:
+        desk = _desk(obj, local=True)
+        tid = desk.resolve(source)
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = os.path.join(tmp, "bundle")
+            write(desk.store, tid, folder)
+            result = check(folder)
+    if as_json:
+        emit(result)
+    else:
+        for line in result["checks"]:
+            click.echo(f"ok: {line}")
+        for line in result["problems"]:
+            click.echo(f"FAILED: {line}")
+        click.echo(("verified: " if result["ok"] else "NOT verified: ") + str(result["tournament"]))
+    if not result["ok"]:
+        raise click.exceptions.Exit(3)
+
+
+@tournament.command("simulate")
+@click.option("--game", "kind", type=_GAMES, required=True)
+@click.option("--players", type=click.IntRange(3, 5000), required=True)
+@click.option("--rounds", type=click.IntRange(1, 50), required=True)
+@click.option("--table-size", default="4-5", show_default=True, metavar="MIN-MAX")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Reproducible draws, bots and games.")
+@json_option
+@click.pass_obj
+def simulate(obj, kind, players, rounds, table_size, seed, as_json):
+    """Register bot players, pair every round, play every table with bots and close each
+    round: a rehearsal, or load.  With --json the last line names the tournament."""
+    from engine.tournament.simulate import simulate as run
+
+    desk = _desk(obj, local=True)
+    size = _size(table_size)
+    report = run(desk.service, kind, players, rounds, seed=seed, table_size=tuple(size),
+                 progress=None if as_json else lambda line: click.echo(line, err=True))
+    if as_json:
+        emit(report)
+        return
+    click.echo(report["tournament"])
+    click.echo(f"  {report['games']} games; pairing {max(report['pair_seconds']):.3f} s at most "
+               f"a round; standings {report['standings_seconds']:.3f} s", err=True)

@@ -1,0 +1,23 @@
+"""How a finished Castle of the Devil game places its players, for tournaments
+(``GameRules.placings``; read by engine.tournament)."""
+
+from __future__ import annotations
+
+
+def placings(state) -> dict:
+    """Winners and losers (CASTLE-9.2): every winner takes the first place, every loser the
+    last place at the table (a table of N players: place N), tied within each group without
+    sharing.  With the ``scoring`` variant (CASTLE-10.3) the personal scores are the points
+    and the values summed for the tiebreak; without it the score tiebreak counts 0.  See
+    ``GameRules.placings`` for the map's shape."""
+    names = list(state.players)
+    n = len(names)
+    winners = sorted(int(s) for s in (state.winners or []))
+    places = [1 if seat in winners else n for seat in range(n)]
+    scores = state.points
+    if scores is not None:
+        values = [int(scores.get(name, 0)) for name in names]
+        return {"places": [1 + sum(1 for o in values if o > v) for v in values], "share": False,
+                "points": values, "measure": "score", "values": values, "winners": winners}
+    return {"places": places, "share": False, "points": None, "measure": "score",
+            "values": [0] * n, "winners": winners}

@@ -1,0 +1,342 @@
+"""A tournament's bundle and its offline check (docs/tournaments.md, TOUR-6).
+
+``write(store, tournament, out)`` writes the folder ``out`` (and ``out.zip``)::
+
+    manifest.json                 what the bundle holds (below)
+    <tournament>.devlog           the tournament stream
+    games/<game>.devlog           every attached game's log
+
+The manifest (``"format": "devil-tournament-bundle"``, ``"version": 1``) lists each log with
+its role (``tournament`` or ``game``, with round and table), file, size, SHA-256, head (last
+``seq`` and ``link``) and its ``seal`` (the finished game's signed final record,
+engine.receipts, or null if the store never sealed it), the store's public ``key`` that
+checks the seals, ``files`` (further files by name -> SHA-256; empty for now), the published
+``standings``, and ``merkle``: the root of an RFC 6962 Merkle tree whose leaves are the logs'
+bytes in the order listed (leaf = SHA-256(0x00 || bytes), node = SHA-256(0x01 || left ||
+right), split at the largest power of two below the count).
+
+``verify(path)`` needs nothing but the bundle (a folder or the .zip): every log verifies
+strictly and is finished, each file is the one listed, every result in the stream matches its
+game's log, the standings recomputed equal the published ones, and the root matches.  A
+removed, altered, swapped or cut-off game is named.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zipfile
+
+from ..errors import UsageError
+from . import KIND
+
+FORMAT = "devil-tournament-bundle"
+VERSION = 1
+
+
+def leaf_hash(data: bytes) -> bytes:
+    """RFC 6962 leaf hash: SHA-256(0x00 || data)."""
+    return hashlib.sha256(b"\x00" + data).digest()
+
+
+def merkle_root(leaves: list[bytes]) -> bytes:
+    """RFC 6962 Merkle tree hash of ``leaves`` (entries' bytes); the hash of the empty string
+    for no leaves."""
+    if not leaves:
+        return hashlib.sha256(b"").digest()
+    level = [leaf_hash(x) for x in leaves]
+    return _mth(level)
+
+
+def _mth(hashes: list[bytes]) -> bytes:
+    if len(hashes) == 1:
+        return hashes[0]
+    k = 1
+    while k * 2 < len(hashes):
+        k *= 2
+    return hashlib.sha256(b"\x01" + _mth(hashes[:k]) + _mth(hashes[k:])).digest()
+
+
+def _head(data: bytes) -> dict:
+    from ..log import scan
+
+    scanned = scan(data)
+    last = scanned.records[-1] if scanned.records else None
+    return {"seq": last.seq if last else 0,
+            "link": (last.link if last else scanned.header.link).hex()}
+
+
+def _public_key(store) -> str:
+    """The store's public key (engine.receipts): it checks the games' seals."""
+    from ..receipts import public_key
+
+    return public_key(store)
+
+
+def _check_seal(entry: dict, data: bytes, finished: bool, key) -> str | None:
+    """A problem with a game's seal in the manifest (engine.receipts), or None."""
+    from ..log import scan
+    from ..receipts import BadSignature, check_seal_of, check_signature
+
+    seal = entry.get("seal")
+    if seal is None:
+        return None  # a game the store never sealed (recorded before seals): nothing to check
+    try:
+        check_signature(seal, "seal", key if isinstance(key, str) else None)
+        check_seal_of(scan(data).records, entry.get("game"), finished, seal)
+    except BadSignature as exc:
+        return exc.message
+    return None
+
+
+def write(store, tournament: str, out: str) -> dict:
+    """Write the bundle of ``tournament`` (from ``store``) to folder ``out`` and ``out.zip``.
+    Returns the manifest.  UsageError if ``out`` exists and is not an empty folder."""
+    from ..replay import load_bytes
+    from .desk import Desk, attached_games
+    from .standings import rows
+
+    if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
+        raise UsageError(f"{out} exists: give a new folder for the bundle")
+    stream = store.log_bytes(tournament)
+    loaded = load_bytes(stream)
+    state = loaded.rules.fold(loaded.events)
+    logs = [{"role": KIND, "game": tournament, "file": f"{tournament}.devlog", "data": stream}]
+    for round_, table, game in attached_games(state):
+        logs.append({"role": "game", "game": game, "round": round_, "table": table,
+                     "file": f"games/{game}.devlog", "data": store.log_bytes(game)})
+    measure = Desk.measure(state)
+    manifest = {"format": FORMAT, "version": VERSION, "tournament": tournament,
+                "name": state.created.name, "game": state.created.game,
+                "finished": state.finished, "logs": [], "files": {},
+                "key": _public_key(store),
+                "standings": rows(state, measure)}
+    for entry in logs:
+        data = entry.pop("data")
+        entry.update(bytes=len(data), sha256=hashlib.sha256(data).hexdigest(), **_head(data))
+        if entry["role"] == "game":  # its signed final record, if the store sealed it
+            from ..receipts import seal_of
+
+            entry["seal"] = seal_of(store, entry["game"])
+        manifest["logs"].append(entry)
+        entry["_data"] = data
+    manifest["merkle"] = {"algorithm": "RFC 6962, SHA-256; leaves: each log's bytes, in the "
+                                       "order of logs",
+                          "root": merkle_root([e["_data"] for e in manifest["logs"]]).hex()}
+    os.makedirs(os.path.join(out, "games"), exist_ok=True)
+    files = {}
+    for entry in manifest["logs"]:
+        files[entry["file"]] = entry.pop("_data")
+    text = json.dumps(manifest, indent=1, sort_keys=False).encode("utf-8") + b"\n"
+    files["manifest.json"] = text
+    for name, data in files.items():
+        with open(os.path.join(out, name), "wb") as handle:
+            handle.write(data)
+    with zipfile.ZipFile(out.rstrip("/") + ".zip", "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in sorted(files.items()):
+            archive.writestr(name, data)
+    return manifest
+
+
+def unpack(data: bytes, out: str) -> dict:
+    """Write a bundle's .zip bytes to ``out.zip`` and unpack them into folder ``out``; returns
+    the manifest.  UsageError if ``out`` exists or the .zip is not a bundle (nothing written)."""
+    if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
+        raise UsageError(f"{out} exists: give a new folder for the bundle")
+    import io
+
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        names = archive.namelist()
+        manifest = json.loads(archive.read("manifest.json"))
+    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise UsageError(f"the bundle received is not a bundle .zip ({exc})") from None
+    if any(n.startswith("/") or ".." in n.split("/") for n in names):
+        raise UsageError("the bundle .zip names a file outside its folder")
+    os.makedirs(out, exist_ok=True)
+    archive.extractall(out)
+    with open(out.rstrip("/") + ".zip", "wb") as handle:
+        handle.write(data)
+    return manifest
+
+
+class Reader:
+    """The files of a bundle, a folder or a .zip: ``read(name) -> bytes | None``."""
+
+    def __init__(self, path: str):
+        self.path = path
+        if os.path.isdir(path):
+            self.zip = None
+        elif zipfile.is_zipfile(path):
+            self.zip = zipfile.ZipFile(path)
+        else:
+            raise UsageError(f"{path} is neither a bundle folder nor a bundle .zip")
+
+    def read(self, name: str) -> bytes | None:
+        if ".." in name.split("/") or name.startswith("/"):
+            return None
+        if self.zip is not None:
+            try:
+                return self.zip.read(name)
+            except KeyError:
+                return None
+        try:
+            with open(os.path.join(self.path, name), "rb") as handle:
+                return handle.read()
+        except OSError:
+            return None
+
+    def names(self) -> list[str]:
+        if self.zip is not None:
+            return self.zip.namelist()
+        out = []
+        for root, _dirs, files in os.walk(self.path):
+            for f in files:
+                out.append(os.path.relpath(os.path.join(root, f), self.path).replace(os.sep, "/"))
+        return out
+
+
+def is_bundle(path: str) -> bool:
+    """Whether ``path`` looks like a bundle (a folder with manifest.json, or a .zip)."""
+    return (os.path.isdir(path) and os.path.isfile(os.path.join(path, "manifest.json"))) or \
+        (os.path.isfile(path) and zipfile.is_zipfile(path))
+
+
+def verify(path: str) -> dict:
+    """Check a bundle with nothing but its files (see the module doc).  Returns ``{"ok",
+    "tournament", "problems": [sentences naming the game], "checks": [what holds],
+    "games": count, "root"}``.  UsageError when ``path`` is not a bundle at all."""
+    from ..jsonsafe import loads
+    from ..replay import load_bytes, verify_bytes
+    from .desk import Desk, attached_games
+    from .standings import rows
+
+    reader = Reader(path)
+    raw = reader.read("manifest.json")
+    if raw is None:
+        raise UsageError(f"{path} has no manifest.json: not a tournament bundle")
+    try:
+        manifest = loads(raw, "manifest.json")
+    except Exception as exc:
+        return {"ok": False, "tournament": None, "problems": [f"manifest.json is not JSON: {exc}"],
+                "checks": [], "games": 0, "root": None}
+    problems: list[str] = []
+    checks: list[str] = []
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise UsageError(f"{path}: manifest.json is not a {FORMAT} manifest")
+    tournament = manifest.get("tournament")
+    logs = manifest.get("logs") or []
+    leaves = []
+    by_game: dict[str, dict] = {}
+    stream_bytes = None
+    stream_ok = False
+    for entry in logs:
+        game, name = entry.get("game"), entry.get("file")
+        label = (f"game {game} (round {entry.get('round')}, table {entry.get('table')})"
+                 if entry.get("role") == "game" else f"the tournament stream {game}")
+        data = reader.read(name) if isinstance(name, str) else None
+        if data is None:
+            problems.append(f"{label} is missing: no file {name}")
+            leaves.append(b"")
+            continue
+        leaves.append(data)
+        by_game[game] = {"entry": entry, "data": data, "label": label}
+        if entry.get("role") == KIND:
+            stream_bytes = data
+        if hashlib.sha256(data).hexdigest() != entry.get("sha256") or len(data) != entry.get("bytes"):
+            size = (f"its SHA-256 is not the manifest's" if len(data) == entry.get("bytes")
+                    else f"{len(data)} bytes, the manifest lists {entry.get('bytes')}")
+            problems.append(f"{label} was altered: {name} is not the file the manifest lists "
+                            f"({size})")
+        check = verify_bytes(data, name)
+        if entry.get("role") == KIND:
+            stream_ok = check.ok
+        if not check.ok:
+            problems.append(f"{label} does not verify: record {check.first_bad_seq} is bad: "
+                            f"{check.reason}")
+            continue
+        if check.game != game:
+            problems.append(f"{label} was swapped: {name} holds {check.game}")
+            continue
+        if entry.get("role") == "game" and not check.finished:
+            problems.append(f"{label} is not finished (cut off?)")
+        if entry.get("role") == "game":
+            problem = _check_seal(entry, data, check.finished, manifest.get("key"))
+            if problem is not None:
+                problems.append(f"{label}: its seal does not hold: {problem}")
+        head = _head(data)
+        if head["seq"] != entry.get("seq") or head["link"] != entry.get("link"):
+            problems.append(f"{label} ends at record {head['seq']} (link {head['link']}); the "
+                            f"manifest lists record {entry.get('seq')} (link {entry.get('link')}): "
+                            "cut off or extended")
+    root = merkle_root(leaves).hex()
+    if root != (manifest.get("merkle") or {}).get("root"):
+        problems.append(f"the Merkle root of the logs is {root}; the manifest says "
+                        f"{(manifest.get('merkle') or {}).get('root')}")
+    else:
+        checks.append(f"Merkle root {root} (RFC 6962) over {len(leaves)} logs matches")
+    if stream_bytes is None:
+        problems.append("the bundle has no tournament stream")
+        return {"ok": False, "tournament": tournament, "problems": problems, "checks": checks,
+                "games": len(logs) - 1, "root": root}
+    try:
+        log = load_bytes(stream_bytes)
+        state = log.rules.fold(log.events)
+    except Exception as exc:
+        problems.append(f"the tournament stream cannot be read: {getattr(exc, 'message', exc)}")
+        return {"ok": False, "tournament": tournament, "problems": problems, "checks": checks,
+                "games": len(logs) - 1, "root": root}
+    if stream_ok:
+        checks.append("the tournament stream verifies: every command re-decided, pairings "
+                      "recomputed")
+    listed = {g for g in by_game}
+    for round_, table, game in attached_games(state):
+        label = f"game {game} (round {round_}, table {table})"
+        if game not in listed:
+            if not any(e.get("game") == game for e in logs):
+                problems.append(f"{label} was removed from the bundle")
+            continue
+        result = state.results.get((round_, table))
+        if result is None:
+            continue
+        found = by_game[game]
+        try:
+            glog = load_bytes(found["data"])
+        except Exception:
+            continue  # already named above
+        seated = state.tables[round_][table - 1].players
+        if glog.names != list(seated):
+            problems.append(f"{label} seats {', '.join(glog.names)}, not the table's "
+                            f"{', '.join(seated)}")
+            continue
+        if not glog.rules.is_over(glog.rules.fold(glog.events)):
+            continue
+        placed = glog.rules.placings(glog.rules.fold(glog.events))
+        last = glog.records[-1]
+        winners = [glog.names[s] for s in placed["winners"]]
+        if (list(placed["places"]) != list(result.places)
+                or list(placed["values"]) != list(result.values)
+                or winners != list(result.winners) or last.seq != result.seq
+                or last.link.hex() != result.link):
+            problems.append(f"{label}: the recorded result (places {result.places}, "
+                            f"{result.measure} {result.values}, head {result.seq}) does not "
+                            f"match its log (places {placed['places']}, {placed['values']}, "
+                            f"head {last.seq})")
+    extra = listed - {g for _r, _t, g in attached_games(state)} - {tournament}
+    for game in sorted(extra):
+        problems.append(f"game {game} is in the bundle but attached to no table")
+    measure = Desk.measure(state)
+    if rows(state, measure) != manifest.get("standings"):
+        problems.append("the standings recomputed from the stream differ from the published ones")
+    else:
+        checks.append(f"standings recomputed: {len(state.players)} players, equal to the "
+                      "published ones")
+    if not state.finished:
+        checks.append(f"the tournament is not finished (round {state.round} of "
+                      f"{state.created.rounds})")
+    games = len(attached_games(state))
+    if not problems:
+        checks.append(f"{games} games: every log verifies, is finished, and its result matches")
+    return {"ok": not problems, "tournament": tournament, "problems": problems,
+            "checks": checks, "games": games, "root": root}

@@ -1,0 +1,231 @@
+"""The events and commands of a tournament stream (kind ``tournament``; docs/tournaments.md).
+
+Points are exact fractions written as text (``"6"``, ``"5/2"``, ``"-1"``): players tied for
+places share those places' points equally, which can give halves or thirds.  Players are
+named by their registered names; tables are numbered from 1 within a round.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+
+from ..codec import Registry
+
+
+@attrs.frozen
+class Table:
+    """One table of a round: ``players`` in seat order, ``first`` the start player."""
+
+    players: list[str]
+    first: str
+
+
+# -- events ----------------------------------------------------------------------------------
+@attrs.frozen
+class TournamentCreated:
+    """The first event: every setting of the event.
+
+    ``game``: the game kind; ``options``: the games' options (every table's game must have
+    exactly these); ``format``: ``swiss`` or ``fixed``; ``points``: points by place (place 1
+    first; places past the end score 0); ``bye_points``: a bye's points (fraction text);
+    ``rounds``; ``table_min``/``table_max``: allowed table sizes; ``tiebreaks``: their order
+    (``opponents``, ``measure`` (money or score), ``wins``; a seeded draw always last);
+    ``players``: registered in order; ``seed``: the public seed of every draw (round 1's
+    order, seats, first players, the final draw tiebreak)."""
+
+    TYPE: ClassVar[str] = "tournament_created"
+    name: str
+    game: str
+    options: dict[str, Any]
+    format: str
+    points: list[int]
+    bye_points: str
+    rounds: int
+    table_min: int
+    table_max: int
+    tiebreaks: list[str]
+    players: list[str]
+    seed: int
+
+
+@attrs.frozen
+class PlayerAdded:
+    """A late registration: ``player`` plays from round ``round`` on."""
+
+    TYPE: ClassVar[str] = "player_added"
+    player: str
+    round: int
+
+
+@attrs.frozen
+class PlayerDropped:
+    """``player`` leaves: not paired from round ``round`` on; their results stay."""
+
+    TYPE: ClassVar[str] = "player_dropped"
+    player: str
+    round: int
+    reason: str
+
+
+@attrs.frozen
+class RoundPaired:
+    """Round ``round``'s seating: ``tables`` (table 1 first), ``byes`` (players not seated, each
+    scoring the bye points), ``repeats`` (pairs at a table who met before)."""
+
+    TYPE: ClassVar[str] = "round_paired"
+    round: int
+    tables: list[Table]
+    byes: list[str]
+    repeats: int
+
+
+@attrs.frozen
+class GameAttached:
+    """Table ``table`` of round ``round`` is played as ``game`` (its log's header ``created``,
+    ms since 1970)."""
+
+    TYPE: ClassVar[str] = "game_attached"
+    round: int
+    table: int
+    game: str
+    created: int
+
+
+@attrs.frozen
+class ResultRecorded:
+    """The result of table ``table``'s game, read from its verified, finished log: ``seq`` and
+    ``link`` (hex) are the log's head; per seat (table order): ``places``, ``values`` (the
+    ``measure``, e.g. final money), ``points`` (fraction text); ``winners`` (names); ``share``
+    and ``scored`` say how the points came from the places (shared ties; the game's own
+    points)."""
+
+    TYPE: ClassVar[str] = "result_recorded"
+    round: int
+    table: int
+    game: str
+    seq: int
+    link: str
+    places: list[int]
+    values: list[int]
+    winners: list[str]
+    points: list[str]
+    measure: str
+    share: bool
+    scored: bool
+
+
+@attrs.frozen
+class RoundClosed:
+    """Round ``round`` is over: every table has its result."""
+
+    TYPE: ClassVar[str] = "round_closed"
+    round: int
+
+
+@attrs.frozen
+class PointsAdjusted:
+    """A penalty (``points`` below 0) or a correction by the organiser, with its reason; never
+    an edit of a result.  ``round``: the round it was given in."""
+
+    TYPE: ClassVar[str] = "points_adjusted"
+    player: str
+    points: str
+    kind: str
+    reason: str
+    round: int
+
+
+@attrs.frozen
+class TournamentFinished:
+    """The last round is closed: ``ranking`` (names, first place first)."""
+
+    TYPE: ClassVar[str] = "tournament_finished"
+    ranking: list[str]
+
+
+EVENTS = Registry("tournament event", [
+    TournamentCreated, PlayerAdded, PlayerDropped, RoundPaired, GameAttached, ResultRecorded,
+    RoundClosed, PointsAdjusted, TournamentFinished])
+
+
+# -- commands --------------------------------------------------------------------------------
+@attrs.frozen
+class Add:
+    """Register ``player`` late (from the next round)."""
+
+    TYPE: ClassVar[str] = "add"
+    player: str
+
+
+@attrs.frozen
+class Drop:
+    """``player`` leaves the event (from the next round)."""
+
+    TYPE: ClassVar[str] = "drop"
+    player: str
+    reason: str = ""
+
+
+@attrs.frozen
+class Pair:
+    """Pair round ``round``: ``seating`` None (swiss: computed), or the tables in seat order
+    (fixed format; seat 0 starts) with ``byes`` the players left out."""
+
+    TYPE: ClassVar[str] = "pair"
+    round: int
+    seating: list[list[str]] | None = None
+    byes: list[str] | None = None
+
+
+@attrs.frozen
+class Attach:
+    """Play table ``table`` of round ``round`` as ``game`` (log created at ``created`` ms)."""
+
+    TYPE: ClassVar[str] = "attach"
+    round: int
+    table: int
+    game: str
+    created: int
+
+
+@attrs.frozen
+class Record:
+    """Record table ``table``'s result: the log's head (``seq``, ``link`` hex) and the game's
+    placings (GameRules.placings, seats in table order)."""
+
+    TYPE: ClassVar[str] = "record"
+    round: int
+    table: int
+    game: str
+    seq: int
+    link: str
+    places: list[int]
+    values: list[int]
+    winners: list[str]
+    measure: str
+    share: bool
+    points: list[int] | None = None
+
+
+@attrs.frozen
+class Close:
+    """Close round ``round``."""
+
+    TYPE: ClassVar[str] = "close"
+    round: int
+
+
+@attrs.frozen
+class Adjust:
+    """A penalty or correction of ``points`` (fraction text) for ``player``, with a reason."""
+
+    TYPE: ClassVar[str] = "adjust"
+    player: str
+    points: str
+    reason: str
+    kind: str = "penalty"
+
+
+COMMANDS = Registry("tournament command", [Add, Drop, Pair, Attach, Record, Close, Adjust])

@@ -1,0 +1,65 @@
+"""The standings page of a tournament: one self-contained HTML file (``devil tournament
+standings T --html FILE``) with each player's points by round drawn as an inline SVG chart
+(issue 13).  No script, no external file."""
+
+from __future__ import annotations
+
+import html
+
+
+def _chart(by_round: dict, rounds: int, top: float, width: int = 160, height: int = 36) -> str:
+    """An SVG of one player's points per round (bars) and running total (line)."""
+    if rounds <= 0:
+        return ""
+    step = width / rounds
+    per_round = [float(by_round.get(str(r), 0)) for r in range(1, rounds + 1)]
+    running, total = [], 0.0
+    for value in per_round:
+        total += value
+        running.append(total)
+    big = max([abs(v) for v in per_round] + [1.0])
+    parts = [f'<svg class="chart" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+             f'role="img" aria-label="points by round: '
+             f'{html.escape(", ".join(f"round {i}: {v:g}" for i, v in enumerate(per_round, 1)))}">']
+    for index, value in enumerate(per_round):
+        h = max(0.0, value) / big * (height - 4)
+        x = index * step + 1
+        parts.append(f'<rect x="{x:.1f}" y="{height - h:.1f}" width="{step - 2:.1f}" '
+                     f'height="{h:.1f}" fill="#9ec5e8"><title>round {index + 1}: {value:g}'
+                     '</title></rect>')
+    scale = top if top > 0 else 1.0
+    points = " ".join(f"{(i + 0.5) * step:.1f},{height - 2 - max(0.0, v) / scale * (height - 4):.1f}"
+                      for i, v in enumerate(running))
+    parts.append(f'<polyline points="{points}" fill="none" stroke="#1f4e79" stroke-width="1.5"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def page(data: dict) -> str:
+    """The HTML page of ``data`` (``Desk.standings``'s map)."""
+    measure = data["measure"]
+    rounds = max([data.get("rounds") or 0, data.get("round") or 0])
+    rows = data["standings"]
+    top = max([float(r["points"]) for r in rows] + [1.0])
+    title = html.escape(f"{data['name']}: standings after round {data['round']}")
+    lines = ["<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
+             f"<title>{title}</title>",
+             "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+             "td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:right}"
+             "td.player,th.player{text-align:left}tr.dropped{color:#888}</style></head><body>",
+             f"<h1>{title}</h1>",
+             f"<p>{html.escape(data['tournament'])} &middot; {html.escape(data['game'])} &middot; "
+             f"{'finished' if data['finished'] else 'in progress'}. The chart shows each "
+             "round's points (bars) and the running total (line).</p>",
+             "<table><thead><tr><th>rank</th><th class=player>player</th><th>points</th>"
+             "<th>played</th><th>byes</th><th>opponents' points</th><th>wins</th>"
+             f"<th>{html.escape(measure)}</th><th>points by round</th></tr></thead><tbody>"]
+    for row in rows:
+        css = ' class="dropped"' if row["dropped"] else ""
+        name = html.escape(row["player"]) + (" (dropped)" if row["dropped"] else "")
+        lines.append(f"<tr{css}><td>{row['rank']}</td><td class=player>{name}</td>"
+                     f"<td>{row['points']:g}</td><td>{row['played']}</td><td>{row['byes']}</td>"
+                     f"<td>{row['opponents_points']:g}</td><td>{row['wins']}</td>"
+                     f"<td>{row[measure]}</td><td>{_chart(row['by_round'], rounds, top)}</td></tr>")
+    lines.append("</tbody></table></body></html>")
+    return "\n".join(lines) + "\n"

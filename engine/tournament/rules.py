@@ -1,0 +1,480 @@
+"""A tournament as a decider (docs/tournaments.md; rule ids TOUR-n.m).
+
+The same shape as a game (engine.game): ``setup(options)`` gives the first event,
+``decide(state, command)`` checks a command and returns the facts it causes (or raises
+IllegalCommand / UsageError, recording nothing), ``evolve`` applies one fact.  There is no
+hidden chance: every draw comes from the public seed in ``tournament_created``, so
+``devil verify`` re-decides every command, pairings included.  What a game's log says is
+checked before a result is submitted (engine.tournament.desk): the rules here do no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..errors import IllegalCommand, UnknownPlayer, UsageError
+from ..game import MAX_NAME, ROLE_NAMES, rules_for
+from . import events as ev
+from .pairing import repeats, seat, swiss
+from .standings import TIEBREAKS, compute, fraction, table_points
+
+FORMATS = ("swiss", "fixed")
+DEFAULT_POINTS = [6, 4, 2, 1, 0]
+#: game options that differ from table to table (the players, the start, a fixed deal)
+PER_TABLE = ("players", "first", "deal", "seed_chosen", "physical")
+MAX_PLAYERS = 5000
+MAX_ROUNDS = 50
+
+
+@attrs.define
+class State:
+    """The fold of a tournament stream.
+
+    ``created`` (the first event); ``players`` (registration order); ``joined``/``dropped``:
+    name -> the first round they play / no longer play; ``round``: the last paired round;
+    ``closed``: the last closed round; ``tables``/``byes``: round -> tables / bye names;
+    ``games``: (round, table) -> game id; ``attached``: game id -> (round, table);
+    ``results``: (round, table) -> ResultRecorded; ``adjustments``; ``finished``; ``firsts``:
+    name -> games started (for balancing)."""
+
+    created: Any = None
+    players: list = attrs.field(factory=list)
+    joined: dict = attrs.field(factory=dict)
+    dropped: dict = attrs.field(factory=dict)
+    round: int = 0
+    closed: int = 0
+    tables: dict = attrs.field(factory=dict)
+    byes: dict = attrs.field(factory=dict)
+    games: dict = attrs.field(factory=dict)
+    attached: dict = attrs.field(factory=dict)
+    results: dict = attrs.field(factory=dict)
+    adjustments: list = attrs.field(factory=list)
+    finished: bool = False
+    ranking: list = attrs.field(factory=list)
+    firsts: dict = attrs.field(factory=dict)
+
+    def active(self, round_: int) -> list[str]:
+        """Players who play round ``round_`` (registered by then, not dropped), in
+        registration order."""
+        return [p for p in self.players if self.joined[p] <= round_
+                and not (p in self.dropped and self.dropped[p] <= round_)]
+
+    def places(self) -> dict[str, list[float]]:
+        """name -> each earlier seat as a fraction of the way round its table (0 first)."""
+        out: dict[str, list[float]] = {}
+        for tables in self.tables.values():
+            for table in tables:
+                last = max(1, len(table.players) - 1)
+                for index, name in enumerate(table.players):
+                    out.setdefault(name, []).append(index / last)
+        return out
+
+    def met(self) -> dict[str, set]:
+        """name -> everyone they sat at a table with."""
+        out: dict[str, set] = {}
+        for tables in self.tables.values():
+            for table in tables:
+                for name in table.players:
+                    out.setdefault(name, set()).update(p for p in table.players if p != name)
+        return out
+
+
+def initial() -> State:
+    return State()
+
+
+# -- setup -----------------------------------------------------------------------------------
+def check_name(name, what: str = "a player's name") -> str:
+    """A player's name as games take it (1 to 32 printable characters, not a role's name)."""
+    if not isinstance(name, str) or not name.strip():
+        raise UsageError(f"{what} must be a non-empty text")
+    name = name.strip()
+    if len(name) > MAX_NAME or not name.isprintable():
+        raise UsageError(f"{what} is 1 to {MAX_NAME} printable characters, not {name!r}")
+    if name.casefold() in ROLE_NAMES:
+        raise UsageError(f"a player cannot be called {name!r} (a role's name)")
+    return name
+
+
+def normal_options(kind: str, options: dict, low: int, high: int) -> dict:
+    """The games' options as the kind records them, checked by setting up a throwaway game at
+    each allowed size (so a bad option, or a table size the game does not allow, is refused
+    here, before anything is recorded).  Per-table options (:data:`PER_TABLE`) are left out
+    except ``physical``."""
+    from ..chance import SeededChance
+
+    rules = rules_for(kind)
+    if rules.placings is None:
+        raise UsageError(f"{kind} games cannot be played in a tournament (no placings)")
+    if not isinstance(options, dict):
+        raise UsageError("the games' options are a map")
+    physical = options.get("physical", False)
+    if not isinstance(physical, bool):
+        raise UsageError("physical must be true or false")
+    given = {k: v for k, v in options.items() if k not in PER_TABLE}
+    normal = None
+    for size in sorted({low, high}):
+        names = [f"P{i + 1}" for i in range(size)]
+        try:
+            events = rules.setup({**given, "players": names}, SeededChance(0, "0" * 32))
+        except UsageError as exc:
+            raise UsageError(f"tables of {size}: {exc.message}") from None
+        command, _ = rules.command_for(rules.initial(), events)
+        normal = {k: v for k, v in command.items() if k not in PER_TABLE}
+    normal["physical"] = physical
+    return normal
+
+
+def setup(options: dict, chance=None) -> list:
+    """The first event from the new tournament's options (see :class:`ev.TournamentCreated`;
+    ``table_size`` is ``[min, max]``).  Raises UsageError with the reason."""
+    known = {"name", "game", "options", "format", "points", "bye_points", "rounds",
+             "table_size", "tiebreaks", "players", "seed", "physical"}
+    unknown = set(options) - known
+    if unknown:
+        raise UsageError(f"unknown tournament option(s): {', '.join(sorted(unknown))}")
+    name = options.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 80 or not name.isprintable():
+        raise UsageError("a tournament's name is 1 to 80 printable characters")
+    kind = options.get("game")
+    if not isinstance(kind, str):
+        raise UsageError("name the tournament's game kind")
+    size = options.get("table_size")
+    if (not isinstance(size, list) or len(size) != 2 or not all(type(s) is int for s in size)
+            or not 1 <= size[0] <= size[1]):
+        raise UsageError(f"table sizes are MIN-MAX with 1 <= MIN <= MAX, not {size!r}")
+    low, high = size
+    game_options = normal_options(kind, options.get("options") or {}, low, high)
+    fmt = options.get("format", "swiss")
+    if fmt not in FORMATS:
+        raise UsageError(f"the format is one of {', '.join(FORMATS)}, not {fmt!r}")
+    points = options.get("points", DEFAULT_POINTS)
+    if (not isinstance(points, list) or not 1 <= len(points) <= 50
+            or not all(type(p) is int and 0 <= p <= 10**6 for p in points)):
+        raise UsageError(f"points by place are whole numbers from 0 up, e.g. 6,4,2,1,0; not {points!r}")
+    bye = options.get("bye_points")
+    if bye is None:
+        bye = points[len(points) // 2]
+    try:
+        bye_points = str(fraction(bye))
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"a bye's points are a number, not {bye!r}") from None
+    rounds = options.get("rounds")
+    if type(rounds) is not int or not 1 <= rounds <= MAX_ROUNDS:
+        raise UsageError(f"the number of rounds is 1 to {MAX_ROUNDS}, not {rounds!r}")
+    tiebreaks = options.get("tiebreaks", list(TIEBREAKS))
+    aliases = {"money": "measure", "score": "measure"}
+    if not isinstance(tiebreaks, list) or not all(isinstance(t, str) for t in tiebreaks):
+        raise UsageError("tiebreaks are a list of names")
+    tiebreaks = [aliases.get(t, t) for t in tiebreaks]
+    if any(t not in TIEBREAKS for t in tiebreaks) or len(set(tiebreaks)) != len(tiebreaks):
+        raise UsageError(f"tiebreaks are drawn once each from opponents, money/score, wins "
+                         f"(a seeded draw always comes last), not {options.get('tiebreaks')!r}")
+    players = options.get("players") or []
+    if not isinstance(players, list):
+        raise UsageError("players are a list of names")
+    players = [check_name(p) for p in players]
+    if len(set(players)) != len(players):
+        twice = sorted({p for p in players if players.count(p) > 1})
+        raise UsageError(f"every player needs a unique name (TOUR-1.1): {', '.join(twice)} "
+                         "registered twice")
+    if len(players) > MAX_PLAYERS:
+        raise UsageError(f"at most {MAX_PLAYERS} players")
+    seed = options.get("seed")
+    if type(seed) is not int or not 0 <= seed < 2**63:
+        raise UsageError("the tournament's seed is a whole number from 0 to 2**63 - 1")
+    return [ev.TournamentCreated(
+        name=name.strip(), game=kind, options=game_options, format=fmt, points=list(points),
+        bye_points=bye_points, rounds=rounds, table_min=low, table_max=high,
+        tiebreaks=tiebreaks, players=players, seed=seed)]
+
+
+# -- evolve ----------------------------------------------------------------------------------
+def evolve(state: State, event) -> State:
+    """Apply one fact (in place)."""
+    t = type(event)
+    if t is ev.TournamentCreated:
+        state.created = event
+        state.players = list(event.players)
+        state.joined = {p: 1 for p in event.players}
+    elif t is ev.PlayerAdded:
+        state.players.append(event.player)
+        state.joined[event.player] = event.round
+    elif t is ev.PlayerDropped:
+        state.dropped[event.player] = event.round
+    elif t is ev.RoundPaired:
+        state.round = event.round
+        state.tables[event.round] = list(event.tables)
+        state.byes[event.round] = list(event.byes)
+        for table in event.tables:
+            state.firsts[table.first] = state.firsts.get(table.first, 0) + 1
+    elif t is ev.GameAttached:
+        state.games[(event.round, event.table)] = event.game
+        state.attached[event.game] = (event.round, event.table)
+    elif t is ev.ResultRecorded:
+        state.results[(event.round, event.table)] = event
+    elif t is ev.RoundClosed:
+        state.closed = event.round
+    elif t is ev.PointsAdjusted:
+        state.adjustments.append(event)
+    elif t is ev.TournamentFinished:
+        state.finished = True
+        state.ranking = list(event.ranking)
+    return state
+
+
+# -- decide ----------------------------------------------------------------------------------
+def _known(state: State, name: str, rule: str) -> str:
+    if name not in state.joined:
+        raise UnknownPlayer(rule, f"there is no player called {name!r} in this tournament "
+                                  f"({len(state.players)} registered; see `devil tournament "
+                                  "standings`)")
+    return name
+
+
+def _open(state: State) -> None:
+    if state.finished:
+        raise IllegalCommand("TOUR-5.3", "the tournament is finished: nothing more can be recorded")
+
+
+def _table(state: State, round_: int, table: int, rule: str):
+    if round_ != state.round or state.closed >= round_:
+        raise IllegalCommand(rule, f"round {round_} is not the open round "
+                                   f"({'none is open' if state.closed == state.round else f'round {state.round} is'})")
+    tables = state.tables.get(round_, [])
+    if not 1 <= table <= len(tables):
+        raise IllegalCommand(rule, f"round {round_} has tables 1 to {len(tables)}, not {table}")
+    return tables[table - 1]
+
+
+def pairing(state: State, round_: int) -> tuple[list[tuple[list[str], str]], list[str], int]:
+    """The swiss pairing of round ``round_`` from ``state`` (see engine.tournament.pairing):
+    ``([(seat order, first), ...], byes, repeats)``.  Raises IllegalCommand when the active
+    players cannot fill a table."""
+    created = state.created
+    active = state.active(round_)
+    met = state.met()
+    if round_ == 1:
+        from .standings import draw_key
+        ranked = sorted(active, key=lambda p: draw_key(created.seed, "order", p))
+        points = {p: 0 for p in active}
+    else:
+        totals = compute(state)
+        points = {t.player: t.points for t in totals}
+        live = set(active)
+        ranked = [t.player for t in totals if t.player in live]
+    byes_had = {p: len([1 for names in state.byes.values() if p in names]) for p in active}
+    try:
+        tables, byes = swiss(ranked, created.table_min, created.table_max, met, points, byes_had)
+    except ValueError as exc:
+        raise IllegalCommand("TOUR-2.1", str(exc)) from None
+    seated = seat(tables, state.firsts, created.seed, round_, state.places())
+    return seated, byes, repeats(tables, met)
+
+
+def _fixed(state: State, round_: int, seating, byes) -> tuple[list, list[str], int]:
+    created = state.created
+    if not isinstance(seating, list) or not seating:
+        raise UsageError("a fixed round needs its seating: tables of player names")
+    active = state.active(round_)
+    live = set(active)
+    seen: dict[str, int] = {}
+    out = []
+    for number, table in enumerate(seating, 1):
+        if not isinstance(table, list) or not all(isinstance(p, str) for p in table):
+            raise UsageError(f"table {number} of the seating is not a list of names")
+        if not created.table_min <= len(table) <= created.table_max:
+            raise IllegalCommand("TOUR-2.2", f"table {number} seats {len(table)} players; tables "
+                                 f"seat {created.table_min} to {created.table_max}")
+        for name in table:
+            _known(state, name, "TOUR-2.2")
+            if name not in live:
+                raise IllegalCommand("TOUR-2.2", f"{name} does not play round {round_} "
+                                     "(dropped, or registered for a later round)")
+            if name in seen:
+                raise IllegalCommand("TOUR-2.2", f"{name} is seated at two tables of round "
+                                     f"{round_} (tables {seen[name]} and {number})")
+            seen[name] = number
+        out.append((list(table), table[0]))
+    byes = list(byes or [])
+    for name in byes:
+        _known(state, name, "TOUR-2.2")
+        if name in seen:
+            raise IllegalCommand("TOUR-2.2", f"{name} is seated at table {seen[name]} and "
+                                 "given a bye in the same round")
+    missing = [p for p in active if p not in seen and p not in byes]
+    if missing:
+        raise IllegalCommand("TOUR-2.2", f"the seating leaves out {', '.join(missing)}: seat "
+                             "every active player once, or give them a bye")
+    return out, byes, repeats([t for t, _ in out], state.met())
+
+
+def decide(state: State, command, chance=None) -> list:
+    """The facts ``command`` causes (see the module doc).  Raises IllegalCommand (rule id
+    TOUR-n.m), UnknownPlayer or UsageError; never changes ``state``."""
+    if state.created is None:
+        raise IllegalCommand("TOUR-1.1", "the tournament has not been created")
+    created = state.created
+    t = type(command)
+    if t is ev.Add:
+        _open(state)
+        name = check_name(command.player)
+        if name in state.joined:
+            raise IllegalCommand("TOUR-1.1", f"{name} is already registered")
+        if len(state.players) >= MAX_PLAYERS:
+            raise IllegalCommand("TOUR-1.1", f"at most {MAX_PLAYERS} players")
+        return [ev.PlayerAdded(player=name, round=state.round + 1)]
+    if t is ev.Drop:
+        _open(state)
+        _known(state, command.player, "TOUR-1.2")
+        if command.player in state.dropped:
+            raise IllegalCommand("TOUR-1.2", f"{command.player} has already dropped out")
+        reason = command.reason.strip() if isinstance(command.reason, str) else ""
+        return [ev.PlayerDropped(player=command.player, round=state.round + 1, reason=reason)]
+    if t is ev.Pair:
+        _open(state)
+        round_ = command.round
+        if state.closed != state.round:
+            raise IllegalCommand("TOUR-5.1", f"round {state.round} is not closed yet: close it "
+                                 "(every table's result recorded) before pairing the next")
+        if round_ != state.round + 1:
+            raise IllegalCommand("TOUR-5.1", f"the next round is {state.round + 1}, not {round_}")
+        if round_ > created.rounds:
+            raise IllegalCommand("TOUR-5.1", f"the tournament has {created.rounds} rounds")
+        if created.format == "swiss":
+            if command.seating is not None or command.byes is not None:
+                raise UsageError("a swiss round is paired by the rules; a seating is given only "
+                                 "in the fixed format")
+            seated, byes, count = pairing(state, round_)
+        else:
+            seated, byes, count = _fixed(state, round_, command.seating, command.byes)
+        tables = [ev.Table(players=players, first=first) for players, first in seated]
+        return [ev.RoundPaired(round=round_, tables=tables, byes=byes, repeats=count)]
+    if t is ev.Attach:
+        _open(state)
+        _table(state, command.round, command.table, "TOUR-4.2")
+        if command.game in state.attached:
+            r, tb = state.attached[command.game]
+            raise IllegalCommand("TOUR-4.2", f"{command.game} is already attached to table {tb} "
+                                 f"of round {r}: a log counts once")
+        if (command.round, command.table) in state.games:
+            raise IllegalCommand("TOUR-4.2", f"table {command.table} of round {command.round} "
+                                 f"already has its game {state.games[(command.round, command.table)]}")
+        return [ev.GameAttached(round=command.round, table=command.table, game=command.game,
+                                created=command.created)]
+    if t is ev.Record:
+        _open(state)
+        table = _table(state, command.round, command.table, "TOUR-4.3")
+        if state.games.get((command.round, command.table)) != command.game:
+            raise IllegalCommand("TOUR-4.3", f"{command.game} is not the game of table "
+                                 f"{command.table} of round {command.round}")
+        if (command.round, command.table) in state.results:
+            raise IllegalCommand("TOUR-4.3", f"table {command.table} of round {command.round} "
+                                 "has its result already")
+        n = len(table.players)
+        if (len(command.places) != n or len(command.values) != n
+                or not all(1 <= p <= n for p in command.places)
+                or any(w not in table.players for w in command.winners)
+                or (command.points is not None and len(command.points) != n)):
+            raise UsageError("the result does not fit the table's seats")
+        points = table_points(created.points, command.places, command.share, command.points)
+        return [ev.ResultRecorded(
+            round=command.round, table=command.table, game=command.game, seq=command.seq,
+            link=command.link, places=list(command.places), values=list(command.values),
+            winners=list(command.winners), points=[str(p) for p in points],
+            measure=command.measure, share=command.share, scored=command.points is not None)]
+    if t is ev.Close:
+        _open(state)
+        round_ = command.round
+        if round_ != state.round or state.closed >= round_:
+            raise IllegalCommand("TOUR-5.2", f"round {round_} is not the open round")
+        waiting = [str(n) for n in range(1, len(state.tables[round_]) + 1)
+                   if (round_, n) not in state.results]
+        if waiting:
+            raise IllegalCommand("TOUR-5.2", f"round {round_} cannot close: table(s) "
+                                 f"{', '.join(waiting)} have no finished game's result yet")
+        out = [ev.RoundClosed(round=round_)]
+        if round_ == created.rounds:
+            after = evolve(_copy(state), out[0])
+            out.append(ev.TournamentFinished(ranking=[t.player for t in compute(after)]))
+        return out
+    if t is ev.Adjust:
+        _open(state)
+        _known(state, command.player, "TOUR-3.5")
+        try:
+            points = fraction(command.points)
+        except (ValueError, ZeroDivisionError):
+            raise UsageError(f"points are a number such as -2 or 1.5, not {command.points!r}") from None
+        if command.kind not in ("penalty", "correction"):
+            raise UsageError("an adjustment is a penalty or a correction")
+        reason = command.reason.strip() if isinstance(command.reason, str) else ""
+        if not reason:
+            raise IllegalCommand("TOUR-3.5", "a penalty or correction needs its reason")
+        return [ev.PointsAdjusted(player=command.player, points=str(points), kind=command.kind,
+                                  reason=reason, round=max(state.round, 1))]
+    raise UsageError(f"not a tournament command: {type(command).__name__}")
+
+
+def _copy(state: State) -> State:
+    return attrs.evolve(state, results=dict(state.results), tables=dict(state.tables),
+                        byes=dict(state.byes), adjustments=list(state.adjustments),
+                        dropped=dict(state.dropped))
+
+
+def command_for(state: State, events: list) -> tuple[Any, list]:
+    """The command (for the first batch: the options) that gave ``events``; ValueError if none."""
+    first = events[0]
+    t = type(first)
+    if state.created is None:
+        if t is not ev.TournamentCreated:
+            raise ValueError("a tournament begins with tournament_created")
+        return ({"name": first.name, "game": first.game, "options": dict(first.options),
+                 "format": first.format, "points": list(first.points),
+                 "bye_points": first.bye_points, "rounds": first.rounds,
+                 "table_size": [first.table_min, first.table_max],
+                 "tiebreaks": list(first.tiebreaks), "players": list(first.players),
+                 "seed": first.seed}, [])
+    if t is ev.PlayerAdded:
+        return ev.Add(player=first.player), []
+    if t is ev.PlayerDropped:
+        return ev.Drop(player=first.player, reason=first.reason), []
+    if t is ev.RoundPaired:
+        if state.created.format == "fixed":
+            return ev.Pair(round=first.round, seating=[list(tb.players) for tb in first.tables],
+                           byes=list(first.byes)), []
+        return ev.Pair(round=first.round), []
+    if t is ev.GameAttached:
+        return ev.Attach(round=first.round, table=first.table, game=first.game,
+                         created=first.created), []
+    if t is ev.ResultRecorded:
+        own = [int(fraction(p)) for p in first.points] if first.scored else None
+        return ev.Record(round=first.round, table=first.table, game=first.game, seq=first.seq,
+                         link=first.link, places=list(first.places), values=list(first.values),
+                         winners=list(first.winners), measure=first.measure, share=first.share,
+                         points=own), []
+    if t is ev.RoundClosed:
+        return ev.Close(round=first.round), []
+    if t is ev.PointsAdjusted:
+        return ev.Adjust(player=first.player, points=first.points, reason=first.reason,
+                         kind=first.kind), []
+    raise ValueError(f"no command gives {first.TYPE} first")
+
+
+def measure_of(state: State) -> str:
+    """The name of the value summed for the measure tiebreak (the game kind's placings
+    ``measure``, e.g. final money): from a recorded result, else from a throwaway game."""
+    for result in state.results.values():
+        return result.measure
+    from ..chance import SeededChance
+
+    rules = rules_for(state.created.game)
+    try:
+        names = [f"P{i + 1}" for i in range(state.created.table_min)]
+        options = {k: v for k, v in state.created.options.items() if k != "physical"}
+        game = rules.fold(rules.setup({**options, "players": names}, SeededChance(0, "0" * 32)))
+        return rules.placings(game)["measure"]
+    except Exception:  # pragma: no cover - the options were checked at creation
+        return "measure"
+

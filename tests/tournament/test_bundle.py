@@ -1,0 +1,147 @@
+"""The bundle (TOUR-6): verifies with nothing but its files; a removed, altered, swapped or
+cut-off game is named."""
+
+import json
+import os
+import shutil
+import zipfile
+
+import pytest
+
+from engine.tournament.bundle import merkle_root, verify, write
+from engine.store import FileStore
+
+from .helpers import desk, fixed, quick_atkr
+
+import hashlib
+
+
+def test_merkle_root_is_rfc_6962():
+    h = lambda b: hashlib.sha256(b).digest()  # noqa: E731
+    a, b, c = b"a", b"b", b"c"
+    la, lb, lc = h(b"\0a"), h(b"\0b"), h(b"\0c")
+    assert merkle_root([a]) == la
+    assert merkle_root([a, b]) == h(b"\1" + la + lb)
+    # three leaves: split at 2, the largest power of two below 3
+    assert merkle_root([a, b, c]) == h(b"\1" + h(b"\1" + la + lb) + lc)
+    assert merkle_root([]) == h(b"")
+
+
+@pytest.fixture
+def bundle(tmp_path):
+    d = desk(FileStore(str(tmp_path / "store")))
+    t = d.create(fixed(list("ABCDEFGH"), rounds=1, game="atkr", options={"physical": True}))
+    d.pair(t, seating=[list("ABCD"), list("EFGH")], games=False)
+    g1 = quick_atkr(d.service, list("ABCD"), {"A": 600, "B": 300, "C": 0, "D": 0})
+    g2 = quick_atkr(d.service, list("EFGH"), {"E": 600, "F": 600, "G": 0, "H": 300})
+    d.attach(t, g1)
+    d.attach(t, g2)
+    d.close_round(t)
+    out = str(tmp_path / "cup")
+    write(d.store, t, out)
+    return out, t, g1, g2
+
+
+def test_a_bundle_verifies_offline_folder_and_zip(bundle):
+    out, t, g1, g2 = bundle
+    for path in (out, out + ".zip"):
+        result = verify(path)
+        assert result["ok"], result["problems"]
+        assert result["games"] == 2 and result["tournament"] == t
+    manifest = json.load(open(os.path.join(out, "manifest.json")))
+    assert [e["game"] for e in manifest["logs"]] == [t, g1, g2]
+    # each finished game's seal (issue 13.2): its final record, signed by the store's key
+    from engine.receipts import check_signature, public_key
+
+    key = public_key(FileStore(os.path.join(os.path.dirname(out), "store")))
+    assert manifest["key"] == key and manifest["files"] == {}
+    for entry in manifest["logs"][1:]:
+        assert check_signature(entry["seal"], "seal", key)["seq"] == entry["seq"]
+        assert entry["seal"]["link"] == entry["link"]
+    logs = [open(os.path.join(out, e["file"]), "rb").read() for e in manifest["logs"]]
+    assert manifest["merkle"]["root"] == merkle_root(logs).hex()
+
+
+def test_one_byte_changed_in_one_game_names_that_game(bundle):
+    out, t, g1, g2 = bundle
+    path = os.path.join(out, "games", f"{g2}.devlog")
+    data = bytearray(open(path, "rb").read())
+    data[200] ^= 0x01
+    open(path, "wb").write(bytes(data))
+    result = verify(out)
+    assert not result["ok"]
+    assert any(f"game {g2} (round 1, table 2) was altered" in p for p in result["problems"])
+    assert not any(g1 in p for p in result["problems"])
+
+
+def test_a_removed_swapped_or_cut_off_game_is_named(bundle, tmp_path):
+    out, t, g1, g2 = bundle
+    removed = str(tmp_path / "removed")
+    shutil.copytree(out, removed)
+    os.remove(os.path.join(removed, "games", f"{g1}.devlog"))
+    assert any(f"game {g1} (round 1, table 1) is missing" in p for p in verify(removed)["problems"])
+
+    swapped = str(tmp_path / "swapped")
+    shutil.copytree(out, swapped)
+    a, b = (os.path.join(swapped, "games", f"{g}.devlog") for g in (g1, g2))
+    da, db = open(a, "rb").read(), open(b, "rb").read()
+    open(a, "wb").write(db)
+    open(b, "wb").write(da)
+    problems = verify(swapped)["problems"]
+    assert any(f"game {g1} (round 1, table 1) was swapped: games/{g1}.devlog holds {g2}" in p
+               for p in problems)
+
+    cut = str(tmp_path / "cut")
+    shutil.copytree(out, cut)
+    from engine.log import scan
+    path = os.path.join(cut, "games", f"{g2}.devlog")
+    data = open(path, "rb").read()
+    records = scan(data).records
+    # cut the log after its first command: it verifies as far as it goes, but is not finished
+    end = _offset_after(data, 2)
+    open(path, "wb").write(data[:end])
+    problems = verify(cut)["problems"]
+    assert any(f"game {g2} (round 1, table 2) is not finished" in p for p in problems), problems
+    assert records
+
+
+def _offset_after(data: bytes, seq: int) -> int:
+    import msgpack
+
+    unpacker = msgpack.Unpacker(raw=False)
+    unpacker.feed(data)
+    unpacker.unpack()
+    for _ in range(seq):
+        unpacker.unpack()
+    return unpacker.tell()
+
+
+def test_changed_standings_in_the_manifest_are_caught(bundle, tmp_path):
+    out, t, g1, g2 = bundle
+    zipped = out + ".zip"
+    with zipfile.ZipFile(zipped) as archive:
+        files = {n: archive.read(n) for n in archive.namelist()}
+    manifest = json.loads(files["manifest.json"])
+    manifest["standings"][0]["points"] += 1
+    files["manifest.json"] = json.dumps(manifest).encode()
+    forged = str(tmp_path / "forged.zip")
+    with zipfile.ZipFile(forged, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    assert "the standings recomputed from the stream differ from the published ones" in \
+        verify(forged)["problems"]
+
+
+def test_a_seal_changed_or_signed_by_another_key_is_named(bundle, tmp_path):
+    """The games' seals in the manifest (issue 13.2) are checked with the manifest's key."""
+    out, t, g1, g2 = bundle
+    manifest = json.load(open(os.path.join(out, "manifest.json")))
+    manifest["logs"][2]["seal"]["seq"] -= 1  # a seal that names an earlier end
+    forged = str(tmp_path / "forged")
+    shutil.copytree(out, forged)
+    with open(os.path.join(forged, "manifest.json"), "w") as handle:
+        json.dump(manifest, handle)
+    problems = verify(forged)["problems"]
+    assert any(p.startswith(f"game {g2} (round 1, table 2): its seal does not hold: the seal's "
+                            "signature does not hold") for p in problems)
+    assert not any(g1 in p for p in problems)
