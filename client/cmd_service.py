@@ -43,7 +43,9 @@ def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_jso
     from engine.http import MAX_BODY, create_app
 
     store = store_dir or obj.store_dir
-    app = create_app(store, organiser_key, max_body=max_body or MAX_BODY)
+    from .page import texts
+
+    app = create_app(store, organiser_key, max_body=max_body or MAX_BODY, texts=texts)
     who = "the organiser only" if organiser_key else "anyone"
     # bind before saying anything: a busy port is a usage error (exit 2), not a listening line
     # followed by uvicorn's exit 3; uvicorn then serves on this very socket (no race)
