@@ -74,7 +74,8 @@ def _voids(log) -> dict:
     return dict(voided or {})
 
 
-def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None = None) -> dict:
+def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None = None,
+                voids: dict | None = None) -> dict:
     """The replay page's data: the game ``log`` (an :class:`engine.replay.LoadedLog`) event by
     event as ``viewer`` (REFEREE, a seat index or PUBLIC) saw it.
 
@@ -93,7 +94,7 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
     describe, table = words if words else (None, None)
     you = None if viewer is REFEREE or viewer == PUBLIC else names[viewer]
     to_map = rules.events.to_map
-    voids = _voids(log)
+    voids = _voids(log) if voids is None else dict(voids)
     created = log.header.created
     out = []
     item = None
