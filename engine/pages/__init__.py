@@ -82,8 +82,10 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
     ``{"format", "game", "kind", "title", "players": [names], "as": label (viewer_label),
     "over": bool, "steps": [{"seq", "actor" (a name, "referee" or None), "time" (ISO 8601
     UTC), "type", "text", "rules": [rule ids], "event": the event's map as the viewer saw it,
-    "view": the kind's view after it, "table": text or None, "voided"?: True, "reason"?:
-    str}]}``.  A seat's steps are the events of its redacted stream only; events it never saw
+    "view": the kind's view after it (the first step) or "patch": how it differs from the
+    previous step's (:func:`view_patch`),
+    "table": text or None, "voided"?: True, "reason"?: str}]}``; :func:`expand` gives every
+    step its whole view back.  A seat's steps are the events of its redacted stream only; events it never saw
     are left out.  ``voided``/``reason`` are present only for events a correction voided.
     """
     from ..replay import steps, view_at
@@ -97,18 +99,25 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
     voids = _voids(log) if voids is None else dict(voids)
     created = log.header.created
     out = []
-    item = None
+    item = previous = None
     for item in steps(log, viewer, to):
         record = item.record
         event_map = to_map(item.event)
+        # a view is a fresh map at every step (the CLI's replay --json keeps them too), so the
+        # previous one can be kept to patch against
         view = view_at(log, item.state, viewer, record.seq)
         text = describe(item.event, names) if describe else _generic_text(event_map)
         actor = ("referee" if record.actor == REFEREE_ACTOR
                  else names[record.actor] if 0 <= record.actor < len(names) else None)
         step = {"seq": record.seq, "actor": actor, "time": iso_time(created, record.ts),
                 "type": event_map.get("type"), "text": text, "rules": rule_ids(event_map, text),
-                "event": event_map, "view": view,
+                "event": event_map,
                 "table": table(view, you) if table and view.get("phase") != "setup" else None}
+        if previous is None:
+            step["view"] = view
+        else:
+            step["patch"] = view_patch(previous, view)
+        previous = view
         if record.seq in voids:
             step["voided"] = True
             step["reason"] = str(voids[record.seq] or "")
@@ -116,6 +125,53 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
     return {"format": FORMAT, "game": log.header.game, "kind": log.header.kind,
             "title": rules.title, "players": list(names), "as": viewer_label(viewer, names),
             "over": bool(rules.is_over(item.state)) if item is not None else False, "steps": out}
+
+
+def view_patch(old: dict, new: dict) -> dict:
+    """How the map ``new`` differs from ``old``: ``{"=": {key: new value}, "~": {key: patch of
+    a map}, "+": {key: items appended to a list}, "-": [keys removed]}`` (empty parts left
+    out; ``{}``: the same).  Applied by :func:`apply_patch` (and page.js's ``applyPatch``)."""
+    out: dict = {}
+    for key, value in new.items():
+        if key not in old:
+            out.setdefault("=", {})[key] = value
+            continue
+        was = old[key]
+        if was == value:
+            continue
+        if isinstance(was, dict) and isinstance(value, dict):
+            out.setdefault("~", {})[key] = view_patch(was, value)
+        elif (isinstance(was, list) and isinstance(value, list) and len(value) > len(was)
+              and value[:len(was)] == was):
+            out.setdefault("+", {})[key] = value[len(was):]
+        else:
+            out.setdefault("=", {})[key] = value
+    removed = [key for key in old if key not in new]
+    if removed:
+        out["-"] = removed
+    return out
+
+
+def apply_patch(old: dict, patch: dict) -> dict:
+    """The map :func:`view_patch` was given as ``new`` (``old`` is not changed)."""
+    new = dict(old)
+    for key in patch.get("-", []):
+        new.pop(key, None)
+    new.update(patch.get("=", {}))
+    for key, sub in patch.get("~", {}).items():
+        new[key] = apply_patch(old[key], sub)
+    for key, items in patch.get("+", {}).items():
+        new[key] = list(old[key]) + list(items)
+    return new
+
+
+def expand(data: dict) -> list[dict]:
+    """Every step's whole view, in order, from :func:`replay_data`'s ``view`` / ``patch``."""
+    views, view = [], None
+    for step in data["steps"]:
+        view = step["view"] if "view" in step else apply_patch(view, step["patch"])
+        views.append(view)
+    return views
 
 
 def _generic_text(event_map: dict) -> str:

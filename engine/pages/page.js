@@ -123,8 +123,23 @@
     return line;
   }
 
+  // a step's view is whole ("view") or a patch of the previous one (engine.pages.view_patch)
+  function applyPatch(old, patch) {
+    const out = Object.assign({}, old);
+    for (const key of patch["-"] || []) delete out[key];
+    Object.assign(out, patch["="] || {});
+    for (const [key, sub] of Object.entries(patch["~"] || {})) out[key] = applyPatch(old[key], sub);
+    for (const [key, items] of Object.entries(patch["+"] || {})) out[key] = old[key].concat(items);
+    return out;
+  }
+
   function showReplay(data, token) {
     steps = data.steps || [];
+    let view = null;
+    for (const step of steps) {
+      view = "view" in step ? step.view : applyPatch(view, step.patch);
+      step.view = view;
+    }
     $("title").textContent = data.title + " " + data.game + " - replay";
     document.title = data.game + " replay (" + data.as + ")";
     $("sub").textContent = (data.as === "referee" ? "the full view (referee)"

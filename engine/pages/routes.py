@@ -14,8 +14,12 @@ seat asking for the audit, 400 for a kind without an audit).
 
 from __future__ import annotations
 
+import gzip
+import json
+
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from ..errors import NotAllowed
@@ -30,19 +34,29 @@ HEADERS = {"Cache-Control": "no-store", "X-Frame-Options": "DENY", "Referrer-Pol
 def routes(api, texts=None) -> list[Route]:
     """The page routes for ``api`` (an engine.http.Api); ``texts``: see engine.pages."""
 
-    def loaded_log(game: str):
+    async def loaded_log(game: str):
+        """The game's log as of now (read holding the game's lock; decoded outside it, so a
+        long replay does not hold up the game's commands)."""
         from ..replay import load_bytes
 
-        return load_bytes(api.store.log_bytes(game), game)
+        data = await api.call(game, api.store.log_bytes, game)
+        return await run_in_threadpool(load_bytes, data, game)
 
-    def replay_for(game: str, viewer, choose: bool) -> dict:
-        data = replay_data(loaded_log(game), viewer, texts)
+    def replay_for(log, viewer, choose: bool) -> dict:
+        data = replay_data(log, viewer, texts)
         if choose:
             data["choose"] = list(data["players"])
         return data
 
-    def audit_for(game: str) -> dict:
-        return audit_data(loaded_log(game))
+    def answer(request: Request, data: dict) -> Response:
+        """``data`` as JSON, gzipped when the client takes it (a long game's replay is
+        megabytes of JSON that packs ten to one)."""
+        body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        headers = dict(HEADERS, Vary="Accept-Encoding")
+        if len(body) > 4096 and "gzip" in request.headers.get("accept-encoding", ""):
+            body = gzip.compress(body, 6)
+            headers["Content-Encoding"] = "gzip"
+        return Response(body, media_type="application/json", headers=headers)
 
     async def replay_page(request: Request) -> Response:
         return HTMLResponse(replay_html(None, "devil replay"), headers=HEADERS)
@@ -52,8 +66,8 @@ def routes(api, texts=None) -> list[Route]:
         game = await api.game_for(request, role)
         names = await api.call(game, api.names, game)
         viewer = api.viewer_for(role, names, request.query_params.get("as"))
-        data = await api.call(game, replay_for, game, viewer, role.is_referee)
-        return JSONResponse(data, headers=HEADERS)
+        log = await loaded_log(game)
+        return answer(request, await run_in_threadpool(replay_for, log, viewer, role.is_referee))
 
     async def audit_page(request: Request) -> Response:
         return HTMLResponse(audit_html(None, "devil audit"), headers=HEADERS)
@@ -64,7 +78,8 @@ def routes(api, texts=None) -> list[Route]:
         if not role.is_referee:
             raise NotAllowed("the audit reads every bet, sealed ones too: it is the referee's "
                              "(a seat or spectator reads the replay: GET /games/{id}/replay)")
-        return JSONResponse(await api.call(game, audit_for, game), headers=HEADERS)
+        log = await loaded_log(game)
+        return answer(request, await run_in_threadpool(audit_data, log))
 
     return [
         Route("/games/{game}/replay", replay_page, methods=["GET"]),

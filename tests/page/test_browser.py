@@ -17,6 +17,7 @@ import re
 from click.testing import CliRunner
 
 from client.cli import cli
+from engine.pages import expand
 from engine.replay import load_bytes
 from tests.service.conftest import auth
 
@@ -127,9 +128,9 @@ def test_a_seat_replay_page_shows_what_it_knew_and_no_hidden_card(finished_games
     assert not any(name in page_shell for name in names)  # the page holds no game data
     for url, body in bodies:  # no answer pairs a hidden society with its seat
         if url.endswith("/replay/data"):
-            for step in json.loads(body)["steps"]:
+            for view in expand(json.loads(body)):
                 for seat in unknown:
-                    assert step["view"]["players"][seat]["society"] is None, step["seq"]
+                    assert view["players"][seat]["society"] is None, view["version"]
     # the data is the seat's redacted stream, event for event, and nothing else
     data = json.loads(next(body for url, body in bodies if url.endswith("/replay/data")))
     assert data["as"] == names[me] and "choose" not in data

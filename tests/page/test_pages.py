@@ -97,6 +97,21 @@ def test_replay_html_holds_only_what_the_seat_saw(tmp_path):
     assert page_data(out.read_text())["as"] == "referee"
 
 
+@pytest.mark.parametrize("path", [CASTLE, ATKR])
+def test_every_step_carries_the_view_the_viewer_had_then(path):
+    from engine.game import PUBLIC, REFEREE
+    from engine.pages import expand
+    from engine.replay import steps, view_at
+
+    log = open_log(path)
+    for viewer in (REFEREE, 1, PUBLIC):
+        data = replay_data(log, viewer)
+        wanted = [json.loads(json.dumps(view_at(log, item.state, viewer, item.record.seq)))
+                  for item in steps(log, viewer)]
+        assert "view" in data["steps"][0] and all("patch" in s for s in data["steps"][1:])
+        assert json.loads(json.dumps(expand(data))) == wanted
+
+
 def test_voided_events_carry_their_reason_and_the_page_strikes_them():
     log = open_log(ATKR)
     data = replay_data(log, voids={5: "wrong coal reported", 6: "wrong coal reported"})
