@@ -15,6 +15,9 @@ client.games.atkr.audit).
   against the money the log states (pact holders' money, ATKR-6.4; the final money);
 * reports the largest amount the bank was ever down (ATKR-1.4).
 
+``Audit.chart()`` is the money chart's spec (engine.chart; ``devil audit --chart``, the audit
+page): every account after each round, the rounds with a pact holder marked.
+
 Transfers: a bet moves its stake from the seat to the table (ATKR-3.5); a won bet moves the
 stake back from the table and the bank pays the win (ATKR-5.3, or 2x for ATKR-5.5); a lost bet
 moves the stake from the table to the bank (ATKR-5.4); prizes come from the bank (ATKR-5.6,
