@@ -36,7 +36,9 @@ def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_jso
 
     Creating a game (POST /games) answers one token per seat, a referee token and a
     spectator token; players then run `devil --server URL --token T ...`.  The API is
-    described at /openapi.json; docs/service.md plays a whole game with curl.
+    described at /openapi.json; docs/service.md plays a whole game with curl.  In a browser,
+    URL/games/GAME/replay#token=T steps through a game as token T may see it, and
+    URL/games/GAME/audit#token=REFEREE draws the money chart.
     """
     import uvicorn
 
