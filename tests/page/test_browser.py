@@ -224,3 +224,31 @@ def test_voided_events_are_struck_through_with_their_reason(browser, shots):
     assert style == "line-through"
     page.screenshot(path=os.path.join(shots, "replay-voided.png"))
     page.close()
+
+
+def test_the_referee_sees_everything_and_may_look_as_any_seat(finished_games, browser):
+    server, games = finished_games
+    created = games["castle"]
+    names = created["players"]
+    log = referee_log(server, created)
+    dealt = next(log.rules.events.to_map(e) for e in log.events if type(e).TYPE == "cards_dealt")
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    asked = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.goto(f"{server.url}/games/{created['game']}/replay#token={created['tokens']['referee']}"
+              "&seq=3")
+    page.wait_for_selector("#replay:not([hidden])")
+    assert page.inner_text("#where").endswith("(#3)")  # #seq=3 opens at that event
+    players = page.evaluate(PLAYERS_TABLE)
+    assert [players[n]["society"] for n in names] == dealt["societies"]
+    assert [players[n]["profession"] for n in names] == dealt["professions"]
+    page.select_option("#as", names[1])  # "view as": the page asks again, ?as=NAME
+    page.wait_for_function("(name) => document.title.includes('(' + name + ')')", arg=names[1])
+    assert asked[-1].endswith(f"/replay/data?as={names[1]}")
+    page.click("#first")
+    for _ in range(4):
+        page.click("#next")
+    players = page.evaluate(PLAYERS_TABLE)
+    assert players[names[1]]["society"] == dealt["societies"][1]
+    assert all(players[n]["society"] == "?" for i, n in enumerate(names) if i != 1)
+    page.close()
