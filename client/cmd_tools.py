@@ -335,6 +335,11 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
         if chart_format not in ("png", "svg"):
             raise UsageError(f"--chart writes .png or .svg, not {chart_path!r}: name the file "
                              "money.png or money.svg")
+    import os
+
+    for path in (csv_path, chart_path):  # refuse before the work, as _write_new would after
+        if path is not None and not force and os.path.exists(path):
+            raise UsageError(f"{path} exists already; give a new file name or --force")
     items, archive = sources_of(ctx.obj, sources)
     if archive:
         if csv_path or chart_path:

@@ -48,7 +48,7 @@ def finished_games(tmp_path_factory):
     try:
         games = {}
         for kind, players, bot, seed in (("castle", ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"], "sensible", 11),
-                                         ("atkr", ["Anna", "Ben", "Cleo"], "cautious", 12)):
+                                         ("atkr", ["Anna", "Ben", "Cleo"], "cautious", 13)):
             answer = server.http.post("/games", json={"kind": kind, "seed": seed,
                                                       "options": {"players": players}})
             assert answer.status_code == 201, answer.text

@@ -151,6 +151,7 @@ def test_the_audit_page_draws_the_money_chart(finished_games, browser, shots):
     pawns = [log.rules.events.to_map(e) for e in log.events if type(e).TYPE == "pawns_placed"]
     pact_rounds = [index + 2 for index, p in enumerate(pawns) if p["pacts"]
                    and index + 2 <= rounds]  # a pact entered after round r is held in r + 1
+    assert pact_rounds  # the game has pact rounds to mark
 
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.goto(f"{server.url}/games/{game}/audit#token={created['tokens']['referee']}")

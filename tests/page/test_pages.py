@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from engine.chart import png, svg
+from engine.chart import svg
 from engine.games.atkr.audit import audit
 from engine.pages import replay_data, replay_html, rule_ids, script_json
 from engine.replay import open_log
@@ -64,12 +64,6 @@ def test_audit_chart_writes_svg_and_png_and_refuses_what_it_cannot(physical, tmp
     assert not (tmp_path / "money.jpg").exists()
     out = run("audit", CASTLE, "--chart", str(tmp_path / "castle.svg"))  # no audit: usage
     assert out.exit_code == 2 and not (tmp_path / "castle.svg").exists()
-
-
-def test_png_is_drawn_from_the_same_spec():
-    spec = {"title": "t", "x_label": "round", "y_label": "money", "x": [0, 1],
-            "series": [{"name": "A", "values": [200, 250], "dashed": False}], "marks": []}
-    assert png(spec)[:4] == b"\x89PNG"
 
 
 def page_data(html: str) -> dict:
