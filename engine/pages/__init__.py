@@ -66,8 +66,17 @@ def rule_ids(event_map: dict, text: str = "") -> list[str]:
 
 
 def _voids(log) -> dict:
-    """``{seq: reason}`` of the events a correction voided, where the log knows them
-    (``LoadedLog.voided``, set by corrections); {} otherwise."""
+    """``{seq: reason}`` of the records a correction voided, where the log knows them: its
+    referee's desk (``log.desk.mark(seq) -> {"by", "reason"} | None``, engine.desk) or a plain
+    ``log.voided`` map; {} otherwise."""
+    mark = getattr(getattr(log, "desk", None), "mark", None)
+    if mark is not None:
+        out = {}
+        for record in log.records:
+            found = mark(record.seq)
+            if found is not None:
+                out[record.seq] = found.get("reason", "")
+        return out
     voided = getattr(log, "voided", None)
     if callable(voided):
         voided = voided()
@@ -106,6 +115,9 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
         # a view is a fresh map at every step (the CLI's replay --json keeps them too), so the
         # previous one can be kept to patch against
         view = view_at(log, item.state, viewer, record.seq)
+        desk = getattr(item, "desk", None)  # the voids and disputes as they stood then
+        if desk is not None:
+            view.update(desk.summary(names))
         text = describe(item.event, names) if describe else _generic_text(event_map)
         actor = ("referee" if record.actor == REFEREE_ACTOR
                  else names[record.actor] if 0 <= record.actor < len(names) else None)
