@@ -202,7 +202,8 @@ def audit_data(log) -> dict:
     if rules.audit is None:
         raise UsageError(f"{rules.title} games have no audit (and so no money chart); "
                          "`devil verify` checks any recorded game")
-    result = rules.audit(log)
+    effective = getattr(log, "effective", None)  # a corrected game is audited as corrected
+    result = rules.audit(effective() if effective is not None else log)
     chart = getattr(result, "chart", None)
     if chart is None:
         raise UsageError(f"the audit of {rules.title} games draws no chart")
