@@ -14,6 +14,7 @@ import json
 import os
 import re
 
+import pytest
 from click.testing import CliRunner
 
 from client.cli import cli
@@ -227,6 +228,7 @@ def test_voided_events_are_struck_through_with_their_reason(browser, shots):
     page.close()
 
 
+@pytest.mark.slow  # a third page load against the server: kept out of the default run
 def test_the_referee_sees_everything_and_may_look_as_any_seat(finished_games, browser):
     server, games = finished_games
     created = games["castle"]
