@@ -41,7 +41,7 @@ def play_to_end(store: str, game: str, kind: str, bot: str, seed: int) -> dict:
     return result
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def finished_games(tmp_path_factory):
     store = str(tmp_path_factory.mktemp("page-store"))
     server = Server(store).start()
@@ -60,8 +60,10 @@ def finished_games(tmp_path_factory):
         server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # module scope: Playwright's sync API runs an event loop in this thread while it is open,
+    # and later tests call asyncio.run()
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's chromium package "
                     "(`apt-get install -y chromium`; .ci/run does) or set DEVIL_CHROMIUM")
