@@ -1,9 +1,7 @@
 """Fixtures of the page tests (issue 13.4, 13.5).
 
-``finished_games``: a real ``devil serve`` process (tests/service/conftest.py's Server) with a
-Castle game and an Auf Teufel komm raus game created over HTTP (so they have tokens) and played
-to their end by bots through a GameService on the same store folder (appends from two processes
-are serialized by the log's flock, docs/service.md).
+``finished_games``: a real ``devil serve`` process (tests/service/conftest.py's Server) on a
+store holding a finished game of each kind (the shipped recordings), with tokens.
 
 ``browser``: headless Chromium (Debian's ``chromium`` package, /usr/bin/chromium, or
 ``DEVIL_CHROMIUM``) driven by Playwright; never a downloaded browser.  .ci/run installs
@@ -16,45 +14,41 @@ Chromium where it is missing.
 from __future__ import annotations
 
 import os
-import random
 import shutil
 
 import pytest
 
-from tests.service.conftest import Server
+from tests.service.conftest import ROOT, Server
 
 CHROMIUM = os.environ.get("DEVIL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
-def play_to_end(store: str, game: str, kind: str, bot: str, seed: int) -> dict:
-    """Bots at every seat of ``game`` (in the store folder ``store``) until it ends."""
-    from engine.bots import make_bot, play_out
-    from engine.service import GameService
-    from engine.store import open_store
-
-    service = GameService(open_store(store))
-    names = service.load(game).rules.seats(service.load(game).state)
-    rng = random.Random(seed)
-    bots = {seat: make_bot(kind, bot, random.Random(rng.random())) for seat in range(len(names))}
-    result = play_out(service, game, bots, max_commands=5000)
-    assert result["over"] and not result["capped"]
-    return result
+#: the finished games the pages are opened on: shipped recordings (replays/), one per kind
+RECORDINGS = {"castle": "castle-7p.devlog", "atkr": "atkr-4p-cautious-seed104.devlog"}
+ORGANISER_KEY = "page-test-organiser"
 
 
 @pytest.fixture(scope="module")
 def finished_games(tmp_path_factory):
-    store = str(tmp_path_factory.mktemp("page-store"))
-    server = Server(store).start()
+    """A real ``devil serve`` on a store holding the shipped recordings, each with fresh tokens
+    (engine.auth.TokenBook.issue, as for a game created over HTTP); the organiser key is the
+    referee of both.  ``(server, {kind: {"game", "players", "tokens"}})``."""
+    from engine.auth import TokenBook
+    from engine.replay import open_log
+    from engine.store import open_store
+
+    store_dir = str(tmp_path_factory.mktemp("page-store"))
+    store = open_store(store_dir)
+    games = {}
+    for kind, name in RECORDINGS.items():
+        path = os.path.join(ROOT, "replays", name)
+        with open(path, "rb") as handle:
+            game = store.import_log(handle.read())
+        players = open_log(path).names
+        tokens = TokenBook(store).issue(game, players)
+        games[kind] = {"game": game, "players": players, "tokens": tokens}
+    server = Server(store_dir, organiser_key=ORGANISER_KEY).start()
     try:
-        games = {}
-        for kind, players, bot, seed in (("castle", ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"], "sensible", 11),
-                                         ("atkr", ["Anna", "Ben", "Cleo"], "cautious", 13)):
-            answer = server.http.post("/games", json={"kind": kind, "seed": seed,
-                                                      "options": {"players": players}})
-            assert answer.status_code == 201, answer.text
-            created = answer.json()
-            play_to_end(store, created["game"], kind, bot, seed)
-            games[kind] = created
         yield server, games
     finally:
         server.stop()
