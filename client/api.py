@@ -10,6 +10,7 @@ Methods (``as_name``: a player's name, or None for the referee / the token's own
 * ``resolve(game) -> id``; ``kind(game) -> str``; ``players(game) -> [names]``
 * ``view(game, as_name) -> dict``; ``legal(game, as_name) -> [command map]``
 * ``events(game, as_name, after=0) -> [{"seq", "actor", "cmd", "time", "event"}]``
+* ``public_events(game) -> [...]``: the same entries as a spectator sees them (public facts)
 * ``submit(game, command, as_name, command_id) -> {"game", "repeated", "events": [...], "view"}``
   (each event map carries its ``seq``)
 * ``games() -> [row]``: one row per game (engine.game.summary_row: game, kind, title,
@@ -26,6 +27,17 @@ from engine.errors import DevilError, UsageError
 from engine.game import REFEREE, summary_row
 from engine.log import iso_time
 from engine.service import CONSOLE, GameService
+
+
+def mark_voided(entries: list[dict], desk) -> list[dict]:
+    """``entries`` (``{"seq", ...}``) with ``"voided": {"by", "reason"}`` added to each record
+    a correction voided (``desk``: engine.desk.state.Desk, or None)."""
+    if desk is not None and desk.voided:
+        for entry in entries:
+            mark = desk.mark(entry["seq"])
+            if mark is not None:
+                entry["voided"] = mark
+    return entries
 
 
 class LocalClient:
@@ -63,9 +75,20 @@ class LocalClient:
     def events(self, game: str, as_name: str | None, after: int = 0) -> list[dict]:
         loaded = self.service.load(game)
         to_map = loaded.rules.events.to_map
+        out = [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd,
+                "time": iso_time(loaded.header.created, r.ts), "event": to_map(e)}
+               for r, e in self.service.stream(game, self._viewer(game, as_name), after)]
+        return mark_voided(out, self.service.desk(game))
+
+    def public_events(self, game: str) -> list[dict]:
+        """Every event as a spectator sees it (engine.game.PUBLIC: public facts only)."""
+        from engine.game import PUBLIC
+
+        loaded = self.service.load(game)
+        to_map = loaded.rules.events.to_map
         return [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd,
                  "time": iso_time(loaded.header.created, r.ts), "event": to_map(e)}
-                for r, e in self.service.stream(game, self._viewer(game, as_name), after)]
+                for r, e in self.service.stream(game, PUBLIC)]
 
     def submit(self, game: str, command: dict, as_name: str | None,
                command_id: str | None = None) -> dict:
@@ -75,8 +98,10 @@ class LocalClient:
         result = self.service.submit(game, command, actor=CONSOLE, command_id=command_id)
         viewer = self._viewer(game, as_name)
         rules = self.service.load(game).rules
-        shown = [(r, e if viewer is REFEREE else rules.redact(e, viewer))
-                 for r, e in zip(result.records, result.events)]
+        from engine.desk import DESK_CLASSES
+
+        shown = [(r, e if viewer is REFEREE or type(e) in DESK_CLASSES
+                  else rules.redact(e, viewer)) for r, e in zip(result.records, result.events)]
         return {"game": game, "repeated": result.repeated,
                 "events": [{"seq": r.seq, **rules.events.to_map(e)} for r, e in shown
                            if e is not None],
@@ -136,20 +161,31 @@ class FileClient:
 
     def _pairs(self, viewer):
         """``(record, event)`` as ``viewer`` saw them (events it never saw left out)."""
+        from engine.desk import DESK_CLASSES
+
         redact = self.log.rules.redact
         for record, event in zip(self.log.records, self.log.events):
-            shown = event if viewer is REFEREE else redact(event, viewer)
+            shown = event if viewer is REFEREE or type(event) in DESK_CLASSES \
+                else redact(event, viewer)
             if shown is not None:
                 yield record, shown
 
     def _state(self, viewer):
+        if self.log.desk is not None:  # voids applied (engine.desk.fold)
+            from engine.desk.fold import fold
+
+            return fold(self.log.rules, self.log.records, self.log.events, viewer,
+                        self.log.desk)[0]
         return self.log.rules.fold(event for _, event in self._pairs(viewer))
 
     def view(self, game: str, as_name: str | None) -> dict:
         viewer = self._viewer(as_name)
         version = self.log.records[-1].seq if self.log.records else 0
-        return {"game": self.log.header.game, "version": version,
-                **self.log.rules.view(self._state(viewer), viewer)}
+        out = {"game": self.log.header.game, "version": version,
+               **self.log.rules.view(self._state(viewer), viewer)}
+        if self.log.desk is not None:
+            out.update(self.log.desk.summary(self.log.names))
+        return out
 
     def legal(self, game: str, as_name: str) -> list[dict]:
         viewer = self._viewer(as_name)
@@ -163,5 +199,6 @@ class FileClient:
         viewer = self._viewer(as_name)
         to_map = self.log.rules.events.to_map
         created = self.log.header.created
-        return [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd, "time": iso_time(created, r.ts),
-                 "event": to_map(e)} for r, e in self._pairs(viewer) if r.seq > after]
+        return mark_voided([{"seq": r.seq, "actor": r.actor, "cmd": r.cmd,
+                             "time": iso_time(created, r.ts), "event": to_map(e)}
+                            for r, e in self._pairs(viewer) if r.seq > after], self.log.desk)

@@ -44,7 +44,9 @@ error (a bug), 130 aborted.
 LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify",
         "audit": "client.cmd_tools:audit", "serve": "client.cmd_service:serve",
         "watch": "client.cmd_service:watch", "import": "client.cmd_store:import_",
-        "db": "client.cmd_store:db", "aside": "client.cmd_store:aside"}
+        "db": "client.cmd_store:db", "aside": "client.cmd_store:aside",
+        "correct": "client.cmd_desk:correct", "dispute": "client.cmd_desk:dispute",
+        "ruling": "client.cmd_desk:ruling", "disputes": "client.cmd_desk:disputes"}
 
 
 @click.group(cls=DevilGroup, lazy=LAZY, with_kinds=True, help=HELP,
@@ -70,9 +72,32 @@ def new():
     """Create a game and print its id."""
 
 
-@cli.group(cls=DevilGroup, slot="play")
-def play():
-    """Play a whole game at one terminal: people and bots mixed."""
+@cli.group(cls=DevilGroup, slot="play", invoke_without_command=True, no_args_is_help=True)
+@click.option("--resume", "resume_game", metavar="GAME",
+              help="Continue an interrupted game of any kind from the store, with the people "
+                   "and bots it was started with.")
+@click.option("--bot", "bot_specs", multiple=True, metavar="NAME=KIND",
+              help="With --resume: a seat a bot takes over from now on (repeat).")
+@click.pass_context
+def play(ctx, resume_game, bot_specs):
+    """Play a whole game at one terminal: people and bots mixed.
+
+    Between two people the screen is cleared and the program waits until the terminal is
+    passed on.  `devil play --resume GAME` continues an interrupted game.
+    """
+    if ctx.invoked_subcommand is not None:
+        if resume_game is not None or bot_specs:
+            raise click.UsageError("give --resume (and its --bot) without a kind (devil play --resume GAME) "
+                                   "or after it (devil play KIND --resume GAME)")
+        return
+    if resume_game is None:  # pragma: no cover - no_args_is_help answers a bare `devil play`
+        raise click.UsageError("name a kind (devil play KIND ...) or --resume GAME")
+    from .play import kind_of
+
+    command = ctx.command.get_command(ctx, kind_of(ctx.obj, resume_game))
+    if command is None:
+        raise click.UsageError(f"{resume_game}: its kind has no `devil play`")
+    ctx.invoke(command, resume_game=resume_game, bot_specs=bot_specs)
 
 
 @cli.group(cls=DevilGroup, slot="simulate")
@@ -148,6 +173,10 @@ def show(obj, game, as_name, as_json):
         return
     render = renderer_for(view["kind"])
     click.echo(render.table(view, as_name))
+    from .desk import desk_lines
+
+    for line in desk_lines(view):  # corrections' voids and open disputes
+        click.echo(line)
     for line in damage_lines(view.get("damage")):
         click.echo(line)
     if legal is not None:
@@ -179,8 +208,10 @@ def log(obj, game, as_name, as_json):
         return
     names = client.players(game)
     render = renderer_for(client.kind(game))
-    for entry in entries:
-        click.echo(f"#{entry['seq']:<4} {render.describe_map(entry['event'], names)}")
+    from .desk import entry_line
+
+    for entry in entries:  # a voided record struck through, with its correction's reason
+        click.echo(entry_line(render, entry, names))
     service = getattr(client, "service", None)  # the local store's games: their damage too
     if service is not None:
         for line in damage_lines(service.store.damage(game)):

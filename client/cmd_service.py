@@ -12,6 +12,7 @@ import time
 import click
 
 from .common import json_option, renderer_for
+from .desk import entry_line
 
 
 @click.command()
@@ -134,7 +135,7 @@ def watch(obj, game, as_name, after, timeout, as_json):
             if as_json:
                 click.echo(json.dumps(entry))
             else:
-                click.echo(f"#{entry['seq']:<4} {render.describe_map(entry['event'], names)}")
+                click.echo(entry_line(render, entry, names))
             after = max(after, entry["seq"])
         after = max(after, data.get("version", after))
         sys.stdout.flush()

@@ -71,13 +71,22 @@ def replay(obj, source, as_name, to_seq, step, events_only, html_path, force, as
         return
     render = renderer_for(log.header.kind)
     to_map = log.rules.events.to_map
+    from .desk import voided_line
+
+    final = log.desk  # a record voided by any correction in the log is shown struck through
     out = []
     for item in steps(log, viewer, to_seq):
         view = view_at(log, item.state, viewer, item.record.seq)
+        mark = final.mark(item.record.seq) if final is not None else None
+        if item.desk is not None:  # the voids and disputes as they stood at this step
+            view.update(item.desk.summary(names))
         if as_json:
-            out.append({"seq": item.record.seq, "event": to_map(item.event), "view": view})
+            out.append({"seq": item.record.seq, "event": to_map(item.event), "view": view,
+                        "voided": mark is not None,
+                        **({"void": mark} if mark is not None else {})})
             continue
-        click.echo(f"#{item.record.seq:<5} {render.describe(item.event, names)}")
+        click.echo(f"#{item.record.seq:<5} " + voided_line(render.describe(item.event, names),
+                                                          mark))
         if not events_only and view.get("phase") != "setup":  # no table before round 1
             click.echo(render.table(view, as_name))
             click.echo("")
@@ -91,7 +100,8 @@ def replay(obj, source, as_name, to_seq, step, events_only, html_path, force, as
             if key in ("q", "Q", "\x03", "\x04"):
                 break
     if as_json:
-        emit({"game": log.header.game, "kind": log.header.kind, "as": as_name, "steps": out})
+        emit({"game": log.header.game, "kind": log.header.kind, "as": as_name, "steps": out,
+              **(final.summary(names) if final is not None else {})})
     if not check.ok:
         raise LogDamaged(check.first_bad_seq, check.reason, source_log.label)
 
@@ -355,7 +365,7 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
         raise UsageError(f"{rules.title} ({rules.kind}) games have no audit; `devil verify` "
                          "checks any recorded game")
     try:
-        result = rules.audit(log)
+        result = rules.audit(log.effective())  # a corrected game is audited as corrected
     except Exception as exc:  # an impossible event the audit cannot follow: name its record
         from engine.errors import LogDamaged
         from engine.replay import verify_bytes, verify_path
@@ -371,15 +381,22 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
         _write_chart(result, rules, chart_path, chart_format, force)
     finished = bool(result.finished)
     failed = not result.ok or (need_finished and not finished)
+    voided = log.desk.summary().get("voided", []) if log.desk is not None else []
     if as_json:
         data = result.to_json()
         data["finished"] = finished
+        if voided:
+            data["voided"] = voided  # the records this audit leaves out (engine.desk)
         emit(data)
     else:
         text = render.text(result)
         if failed and result.ok:
             text = "FAILED: the game is not finished, as --finished requires\n" + text
         click.echo(text)
+        from .desk import desk_lines
+
+        for line in desk_lines({"voided": voided}):
+            click.echo(f"{line} (left out of this audit)")
     if failed:
         ctx.exit(3)
 

@@ -172,19 +172,33 @@ def renderer_for(kind: str):
     """The renderer module of game ``kind`` (``client.games.<kind>.render``): ``describe(event,
     names)``, ``describe_map(map, names)``, ``table(view, you)``, ``summarize_legal(maps)``,
     ``next_hint(view)``.  UsageError for an unknown kind."""
+    from .desk import DeskAware
     from .games import part
 
-    return part(kind, "render")
+    return DeskAware(part(kind, "render"))  # the referee's desk's events read in every kind
 
 
-def print_created(obj: Context, created: dict, as_json: bool) -> None:
-    """Print a new game's id (stdout) and its first events (stderr), or JSON."""
+def print_created(obj: Context, created: dict, as_json: bool, show_deal: bool = False) -> None:
+    """Print a new game's id (stdout) and its first events (stderr), or JSON.
+
+    The first events are printed as the whole table may see them (a spectator's view:
+    locally the PUBLIC stream, over ``--server`` the spectator token the service just
+    handed out), so whoever creates a game never sees its deal by accident.  ``show_deal``
+    (the referee asked, ``--show-deal``) prints them as the referee sees them instead (every
+    society, profession and item) and, with ``as_json``, adds them to the JSON as ``events``
+    (tagged event maps with their ``seq``)."""
+    client = obj.client
     if as_json:
+        if show_deal:
+            created = {**created, "events": [{"seq": entry["seq"], **entry["event"]}
+                                             for entry in client.events(created["game"], None)]}
         emit(created)
         return
     click.echo(created["game"])
     render = renderer_for(created["kind"])
-    for entry in obj.client.events(created["game"], None):
+    entries = (client.events(created["game"], None) if show_deal
+               else client.public_events(created["game"]))
+    for entry in entries:
         click.echo("  " + render.describe_map(entry["event"], created["players"]), err=True)
     for seat, token in (created.get("tokens") or {}).items():
         click.echo(f"  token for {seat}: {token}", err=True)
@@ -207,7 +221,9 @@ def submit_command(obj: Context, game: str, command: dict, as_name: str | None, 
     engine's errors (IllegalCommand, NotAllowed, ...) pass through."""
     if as_name is None and "player" not in command:
         as_name = token_seat(obj, obj.client.resolve(game))
-        if as_name is None:
+        if as_name is None and command.get("type") in ("correct", "ruling"):
+            pass  # the referee's desk: given by the referee, for no player (client.cmd_desk)
+        elif as_name is None:
             raise click.UsageError("--as NAME is required (with --server, a seat's token "
                                    "stands for its seat; the referee names the player)")
     if as_name is not None and command.get("player", as_name) != as_name:
@@ -307,10 +323,3 @@ def parse_bots(specs) -> dict[str, str]:
         bots[name.strip()] = kind.strip()
     return bots
 
-
-def public_event(table, event):
-    """What everyone at the table may see of ``event`` (an engine.bots.Table's game)."""
-    from engine.game import PUBLIC
-
-    shown = table.rules.redact(event, PUBLIC)
-    return event if shown is None else shown

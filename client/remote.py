@@ -69,6 +69,7 @@ class RemoteClient:
         self._http = httpx.Client(base_url=self.server, timeout=timeout, transport=transport)
         self._summaries: dict[str, dict] = {}
         self._game_tokens: dict[str, str] = {}  # referee tokens of games created here
+        self._spectator_tokens: dict[str, str] = {}  # and their spectator tokens
 
     def close(self) -> None:
         self._http.close()
@@ -148,6 +149,8 @@ class RemoteClient:
         tokens = created.get("tokens") or {}
         if tokens.get("referee"):
             self._game_tokens[created["game"]] = tokens["referee"]
+        if tokens.get("spectator"):
+            self._spectator_tokens[created["game"]] = tokens["spectator"]
         return created
 
     def resolve(self, game: str) -> str:
@@ -172,6 +175,15 @@ class RemoteClient:
     def events(self, game: str, as_name: str | None, after: int = 0) -> list[dict]:
         data = self._json("GET", self._path(game, "/events"), game=game,
                           params={"as": as_name, "after": after})
+        return data["events"]
+
+    def public_events(self, game: str) -> list[dict]:
+        """Every event as a spectator sees it: asked with the spectator token of a game created
+        by this client (else with the client's own token), so the server never sends what the
+        table may not see."""
+        spectator = self._spectator_tokens.get(game)
+        headers = {"Authorization": f"Bearer {spectator}"} if spectator else None
+        data = self._json("GET", self._path(game, "/events"), game=game, headers=headers)
         return data["events"]
 
     def wait_events(self, game: str, as_name: str | None, after: int = 0,

@@ -75,7 +75,7 @@ def audit_row(path: str, data: bytes | None = None) -> dict:
             return {"path": path, "status": SKIPPED, "first_bad_seq": None, "ok": None,
                     "reason": f"{log.rules.title} games have no audit", "game": log.header.game,
                     "kind": log.header.kind}
-        result = log.rules.audit(log)
+        result = log.rules.audit(log.effective())  # a corrected game as corrected (engine.desk)
     except DevilError as exc:
         return {"path": path, "status": DAMAGED, "first_bad_seq": getattr(exc, "seq", None),
                 "reason": exc.message, "game": None, "kind": None, "ok": False}

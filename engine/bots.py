@@ -53,9 +53,16 @@ class Table:
         loaded = service.load(game)
         self.rules = loaded.rules
         self.names = self.rules.seats(loaded.state)
-        self.referee = self.rules.fold(loaded.events)
-        self.states = [self.rules.fold(self.rules.redact(e, seat) for e in loaded.events)
-                       for seat in range(len(self.names))]
+        if loaded.desk is not None:  # a corrected game: its voids applied (engine.desk.fold)
+            from .desk.fold import fold
+
+            self.referee = fold(self.rules, loaded.records, loaded.events, desk=loaded.desk)[0]
+            self.states = [fold(self.rules, loaded.records, loaded.events, seat, loaded.desk)[0]
+                           for seat in range(len(self.names))]
+        else:
+            self.referee = self.rules.fold(loaded.events)
+            self.states = [self.rules.fold(self.rules.redact(e, seat) for e in loaded.events)
+                           for seat in range(len(self.names))]
         self.events = len(loaded.events)
 
     def apply(self, events: list) -> None:

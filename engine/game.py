@@ -63,7 +63,10 @@ class GameRules:
       options.  The first event records every option, house rules included, and the chance
       commitment (``None`` for a physical game).
     * ``initial() -> state``; ``evolve``; ``decide``; ``view``; ``redact``;
-      ``legal_commands``: see the module docstring.
+      ``legal_commands``: see the module docstring.  ``events`` also decodes the referee's
+      desk events (:mod:`engine.desk`: ``corrected``, ``dispute_raised``, ``ruling_given``),
+      registered here for every kind; ``evolve`` is never given one and raises on a type it
+      does not know; ``redact`` is never asked about one (every viewer sees them whole).
     * ``acting_seat(state, command) -> int | None``: the seat a command acts for; ``None``
       when only the referee may submit it (e.g. a coal reported in a physical game).
     * ``is_over(state) -> bool``; ``seats(state) -> list[str]`` (names in seat order).
@@ -120,8 +123,16 @@ class GameRules:
     bots: "Callable[[], dict] | None" = None
     audit: "Callable[[Any], Any] | None" = None
 
+    def __attrs_post_init__(self):
+        # the referee's desk (corrections, disputes, rulings) writes its events into every
+        # kind's log; ``evolve`` never sees them (engine.desk folds them)
+        from .desk.events import register
+
+        register(self.events)
+
     def fold(self, events, state=None):
-        """``reduce(evolve, events, state or initial())``."""
+        """``reduce(evolve, events, state or initial())`` (the game's own events only: a log
+        with the desk's records folds with :func:`engine.desk.fold.fold`)."""
         if state is None:
             state = self.initial()
         evolve = self.evolve

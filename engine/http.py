@@ -349,6 +349,12 @@ class Api:
                 "cmd": r.cmd if viewer is REFEREE or r.actor == viewer else None,
                 "time": iso_time(created, r.ts), "event": to_map(e)}
                for r, e in self.service.stream(game, viewer, after)]
+        desk = self.service.desk(game)
+        if desk is not None and desk.voided:  # a voided record: {"by", "reason"} (engine.desk)
+            for entry in out:
+                mark = desk.mark(entry["seq"])
+                if mark is not None:
+                    entry["voided"] = mark
         return out, loaded.version, bool(loaded.rules.is_over(loaded.state))
 
     def _submit(self, game: str, body: dict, role: Role, as_name: str | None, key: str,
@@ -370,8 +376,11 @@ class Api:
                                 f"{game}; give every command a fresh Idempotency-Key", 2)
         rules = self.service.load(game).rules
         shown = []
+        from .desk import DESK_CLASSES
+
         for record, event in zip(result.records, result.events):
-            seen = event if viewer is REFEREE else rules.redact(event, viewer)
+            seen = event if viewer is REFEREE or type(event) in DESK_CLASSES \
+                else rules.redact(event, viewer)
             if seen is not None:
                 shown.append({"seq": record.seq, **rules.events.to_map(seen)})
         return {"game": game, "repeated": result.repeated, "events": shown,

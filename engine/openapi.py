@@ -92,7 +92,37 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                             "additionalProperties": True,
                             "description": "The same JSON command objects as `devil submit` "
                                            "(a seat's token fills in its own player)."},
+                # the referee's desk (engine.desk; docs/commands.md): commands of every kind
+                "Correct": {"type": "object", "required": ["type", "to", "reason"],
+                            "description": "The referee returns the game to its state after "
+                                           "record `to`; the records after it are voided "
+                                           "(DESK-1 to 3).  Refused for a seat's token (403).",
+                            "properties": {"type": {"const": "correct"},
+                                           "to": {"type": "integer", "minimum": 0},
+                                           "reason": {"type": "string", "minLength": 1,
+                                                      "maxLength": 500}}},
+                "Dispute": {"type": "object", "required": ["type", "seq", "text"],
+                            "description": "A seat disputes record `seq` (DESK-4): the seat's "
+                                           "token (its own seat), or the referee's with ?as.",
+                            "properties": {"type": {"const": "dispute"},
+                                           "seq": {"type": "integer", "minimum": 1},
+                                           "text": {"type": "string", "minLength": 1,
+                                                    "maxLength": 500},
+                                           "player": {"type": "string"}}},
+                "Ruling": {"type": "object", "required": ["type", "dispute", "upheld", "reason"],
+                           "description": "The referee upholds or rejects dispute `dispute`; "
+                                          "upheld, `to` also corrects the game (DESK-5).",
+                           "properties": {"type": {"const": "ruling"},
+                                          "dispute": {"type": "integer", "minimum": 1},
+                                          "upheld": {"type": "boolean"},
+                                          "reason": {"type": "string", "minLength": 1,
+                                                     "maxLength": 500},
+                                          "to": {"type": ["integer", "null"], "minimum": 0}}},
+                "Voided": {"type": "object", "description": "On an event a correction voided "
+                           "(it stays in the log, no longer in force).", "properties": {
+                               "by": {"type": "integer"}, "reason": {"type": "string"}}},
                 "Event": {"type": "object", "properties": {
+                    "voided": _ref("Voided"),
                     "seq": {"type": "integer"}, "actor": {"type": "integer"},
                     "cmd": {"type": ["string", "null"]}, "time": {"type": "string"},
                     "event": {"type": "object"}}},
@@ -117,7 +147,8 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
             "/games": {
                 "post": _op("Create a game", "anyone; only the organiser key when the server has "
                             "one (devil serve --organiser-key)",
-                            {"201": _json(_ref("Created"), "The game and its tokens."),
+                            {"201": _json(_ref("Created"), "The game and its tokens (never its deal: "
+                                                            "the referee reads the events)."),
                              "400": {"$ref": "#/components/responses/BadRequest"},
                              "401": {"$ref": "#/components/responses/Unauthorized"},
                              "403": {"$ref": "#/components/responses/Forbidden"},
@@ -160,8 +191,9 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                       "schema": {"type": "number", "maximum": max_stream},
                                       "description": "Close the stream after this many seconds."}])},
             "/games/{game}/commands": {"post": _op(
-                "Submit a command", "a seat (as itself), or the referee (for anyone, and chance "
-                "reports in a physical game); not spectators",
+                "Submit a command (a game's, or the referee's desk's: correct, dispute, ruling)",
+                "a seat (as itself; a dispute), or the referee (for anyone, chance reports in a "
+                "physical game, corrections and rulings); not spectators",
                 {"201": _json(_ref("Submitted"), "Recorded."),
                  "200": _json(_ref("Submitted"), "A retry: the command id was already applied; "
                               "nothing new was recorded."),
@@ -174,7 +206,8 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                               "description": "The command id; a retry with the same id returns the "
                                              "first answer and appends nothing."}],
                 body={"required": True, "content": {"application/json": {
-                    "schema": _ref("Command")}}})},
+                    "schema": {"anyOf": [_ref("Command"), _ref("Correct"), _ref("Dispute"),
+                                         _ref("Ruling")]}}}})},
             "/games/{game}/log": {"get": _op(
                 "The game's .devlog file (docs/log-format.md)", "the referee only",
                 {"200": {"description": "The log's bytes.",

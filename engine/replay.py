@@ -24,6 +24,10 @@ from typing import Any, Iterator
 import attrs
 
 from .chance import SeededChance, commitment as commitment_of
+from .desk.events import DESK_CLASSES
+from .desk.chance import continued
+from .desk.fold import desk_of, fold as desk_fold
+from .desk.state import Desk
 from .errors import CodecError, DevilError, LogDamaged, UsageError
 from .game import REFEREE, GameRules, rules_for
 from .log import REFEREE_ACTOR, VERSION, Header, Record, Walk, read_bytes, scan, walk
@@ -39,11 +43,16 @@ class LoadedLog:
     events: list
     rules: GameRules
     torn: int = 0
+    #: the referee's desk of the log (engine.desk.state.Desk: voids, disputes), or None when
+    #: it holds no desk record
+    desk: Any = None
 
     @property
     def names(self) -> list[str]:
         state = self.rules.initial()
         for event in self.events[:4]:
+            if type(event) in DESK_CLASSES:
+                continue
             state = self.rules.evolve(state, event)
             try:
                 names = self.rules.seats(state)
@@ -52,6 +61,18 @@ class LoadedLog:
             if names:
                 return names
         return []
+
+    def effective(self) -> "LoadedLog":
+        """The log as it stands with its voids applied: only the game records in force (no
+        voided record, no desk record), each with its own sequence number.  What a kind's
+        audit reads (a corrected game is audited as corrected)."""
+        if self.desk is None:
+            return self
+        from .desk.fold import surviving
+
+        pairs = list(surviving(self.records, self.events, self.desk))
+        return LoadedLog(self.path, self.header, [r for r, _ in pairs], [e for _, e in pairs],
+                         self.rules, self.torn, None)
 
 
 def decode_all(rules: GameRules, records: list[Record], path: str | None = None) -> list:
@@ -76,14 +97,39 @@ def load_bytes(data: bytes, path: str | None = None) -> LoadedLog:
     rules = rules_for(result.header.kind)
     events = decode_all(rules, result.records, path)
     state = rules.initial()
-    for record, event in zip(result.records, events):
+    desk = None
+    for index, (record, event) in enumerate(zip(result.records, events)):
         try:
             state = rules.evolve(state, event)
         except Exception as exc:  # a well-formed log never makes evolve fail
+            if type(event) in DESK_CLASSES:  # the referee's desk: folded with voids below
+                try:
+                    desk = desk_of(result.records, events)
+                except LogDamaged as exc:
+                    raise LogDamaged(exc.seq, exc.reason, path) from None
+                _check_fold(rules, result.records, events, desk, path)
+                break
             raise LogDamaged(record.seq, f"{event.TYPE} cannot be applied at this point "
                                          f"({type(exc).__name__}: {exc}); run `devil verify`",
                              path) from None
-    return LoadedLog(path, result.header, result.records, events, rules, result.torn)
+    return LoadedLog(path, result.header, result.records, events, rules, result.torn, desk)
+
+
+def _check_fold(rules, records, events, desk, path) -> None:
+    """The fold of a log with desk records, voids applied as they come (engine.desk.fold):
+    LogDamaged at a game event that cannot be applied."""
+    from .desk.fold import steps as desk_steps
+
+    record = None
+    try:
+        for record, event, _, _ in desk_steps(rules, records, events):
+            pass
+    except LogDamaged as exc:
+        raise LogDamaged(exc.seq, exc.reason, path) from None
+    except Exception as exc:
+        seq = record.seq + 1 if record is not None else 1
+        raise LogDamaged(seq, f"an event cannot be applied at this point ({type(exc).__name__}: "
+                              f"{exc}); run `devil verify`", path) from None
 
 
 def open_log(path: str) -> LoadedLog:
@@ -141,6 +187,8 @@ def _fold_bytes(data: bytes, path: str | None) -> tuple[Header, Any, int]:
         except LogDamaged:
             raise
         except Exception as exc:  # a well-formed log never makes evolve fail (load_bytes too)
+            if type(event) in DESK_CLASSES:  # a log with the referee's desk: fold with voids
+                return _fold_with_desk(data, path)
             raise LogDamaged(obj[0], f"{event.TYPE} cannot be applied at this point "
                                      f"({type(exc).__name__}: {exc}); run `devil verify`",
                              path) from None
@@ -149,6 +197,15 @@ def _fold_bytes(data: bytes, path: str | None) -> tuple[Header, Any, int]:
             raise LogDamaged(exc.seq, exc.reason, path) from None
         raise
     return info.header, state, count
+
+
+def _fold_with_desk(data: bytes, path: str | None) -> tuple[Header, Any, int]:
+    """:func:`fold_bytes` of a log holding desk records: the referee's fold, voids applied."""
+    from .desk.fold import fold as desk_fold
+
+    log = load_bytes(data, path)
+    state, _ = desk_fold(log.rules, log.records, log.events, desk=log.desk)
+    return log.header, state, len(log.records)
 
 
 def _chain_one(first, rest):
@@ -170,6 +227,9 @@ class Step:
     record: Record
     event: Any
     state: Any
+    #: the referee's desk at this step (engine.desk.state.Desk: the voids of the corrections
+    #: so far), None for a log without desk records
+    desk: Any = None
 
 
 def steps(log: LoadedLog, viewer=REFEREE, to: int | None = None) -> Iterator[Step]:
@@ -180,6 +240,14 @@ def steps(log: LoadedLog, viewer=REFEREE, to: int | None = None) -> Iterator[Ste
     viewer did not know at that moment.
     """
     rules = log.rules
+    if log.desk is not None:  # voids applied as the corrections come (engine.desk.fold)
+        from .desk.fold import steps as desk_steps
+
+        for record, event, state, desk in desk_steps(rules, log.records, log.events, viewer):
+            if to is not None and record.seq > to:
+                break
+            yield Step(record, event, state, desk)
+        return
     state = rules.initial()
     redact = rules.redact
     evolve = rules.evolve
@@ -274,6 +342,9 @@ class Verification:
     physical: bool = False
     torn: int = 0
     checks: list = attrs.field(factory=list)
+    #: the corrections' voids ({"from", "to", "by", "reason", "epoch"}) and how many disputes
+    voided: list = attrs.field(factory=list)
+    disputes: int = 0
 
     def to_json(self) -> dict:
         return {"ok": self.ok, "finished": self.finished, "events": self.events,
@@ -281,7 +352,25 @@ class Verification:
                 "game": self.game, "commands": self.commands, "physical": self.physical,
                 "seed_checked": self.seed_checked, "seed_chosen": self.seed_chosen,
                 "torn_bytes": self.torn,
-                "checks": list(self.checks)}
+                "checks": list(self.checks),
+                **({"voided": list(self.voided), "disputes": self.disputes}
+                   if self.voided or self.disputes else {})}
+
+
+def _desk_check(desk) -> str:
+    """The sentence verify says of a log's desk records."""
+    parts = []
+    if desk.voids:
+        parts.append(f"{len(desk.voids)} correction{'s' if len(desk.voids) != 1 else ''} "
+                     f"voiding {len(desk.voided)} record{'s' if len(desk.voided) != 1 else ''} ("
+                     + "; ".join((f"#{v.first}" if v.first == v.last else f"#{v.first}-#{v.last}")
+                                 + f" by #{v.by}" for v in desk.voids) + ")")
+    if desk.cases:
+        open_ = len(desk.open_cases())
+        parts.append(f"{len(desk.cases)} dispute{'s' if len(desk.cases) != 1 else ''}"
+                     f" ({open_} open)")
+    return ("referee's desk: " + ", ".join(parts)
+            + "; the game is checked with the voids applied")
 
 
 def _bad(result: Verification, seq: int, reason: str) -> Verification:
@@ -338,11 +427,32 @@ def verify_bytes(data: bytes, path: str | None = None) -> Verification:
 
     # the plain fold: can every event be applied, and where does the game stand?
     state = rules.initial()
+    desk = None
     for record, event in zip(records, events):
+        if type(event) in DESK_CLASSES:
+            try:
+                desk = desk_of(records, events)
+            except LogDamaged as exc:
+                return _bad(result, exc.seq, exc.reason)
+            break
         try:
             state = rules.evolve(state, event)
         except Exception as exc:  # a well-formed log never makes evolve fail
             return _bad(result, record.seq, f"{event.TYPE} cannot be applied at this point ({exc!r})")
+    if desk is not None:  # the referee's desk: voids applied as the corrections come
+        from .desk.fold import steps as desk_steps
+
+        last = 0
+        try:
+            for record, event, state, _ in desk_steps(rules, records, events):
+                last = record.seq
+        except LogDamaged as exc:
+            return _bad(result, exc.seq, exc.reason)
+        except Exception as exc:
+            return _bad(result, last + 1, f"this event cannot be applied at this point ({exc!r})")
+        result.voided = [void.to_json() for void in desk.voids]
+        result.disputes = len(desk.cases)
+        result.checks.append(_desk_check(desk))
     final = state
     try:
         return _check_end(result, rules, header, records, events, final)
@@ -413,12 +523,25 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
     """The strict refold; returns ``(seq, reason)`` of the first bad record, or None."""
     to_map = rules.events.to_map
     state = rules.initial()
+    desk = Desk()
     for number, (start, end) in enumerate(batches(records)):
         result.commands += 1
         batch_records, batch_events = records[start:end], events[start:end]
         first_seq = batch_records[0].seq
         if len({r.actor for r in batch_records}) != 1 or len({r.cmd for r in batch_records}) != 1:
             return first_seq, "the records of one command name different actors or command ids"
+        at_desk = [type(e) in DESK_CLASSES for e in batch_events]
+        if any(at_desk):
+            if number == 0 or not all(at_desk):
+                return first_seq, ("a command of the referee's desk must stand alone, after the "
+                                   "game's setup")
+            bad = _refold_desk(rules, desk, state, records, start, end, events)
+            if bad is not None:
+                return bad
+            for index in range(start, end):
+                if desk.apply(records[index].seq, events[index]):
+                    state, _ = desk_fold(rules, records[:index], events[:index], desk=desk)
+            continue
         try:
             command, answers = hook(state, batch_events)
         except Exception as exc:
@@ -435,6 +558,7 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
             chance = SeededChance(int(revealed["seed"]), str(revealed["salt"]))
         else:
             chance = ScriptedChance(answers, committed, None)
+        chance = continued(chance, desk.epoch)  # after a correction the stream goes on (DESK-6)
         if number == 0:
             if batch_records[0].actor != REFEREE_ACTOR:
                 return first_seq, "the game's first events must be recorded by the referee"
@@ -459,7 +583,7 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
         if mismatch is not None and revealed is not None and not physical:
             # does the log hold up with its own draws? then the seed is what fails
             try:
-                again = run(ScriptedChance(answers, committed, revealed))
+                again = run(continued(ScriptedChance(answers, committed, revealed), desk.epoch))
             except (DevilError, ChanceMismatch):
                 again = None
             if again is not None and _compare(to_map, again, batch_records,
@@ -475,6 +599,31 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
                 state = rules.evolve(state, event)
             except Exception as exc:
                 return record.seq, f"{event.TYPE} cannot be applied at this point ({exc!r})"
+    return None
+
+
+def _refold_desk(rules: GameRules, desk, state, records, start: int, end: int, events):
+    """A desk command re-decided (engine.desk.decide) from the log as it stood: ``(seq,
+    reason)`` of the first record that differs, or None."""
+    from .desk.decide import Log, command_for as desk_command_for, decide as desk_decide
+
+    batch_records = records[start:end]
+    first_seq = batch_records[0].seq
+    names = rules.seats(state)
+    try:
+        command, who = desk_command_for(events[start:end], batch_records[0].actor, names)
+        log = Log(first_seq - 1, 1 + records[0].left, lambda seq: records[seq - 1].left, names,
+                  bool(rules.is_over(state)), bool(rules.physical(state)))
+        produced = desk_decide(desk, command, who, log)
+    except (DevilError, ValueError) as exc:
+        return first_seq, f"the referee's desk could not have recorded this: {exc}"
+    if type(events[start]).TYPE == "dispute_raised" and who is not REFEREE \
+            and events[start].seat != who:
+        return first_seq, "a dispute recorded as raised by one seat for another"
+    mismatch = _compare(rules.events.to_map, produced, batch_records)
+    if mismatch is not None:
+        seq, recorded, expected = mismatch
+        return seq, f"the log records {recorded}, but the referee's desk gives {expected} here"
     return None
 
 

@@ -31,6 +31,7 @@ from typing import Any, Callable
 import attrs
 
 from .chance import SeededChance, commitment as commitment_of
+from .desk.events import DESK_CLASSES
 from .errors import CodecError, ConcurrencyConflict, DevilError, LogDamaged, NotAllowed, UsageError
 from .game import PUBLIC, REFEREE, GameRules, rules_for
 from .log import REFEREE_ACTOR, Header, Record
@@ -71,6 +72,8 @@ class Loaded:
     snapshot_seq: int = 0
     chance: Any = None
     fill: Callable[["Loaded"], None] | None = None
+    #: the referee's desk (engine.desk): None until the log holds a desk record
+    desk: Any = None
 
     @property
     def version(self) -> int:
@@ -113,6 +116,16 @@ def check_command_id(command_id) -> None:
             or not command_id.isprintable()):
         shown = repr(command_id) if len(str(command_id)) <= 40 else f"{str(command_id)[:40]!r}..."
         raise UsageError(f"a command id is 1 to {MAX_COMMAND_ID} printable characters, not {shown}")
+
+
+def is_desk_command(command) -> bool:
+    """Whether ``command`` (an object or a tagged map) is one of the referee's desk's
+    (engine.desk.commands: correct, dispute, ruling) rather than the game's."""
+    from .desk.commands import COMMAND_TYPES
+
+    tag = command.get("type") if isinstance(command, dict) else getattr(type(command), "TYPE", None)
+    return isinstance(tag, str) and tag in COMMAND_TYPES and (
+        isinstance(command, dict) or type(command).__module__ == "engine.desk.commands")
 
 
 def actor_code(actor) -> int:
@@ -239,6 +252,10 @@ class GameService:
             folds = {viewer: [seq, state] for viewer, state in states.items() if viewer is not REFEREE}
             loaded = Loaded(game, batch.header, rules, states[REFEREE], batch.base, seq, [], [],
                             folds, snapshot_seq=seq, fill=self._fill)
+            if snap.get("desk") is not None:
+                from .desk.state import Desk
+
+                loaded.desk = Desk.from_plain(snap["desk"])
         except LogDamaged:
             raise
         except Exception:  # an unreadable or foreign snapshot: fold from the log instead
@@ -280,10 +297,13 @@ class GameService:
         events = self._decode(loaded, records)
         evolve = loaded.rules.evolve
         state = loaded.state
-        for record, event in zip(records, events):
+        for index, (record, event) in enumerate(zip(records, events)):
             try:
                 state = evolve(state, event)
             except Exception as exc:  # an impossible event in a log whose chain was recomputed
+                if type(event) in DESK_CLASSES:  # the referee's desk: not the game's to fold
+                    state = self._desk_record(loaded, state, records, events, index)
+                    continue
                 self._games.pop(loaded.game, None)
                 raise LogDamaged(record.seq, f"{event.TYPE} cannot be applied at this point "
                                              f"({type(exc).__name__}: {exc}); run `devil verify`",
@@ -293,6 +313,27 @@ class GameService:
         loaded.held_events.extend(events)
         if records:
             loaded.head = Head(records[-1].seq, records[-1].link)
+
+    def _desk_record(self, loaded: Loaded, state, records: list[Record], events: list, index: int):
+        """Take in the desk record ``records[index]`` (engine.desk); after a correction the
+        referee's state is folded again without the voided records and every seat's fold is
+        dropped (each is folded again, voids applied, when next asked for)."""
+        from .desk.fold import fold as desk_fold
+        from .desk.state import Desk
+
+        if loaded.desk is None:
+            loaded.desk = Desk()
+        try:
+            corrected = loaded.desk.apply(records[index].seq, events[index])
+        except ValueError as exc:
+            self._games.pop(loaded.game, None)
+            raise LogDamaged(records[index].seq, f"{exc}; run `devil verify`",
+                             self.store.location(loaded.game)) from None
+        if corrected:
+            state, _ = desk_fold(loaded.rules, loaded.records + records[:index],
+                                 loaded.events + events[:index], desk=loaded.desk)
+            loaded.folds.clear()
+        return state
 
     def _viewer_state(self, loaded: Loaded, viewer):
         """The fold of ``viewer``'s redacted stream up to the head, advanced from where it was."""
@@ -306,10 +347,19 @@ class GameService:
         events = loaded.events if seq < loaded.base else loaded.held_events
         offset = 0 if seq < loaded.base else loaded.base
         redact, evolve = rules.redact, rules.evolve
-        for index in range(seq - offset, len(events)):
-            shown = redact(events[index], viewer)
-            if shown is not None:
-                state = evolve(state, shown)
+        if loaded.desk is None:
+            for index in range(seq - offset, len(events)):
+                shown = redact(events[index], viewer)
+                if shown is not None:
+                    state = evolve(state, shown)
+        else:  # voided records and the desk's own are not folded (engine.desk.fold)
+            skip = loaded.desk.skip
+            for index in range(seq - offset, len(events)):
+                if skip(index + 1 + offset):
+                    continue
+                shown = redact(events[index], viewer)
+                if shown is not None:
+                    state = evolve(state, shown)
         loaded.folds[viewer] = [loaded.head.seq, state]
         return state
 
@@ -328,7 +378,8 @@ class GameService:
 
         data = pickle.dumps({"format": SNAPSHOT_FORMAT, "game": loaded.game,
                              "kind": loaded.header.kind, "header_link": loaded.header.link,
-                             "seq": loaded.head.seq, "link": loaded.head.link, "states": states},
+                             "seq": loaded.head.seq, "link": loaded.head.link, "states": states,
+                             "desk": loaded.desk.to_plain() if loaded.desk else None},
                             protocol=pickle.HIGHEST_PROTOCOL)
         try:
             self.store.save_snapshot(loaded.game, data)
@@ -352,6 +403,8 @@ class GameService:
             loaded = self._refresh(game)
             view = loaded.rules.view(self._viewer_state(loaded, viewer), viewer)
             out = {"game": game, "version": loaded.version, **view}
+            if loaded.desk is not None:  # the voids and disputes: every view shows them
+                out.update(loaded.desk.summary(loaded.rules.seats(loaded.state)))
             damage = self.store.damage(game)
             if damage:
                 out["damage"] = damage
@@ -370,10 +423,17 @@ class GameService:
         redact = loaded.rules.redact
         out = []
         for record, event in pairs:
-            shown = event if viewer is REFEREE else redact(event, viewer)
+            shown = event if viewer is REFEREE or type(event) in DESK_CLASSES \
+                else redact(event, viewer)
             if shown is not None:
                 out.append((record, shown))
         return out
+
+    def desk(self, game: str):
+        """The game's :class:`engine.desk.state.Desk` (voids, disputes), or None when its log
+        holds no desk record.  Read it, do not change it."""
+        with self._lock(game):
+            return self._refresh(game).desk
 
     def legal(self, game: str, seat: int) -> list:
         """Every command ``seat`` may submit now (from that seat's own knowledge)."""
@@ -401,6 +461,8 @@ class GameService:
         ConcurrencyConflict (other writers won :data:`RETRIES` races in a row).
         """
         check_command_id(command_id)
+        if is_desk_command(command):
+            return self._desk_submit(game, command, actor, command_id)
         with self._lock(game):
             for _ in range(RETRIES):
                 loaded = self._refresh(game)
@@ -425,6 +487,10 @@ class GameService:
                         raise NotAllowed(f"you sit as {names[actor]} and cannot act as "
                                          f"{names[seat]}")
                 chance = None if rules.physical(state) else _LazyChance(self, loaded)
+                if loaded.desk is not None and loaded.desk.epoch:  # never rewinds (DESK-6)
+                    from .desk.chance import continued
+
+                    chance = continued(chance, loaded.desk.epoch)
                 events = rules.decide(state, command, chance)
                 maps = [rules.events.to_map(e) for e in events]
                 try:
@@ -437,6 +503,46 @@ class GameService:
                 count = len(records)
                 return Submitted(game, records, loaded.held_events[len(loaded.held_events) - count:]
                                  if count else [])
+            raise ConcurrencyConflict(f"{game} is busy: other writers moved it on {RETRIES} times "
+                                      "while this command was decided; try again")
+
+    def _desk_submit(self, game: str, command, actor, command_id: str | None) -> Submitted:
+        """A desk command (engine.desk.commands: correct, dispute, ruling), decided by
+        :func:`engine.desk.decide.decide` and appended like any command."""
+        from .desk.commands import COMMANDS, Dispute
+        from .desk.decide import Log, decide
+        from .desk.state import Desk
+
+        with self._lock(game):
+            for _ in range(RETRIES):
+                loaded = self._refresh(game)
+                rules = loaded.rules
+                if COMMANDS.by_type.get(getattr(type(command), "TYPE", None)) is not type(command):
+                    command = COMMANDS.from_map(command)
+                if command_id is not None:
+                    done = self.store.command(game, command_id)
+                    if done:
+                        return self._repeated(loaded, done, command, command_id, actor)
+                state = loaded.state
+                names = rules.seats(state)
+                records = loaded.records
+                log = Log(loaded.head.seq, 1 + records[0].left, lambda seq: records[seq - 1].left,
+                          names, bool(rules.is_over(state)), bool(rules.physical(state)))
+                events = decide(loaded.desk or Desk(), command, actor, log)
+                acting = REFEREE
+                if isinstance(command, Dispute):  # recorded as given by the seat itself
+                    acting = (actor if actor not in (CONSOLE, REFEREE)
+                              else names.index(command.player) if actor == CONSOLE else REFEREE)
+                maps = [rules.events.to_map(e) for e in events]
+                try:
+                    appended = self.store.append(game, loaded.head.seq, actor_code(acting),
+                                                 command_id, maps)
+                except ConcurrencyConflict:
+                    continue
+                self._advance(loaded, appended)
+                self._maybe_snapshot(loaded)
+                return Submitted(game, appended, loaded.held_events[len(loaded.held_events)
+                                                                    - len(appended):])
             raise ConcurrencyConflict(f"{game} is busy: other writers moved it on {RETRIES} times "
                                       "while this command was decided; try again")
 
@@ -457,9 +563,30 @@ class GameService:
         """A retried command id must come with the same command (UsageError otherwise)."""
         rules = loaded.rules
         hook = rules.command_for
+        if is_desk_command(command):
+            from .desk.commands import COMMANDS
+            from .desk.decide import command_for as desk_command_for
+
+            try:
+                original, _ = desk_command_for(events, loaded.records[first].actor,
+                                               rules.seats(loaded.state))
+            except ValueError:
+                original = None
+            same = original is not None and \
+                {**COMMANDS.to_map(original), "player": None} == \
+                {**COMMANDS.to_map(command), "player": None}
+            if not same:
+                raise UsageError(f"command id {command_id!r} was already used for a different "
+                                 "command; give a new id")
+            return
         if hook is None:
             return
-        before = rules.fold(loaded.events[:first])
+        if loaded.desk is not None:
+            from .desk.fold import fold as desk_fold
+
+            before, _ = desk_fold(rules, loaded.records[:first], loaded.events[:first])
+        else:
+            before = rules.fold(loaded.events[:first])
         try:
             original, _ = hook(before, events)
         except Exception:  # pragma: no cover - a hook that cannot rebuild: accept the retry

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from ...common import emit, json_option, local_service, parse_bots, public_event
+from ...common import emit, json_option, local_service, parse_bots
 
 BOT_PEOPLE = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"]
 
@@ -15,23 +15,30 @@ BOT_PEOPLE = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"]
               help="A person at the keyboard (repeat; seat order).")
 @click.option("--bot", "bot_specs", multiple=True, metavar="NAME=KIND",
               help="A bot seat, e.g. --bot Rex=cautious (kinds: random, cautious). A bot named "
-                   "by --player too sits in that seat; others sit after the people.")
+                   "by --player too sits in that seat; others sit after the people.  With "
+                   "--resume: make that seat a bot from now on.")
 @click.option("--first", metavar="NAME", help="Start player of round 1 (default: drawn).")
 @click.option("--seed", type=click.IntRange(min=0), help="Fix the furnace's seed (and the bots').")
 @click.option("--max-rounds", type=click.IntRange(1), default=500, show_default=True,
               help="Stop a game that has not ended after this many rounds.")
+@click.option("--resume", "resume_game", metavar="GAME",
+              help="Continue an interrupted game from the store, with the people and bots it "
+                   "was started with (a game made by `devil new`: every seat a person).")
 @json_option
 @click.pass_obj
-def play_atkr(obj, players, bot_specs, first, seed, max_rounds, as_json):
+def play_atkr(obj, players, bot_specs, first, seed, max_rounds, resume_game, as_json):
     """Auf Teufel komm raus at one terminal.
 
-    People take turns at the keyboard (secret bets are typed hidden); bots play through the
-    same commands.  Shown as it goes: the devil odds in the furnace, totals, payouts.  The game
-    is recorded in the store like any other.
+    People take turns at the keyboard: between two people the screen is cleared and the
+    program waits ("Pass the terminal to Ben, then press Enter"); secret bets are typed
+    hidden.  Bots play through the same commands.  Shown as it goes: the devil odds in the
+    furnace, totals, payouts.  The game is recorded in the store like any other; Ctrl-C keeps
+    it: `devil play --resume GAME`.
 
     \b
-    Example:
+    Examples:
       devil play atkr --player Anna --player Ben --bot Rex=cautious --bot Zed=random
+      devil play --resume atkr-k3f9qz
     """
     import random
 
@@ -39,48 +46,42 @@ def play_atkr(obj, players, bot_specs, first, seed, max_rounds, as_json):
     from engine.errors import UsageError
     from engine.game import REFEREE
 
+    from ...play import Session, resume, start
     from . import render
 
     bots = parse_bots(bot_specs)
-    seats = list(players) + [name for name in bots if name not in players]
-    if len(seats) < 2:
-        raise UsageError("a game needs at least two players (--player / --bot)")
     service = local_service(obj)
-    options = {"players": seats, "first": first}
-    loaded = service.create("atkr", options, seed=seed)
-    game = loaded.game
-    rng = random.Random(seed)
-    robots = {seat: make_bot("atkr", bots[name], random.Random(rng.random()))
-              for seat, name in enumerate(seats) if name in bots}
-    click.echo(f"Game {game} ({service.store.location(game)})")
+    if resume_game is not None:
+        if players or first or seed is not None:
+            raise UsageError("--resume continues a game as it was made: give only --bot "
+                             "(a seat that a bot takes over) and --max-rounds")
+        game, people, bots, seed, history = resume(service, "atkr", resume_game, bots)
+        rng = random.Random(f"{seed}-{len(history)}" if seed is not None else None)
+        click.echo(f"Resuming {game} ({service.store.location(game)}) after {len(history)} "
+                   "events")
+    else:
+        seats = list(players) + [name for name in bots if name not in players]
+        if len(seats) < 2:
+            raise UsageError("a game needs at least two players (--player / --bot)")
+        people = [name for name in seats if name not in bots]
+        bots = {name: kind for name, kind in bots.items() if name in seats}
+        loaded = start(service, "atkr", {"players": seats, "first": first}, seed, people, bots)
+        game, history = loaded.game, []
+        rng = random.Random(seed)
+        click.echo(f"Game {game} ({service.store.location(game)})")
     table = Table(service, game)
-    for event in loaded.events:
-        click.echo("  " + render.describe(event, seats))
-    commands = 0
-    while not table.over():
-        if getattr(table.referee, "round", 0) > max_rounds:
-            click.echo(f"Stopped after {max_rounds} rounds (--max-rounds); the game is not over.")
-            break
-        for seat, name in enumerate(seats):
-            legal = table.legal(seat)
-            if not legal:
-                continue
-            if seat in robots:
-                command = robots[seat].choose(table.states[seat], seat, legal)
-                events = table.submit(seat, command)
-            else:
-                events = _human_turn(table, seat, name, legal, render)
-            commands += 1
-            for event in events:
-                click.echo("  " + render.describe(public_event(table, event), seats))
-            if table.over():
-                break
-    if table.over():
+    robots = {seat: make_bot("atkr", bots[name], random.Random(rng.random()))
+              for seat, name in enumerate(table.names) if name in bots}
+    session = Session(table, people, robots, render, history)
+    if not history:
+        session.record(list(service.load(game).events))
+    over = session.play(_human_turn, max_rounds)
+    if over:
         click.echo(render.table({"game": game, "version": table.events,
                                  **table.rules.view(table.referee, REFEREE)}))
     if as_json:  # the last line: the result, for scripts (the transcript above stays text)
         emit({"game": game, "path": service.store.location(game), "events": table.events,
-              "over": bool(table.over())})
+              "over": bool(over)})
         return
     click.echo(f"Recorded in {service.store.location(game)} ({table.events} events).")
 
@@ -96,19 +97,28 @@ def _odds(state) -> str:
             f"of a devil on the next draw")
 
 
-def _human_turn(table, seat: int, name: str, legal: list, render) -> list:
+def _human_turn(session, seat: int, legal: list) -> None:
+    """One decision of the person at ``seat`` (client.play.Session calls it): a hidden bet,
+    or draw / stop."""
     from engine.errors import IllegalCommand
     from engine.games.atkr.commands import Bet, Draw, Stop
 
-    state = table.states[seat]
-    view = {"game": table.game, "version": table.events, **table.rules.view(state, seat)}
+    from ...play import secret_prompt
+    from . import render
+
+    table = session.table
+    name = session.names[seat]
+    session.hand_to(seat)
     while True:
+        state = table.states[seat]
+        view = {"game": table.game, "version": table.events, **table.rules.view(state, seat)}
         try:
             if type(legal[0]) is Bet:
                 click.echo(f"\n{name}: your bet ({_odds(state)}). You have {state.money[seat]}.")
-                amount = click.prompt(f"{name}, your secret bet (0 to {state.money[seat]}, "
-                                      "a multiple of 10)", type=int, hide_input=True)
-                return table.submit(seat, Bet(name, amount))
+                amount = secret_prompt(f"{name}, your secret bet (0 to {state.money[seat]}, "
+                                       "a multiple of 10; typed hidden)", type=int)
+                session.submit(seat, Bet(name, amount))
+                return
             click.echo("")
             click.echo(render.table(view, name))
             totals = ", ".join(f"{p['name']} {p['total']}" for p in view["players"])
@@ -118,12 +128,15 @@ def _human_turn(table, seat: int, name: str, legal: list, render) -> list:
                                   f"{name}: draw your first coal", type=click.Choice(
                                       ["d", "s"] if can_stop else ["d"]), default="d")
             if choice == "s":
-                return table.submit(seat, Stop(name))
+                session.submit(seat, Stop(name))
+                return
             draws = [c for c in legal if type(c) is Draw]
             if state.physical:
                 coal = click.prompt("coal drawn (10, 20, 25, 50, 75, 100 or devil)")
-                return table.submit(seat, Draw(name, 0 if coal == "devil" else int(coal)))
-            return table.submit(seat, draws[0])
+                session.submit(seat, Draw(name, 0 if coal == "devil" else int(coal)))
+                return
+            session.submit(seat, draws[0])
+            return
         except (IllegalCommand, ValueError) as exc:
             click.echo(f"refused: {exc}")
 

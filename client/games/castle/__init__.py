@@ -2,8 +2,9 @@
 client.games reads (see its docstring).
 
 ``commands``: ``new castle`` and the friendly game commands (pass, trade, accept, refuse,
-attack, support, use, declare, give, choose, take, clairvoyant, arrange, diplomat); ``tools``:
-``play castle``, ``simulate castle``; ``render``: text for events and tables.  No audit.
+attack, support, use, declare, give, choose, take, clairvoyant, arrange, diplomat); ``play``:
+``play castle``; ``tools``: ``simulate castle``; ``render``: text for events and tables.  No
+audit.
 """
 
 _FRIENDLY = {"pass": "pass_", "trade": "trade", "accept": "accept", "refuse": "refuse",
@@ -12,7 +13,7 @@ _FRIENDLY = {"pass": "pass_", "trade": "trade", "accept": "accept", "refuse": "r
              "arrange": "arrange", "diplomat": "diplomat"}
 COMMANDS = {name: f"{__name__}.commands:{attr}" for name, attr in _FRIENDLY.items()}
 GROUP_COMMANDS = {"new": f"{__name__}.commands:new_castle",
-                  "play": f"{__name__}.tools:play_castle",
+                  "play": f"{__name__}.play:play_castle",
                   "simulate": f"{__name__}.tools:simulate_castle"}
 AUDIT = None
 EXAMPLES = [

@@ -72,9 +72,13 @@ def send(obj, game, command: dict, as_name, command_id, as_json):
 @click.option("--house", "house", multiple=True, metavar="RULE=BOOL",
               help="Switch a house rule (docs/castle-rules.md), e.g. "
                    "--house doctor_cancels_tie_draw=false.")
+@click.option("--show-deal", is_flag=True, help="Also print the whole deal (every society, "
+              "profession and item, and the piles) for the referee; by default only what the "
+              "whole table may see is printed.  With --json: the first events, as `events`.")
 @json_option
 @click.pass_obj
-def new_castle(obj, players, first, seed, deal_file, variants, beginner, house, as_json):
+def new_castle(obj, players, first, seed, deal_file, variants, beginner, house, show_deal,
+               as_json):
     """A new Castle of the Devil (Die Kutschfahrt zur Teufelsburg) game, 3 to 10 players.
 
     \b
@@ -108,7 +112,7 @@ def new_castle(obj, players, first, seed, deal_file, variants, beginner, house, 
                                          param_hint="--house")
             rules[key.strip()] = value.lower() == "true"
         options["house"] = rules
-    print_created(obj, obj.client.create("castle", options, seed), as_json)
+    print_created(obj, obj.client.create("castle", options, seed), as_json, show_deal)
 
 
 # -- a turn (CASTLE-3) -----------------------------------------------------------------

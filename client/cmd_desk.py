@@ -1,0 +1,177 @@
+"""The referee's desk on the command line (engine.desk; docs/commands.md): correct, dispute,
+ruling and disputes.  Loaded by client.cli when named.
+
+Each is a command like any other (one event or two in the log, attributed and timed), given
+locally (``--as NAME`` for a seat) or with ``--server`` (a seat's token for a dispute, the
+referee's for a correction or a ruling).
+"""
+
+from __future__ import annotations
+
+import click
+
+from .common import emit, id_option, json_option, renderer_for, token_seat
+
+
+def _give(obj, game: str, command: dict, as_name: str | None, command_id, as_json: bool):
+    """Submit a desk ``command`` and print what it recorded (or the answer as JSON)."""
+    client = obj.client
+    game = client.resolve(game)
+    if as_name is None and obj.server and command["type"] == "dispute":
+        as_name = token_seat(obj, game)
+    result = client.submit(game, command, as_name, command_id)
+    if as_json:
+        emit(result)
+        return result
+    names = client.players(game)
+    render = renderer_for(client.kind(game))
+    if result["repeated"]:
+        click.echo(f"(command {command_id} was already applied; nothing new recorded)")
+    for event in result["events"]:
+        click.echo(f"#{event['seq']:<4} {render.describe_map(event, names)}")
+    hint = render.next_hint(result["view"])
+    if hint:
+        click.echo(hint)
+    return result
+
+
+reason_option = click.option("--reason", required=True, metavar="TEXT",
+                             help="Why (recorded with the event and shown with every record "
+                                  "it voids).")
+
+
+@click.command()
+@click.argument("game")
+@click.option("--to", "to_seq", type=int, required=True, metavar="SEQ",
+              help="Return the game to its state just after this record.")
+@reason_option
+@click.option("--as", "as_name", metavar="NAME",
+              help="Who gives it (only the referee may: a player is refused, exit 4).")
+@id_option
+@json_option
+@click.pass_obj
+def correct(obj, game, to_seq, reason, as_name, command_id, as_json):
+    """Correct a game: return it to its state after record SEQ (the referee only).
+
+    A `corrected` event is appended: the game's records after SEQ are voided. They stay in
+    the log, shown struck through with the reason in `log`, `replay` and every view, and no
+    longer count: the table is as it was after SEQ, and play goes on from there. A digital
+    game's chance goes on too: the next draw is a new one, never the voided one again.
+    SEQ must end a command, be in force and be neither the game's setup nor the last record;
+    a finished digital game cannot be corrected (its seed is out). Rules: DESK-1 to DESK-3,
+    DESK-6 (docs/house-rules.md).
+
+    \b
+    Examples:
+      devil log k3f9qz                                   (find the record to go back to)
+      devil correct k3f9qz --to 6 --reason "the second coal was a 20, not a 50"
+    """
+    command = {"type": "correct", "to": to_seq, "reason": reason}
+    if as_name is not None:
+        command["player"] = as_name
+    _give(obj, game, command, None, command_id, as_json)
+
+
+@click.command()
+@click.argument("game")
+@click.argument("seq", type=int)
+@click.argument("text")
+@click.option("--as", "as_name", metavar="NAME",
+              help="The player raising it (with --server, a seat's token stands for its seat).")
+@id_option
+@json_option
+@click.pass_obj
+def dispute(obj, game, seq, text, as_name, command_id, as_json):
+    """Dispute record SEQ of a game: a seat's complaint, for the referee to rule on.
+
+    The dispute is an event (numbered 1, 2, ... in the game) that every seat sees; the game
+    goes on. The referee answers with `devil ruling`. Rule: DESK-4.
+
+    \b
+    Example:
+      devil dispute k3f9qz 7 "I drew a 20, not a 50" --as Anna
+    """
+    command = {"type": "dispute", "seq": seq, "text": text}
+    _give(obj, game, command, as_name, command_id, as_json)
+
+
+@click.command()
+@click.argument("game")
+@click.argument("number", type=int, metavar="DISPUTE")
+@click.option("--uphold/--reject", "upheld", default=None,
+              help="Uphold the dispute, or reject it (one is required).")
+@reason_option
+@click.option("--to", "to_seq", type=int, metavar="SEQ",
+              help="With --uphold: also correct the game back to record SEQ (as `devil "
+                   "correct`), in the same command.")
+@click.option("--as", "as_name", metavar="NAME",
+              help="Who gives it (only the referee may: a player is refused, exit 4).")
+@id_option
+@json_option
+@click.pass_obj
+def ruling(obj, game, number, upheld, reason, to_seq, as_name, command_id, as_json):
+    """Rule on dispute DISPUTE of a game (the referee only): uphold or reject it.
+
+    The ruling is an event; upheld with --to SEQ it also corrects the game (a `corrected`
+    event follows in the same command). A ruling is final. Rule: DESK-5.
+
+    \b
+    Examples:
+      devil disputes k3f9qz
+      devil ruling k3f9qz 1 --uphold --to 6 --reason "the coal was a 20, as Anna says"
+      devil ruling k3f9qz 2 --reject --reason "the log shows the bet as placed"
+    """
+    if upheld is None:
+        raise click.UsageError("say how you rule: --uphold or --reject")
+    if to_seq is not None and not upheld:
+        raise click.UsageError("--to corrects the game: it comes only with --uphold (DESK-5)")
+    command = {"type": "ruling", "dispute": number, "upheld": upheld, "reason": reason,
+               "to": to_seq}
+    if as_name is not None:
+        command["player"] = as_name
+    _give(obj, game, command, None, command_id, as_json)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--all", "show_all", is_flag=True, help="Also the disputes already ruled.")
+@click.option("--as", "as_name", metavar="NAME",
+              help="Read as this player (default: the referee, or the token's seat).")
+@json_option
+@click.pass_obj
+def disputes(obj, game, show_all, as_name, as_json):
+    """List a game's open disputes (with --all, the ruled ones too).
+
+    One line per dispute: its number, who raised it about which record (and what that record
+    says), when, and the complaint; a ruled one also the ruling. With --json: a list of
+    {dispute, raised, seq, seat, player, text, open, ruling, upheld, reason, to}.
+    """
+    client = obj.client
+    game = client.resolve(game)
+    if as_name is None:
+        as_name = token_seat(obj, game)
+    view = client.view(game, as_name)
+    cases = [case for case in view.get("disputes") or [] if show_all or case["open"]]
+    if as_json:
+        emit(cases)
+        return
+    if not cases:
+        click.echo(f"{game}: no {'' if show_all else 'open '}disputes")
+        return
+    names = client.players(game)
+    render = renderer_for(client.kind(game))
+    entries = {entry["seq"]: entry for entry in client.events(game, as_name)}
+    from .desk import entry_line
+
+    for case in cases:
+        raised = entries.get(case["raised"], {}).get("time", "")[:19].replace("T", " ")
+        state = "open" if case["open"] else ("upheld" if case["upheld"] else "rejected") + \
+            f" at #{case['ruling']}"
+        click.echo(f"dispute {case['dispute']} ({state}): {case['player']}, #{case['raised']} "
+                   f"{raised} UTC: {case['text']}")
+        disputed = entries.get(case["seq"])
+        if disputed is not None:
+            click.echo(f"  about {entry_line(render, disputed, names)}")
+        if not case["open"]:
+            back = f"; game returned to #{case['to']}" if case["to"] is not None else ""
+            click.echo(f"  ruling: {case['reason']}{back}")

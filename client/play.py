@@ -1,0 +1,235 @@
+"""One terminal, several people: what every kind's ``devil play`` shares (docs/tools.md).
+
+A :class:`Session` drives one game at one keyboard: bots play through the service, people are
+asked by the kind's own ``decide(session, seat, legal) -> events`` (``client.games.<kind>.play``
+or ``.tools``).  Between two people the screen is cleared (the scrollback too) and the program
+waits ("Pass the terminal to Ben, then press Enter"), so nobody's private facts stay on screen
+for the next one; each person's screen then starts with what happened since they last had the
+keyboard, as *they* saw it.  What is printed while nobody (or a bot) holds the keyboard is what
+the whole table sees.
+
+The people and bots a game was started with are kept beside its log in a private store
+document (:data:`PLAY`), so ``devil play --resume GAME`` continues an interrupted game with the
+same seats.  No game rules here, and no kind is named.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from engine.errors import UsageError
+
+#: the private store document of a game started by `devil play`: its people and bots
+PLAY = "play"
+
+#: clear the screen and the terminal's scrollback (xterm's ED 3), cursor home
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"
+#: what is printed instead when the output is not a terminal (a pipe, a transcript)
+CLEARED = "=" * 24 + " screen cleared " + "=" * 24
+
+#: how many events a person's screen recaps at most ("since you last had the keyboard")
+RECAP = 30
+
+
+def clear_screen() -> None:
+    """Clear the terminal and its scrollback (a marker line when stdout is not a terminal)."""
+    if sys.stdout.isatty():
+        click.echo(CLEAR, nl=False)
+        sys.stdout.flush()
+    else:
+        click.echo(CLEARED)
+
+
+def hidden() -> bool:
+    """Whether typed input can be hidden: only when it comes from a terminal (from a pipe it is
+    not echoed anyway, and getpass would only warn)."""
+    return sys.stdin.isatty()
+
+
+def secret_prompt(text: str, **kwargs):
+    """click.prompt whose answer is not echoed on a terminal (a bet, a hidden choice)."""
+    return click.prompt(text, hide_input=hidden(), **kwargs)
+
+
+def wait_enter(text: str) -> None:
+    """Print ``text`` and wait for Enter (click.Abort at the end of the input)."""
+    click.prompt(text, default="", show_default=False, prompt_suffix=" ")
+
+
+class Session:
+    """One game played at one terminal by ``people`` (names) and ``robots`` (seat -> bot).
+
+    ``table`` is an :class:`engine.bots.Table` (every seat's own fold); ``render`` the kind's
+    renderer (``describe``).  ``at`` is the person at the keyboard (a name) or None.
+    ``seen[seat]``: how many of the game's events that person had seen when they last answered
+    a prompt (their next screen recaps the rest).
+    """
+
+    def __init__(self, table, people: list[str], robots: dict, render, history: list):
+        self.table = table
+        self.names = table.names
+        self.people = [name for name in self.names if name in people]
+        self.robots = robots
+        self.render = render
+        self.history = list(history)  # every event so far, as the referee holds them
+        self.seen = {seat: 0 for seat in range(len(self.names))}
+        # one person (among bots) keeps the keyboard from the start of a new game
+        self.at: str | None = (self.people[0] if len(self.people) == 1 and not history
+                               else None)
+
+    # -- who holds the keyboard -------------------------------------------------------------
+    @property
+    def shared(self) -> bool:
+        """Several people share the terminal (so it is cleared between them)."""
+        return len(self.people) > 1
+
+    def seat_of(self, name: str) -> int:
+        return self.names.index(name)
+
+    def hand_to(self, seat: int) -> None:
+        """Give the keyboard to ``seat``'s person: if someone else had it, clear the screen
+        and wait until they pass the terminal on; then recap what happened since they last
+        had it, as they saw it."""
+        name = self.names[seat]
+        if self.at == name:
+            return
+        if self.shared:
+            clear_screen()
+            wait_enter(f"Pass the terminal to {name}, then press Enter.")
+        self.at = name
+        self.recap(seat)
+
+    def leave(self) -> None:
+        """Nobody keeps the keyboard: clear a private screen (at the end, or on Ctrl-C)."""
+        if self.shared and self.at is not None:
+            clear_screen()
+        if self.shared:
+            self.at = None
+
+    def answered(self, seat: int) -> None:
+        """``seat``'s person answered a prompt: they have seen everything printed so far."""
+        self.seen[seat] = len(self.history)
+
+    # -- what is printed -------------------------------------------------------------------
+    def shown(self, event, seat=None):
+        """``event`` as ``seat`` may see it (None: as the whole table does); None if unseen."""
+        from engine.game import PUBLIC
+
+        return self.table.rules.redact(event, PUBLIC if seat is None else seat)
+
+    def line(self, event, seat=None) -> str | None:
+        shown = self.shown(event, seat)
+        return None if shown is None else "  " + self.render.describe(shown, self.names)
+
+    def recap(self, seat: int) -> None:
+        name = self.names[seat]
+        lines = [line for line in (self.line(e, seat) for e in self.history[self.seen[seat]:])
+                 if line is not None]
+        if not lines:
+            return
+        start = "the start" if self.seen[seat] == 0 else "your last move"
+        click.echo(f"{name}, since {start} (as you saw it):")
+        if len(lines) > RECAP:
+            click.echo(f"  ... {len(lines) - RECAP} earlier events: `devil log "
+                       f"{self.table.game} --as {name}`")
+        for text in lines[-RECAP:]:
+            click.echo(text)
+
+    def record(self, events: list) -> None:
+        """Print newly recorded ``events`` as the person at the keyboard sees them (the whole
+        table's view when nobody is)."""
+        seat = None if self.at is None else self.seat_of(self.at)
+        for event in events:
+            self.history.append(event)
+            text = self.line(event, seat)
+            if text is not None:
+                click.echo(text)
+
+    def say(self, text: str) -> None:
+        """A line for the whole table (an announcement)."""
+        click.echo(text)
+
+    # -- acting ----------------------------------------------------------------------------
+    def submit(self, seat: int, command) -> list:
+        """Submit ``command`` for ``seat`` (through the service), print what it caused."""
+        if self.at == self.names[seat]:
+            self.answered(seat)  # their next screen recaps from here, their move included
+        events = self.table.submit(seat, command)
+        self.record(events)
+        return events
+
+    def play(self, decide, max_rounds: int) -> bool:
+        """Play until the game is over or ``max_rounds`` rounds have passed; people decide
+        through ``decide(session, seat, legal) -> None`` (which calls :meth:`submit`).
+        Returns True when the game is over (the screen is left as it is: the kind prints the
+        final table); a game stopped by the cap clears a private screen.  Ctrl-C (or the end
+        of the input) clears a private screen, says how to resume and is raised on."""
+        table = self.table
+        try:
+            while not table.over():
+                if (getattr(table.referee, "round", 0) or 0) > max_rounds:
+                    self.leave()
+                    click.echo(f"Stopped after {max_rounds} rounds (--max-rounds); the game is "
+                               f"not over: `devil play --resume {table.game}` goes on.")
+                    return False
+                waiting = table.waiting()
+                if not waiting:  # pragma: no cover - a decider always waits for someone
+                    raise UsageError("nobody can act, but the game is not over")
+                seat = waiting[0]
+                legal = table.legal(seat)
+                if seat in self.robots:
+                    self.submit(seat, self.robots[seat].choose(table.states[seat], seat, legal))
+                else:
+                    decide(self, seat, legal)
+        except (click.exceptions.Abort, KeyboardInterrupt, EOFError):
+            self.leave()
+            click.echo(f"\nInterrupted; the game is kept: `devil play --resume {table.game}` "
+                       "goes on from here.", err=True)
+            raise click.exceptions.Abort() from None
+        return True  # over: everything is shown now, the last screen may stay
+
+
+# -- starting and resuming ------------------------------------------------------------------------
+def start(service, kind: str, options: dict, seed, people: list[str], bots: dict[str, str]):
+    """Create a game for ``kind`` and keep who plays it (:data:`PLAY`); the loaded game."""
+    loaded = service.create(kind, options, seed=seed)
+    service.store.put_private(loaded.game, PLAY, {"people": list(people), "bots": dict(bots),
+                                                  "seed": seed})
+    return loaded
+
+
+def resume(service, kind: str, game: str, bots: dict[str, str]):
+    """``(game id, people, bots, seed, events)`` of a stored game of ``kind`` to continue:
+    the seats it was started with by `devil play` (a game made otherwise: every seat a person),
+    ``bots`` (``--bot`` given on resume) overriding.  UsageError for another kind, an unknown
+    seat or a game that is over."""
+    game = service.resolve(game)
+    loaded = service.load(game)
+    if loaded.header.kind != kind:
+        raise UsageError(f"{game} is a {loaded.header.kind} game, not {kind}: "
+                         f"`devil play --resume {game}` finds its kind")
+    if loaded.rules.is_over(loaded.state):
+        raise UsageError(f"{game} is over already: nothing to resume (`devil show {game}`)")
+    names = loaded.rules.seats(loaded.state)
+    try:
+        kept = service.store.private(game, PLAY) or {}
+    except (OSError, ValueError):
+        kept = {}
+    chosen = dict(kept.get("bots") or {})
+    for name in bots:
+        if name not in names:
+            raise UsageError(f"there is no player called {name!r} in {game} "
+                             f"(players: {', '.join(names)})")
+    chosen.update(bots)
+    people = [name for name in names if name not in chosen]
+    return game, people, chosen, kept.get("seed"), list(loaded.events)
+
+
+def kind_of(obj, game: str) -> str:
+    """The kind of the local store's ``game`` (for `devil play --resume GAME`)."""
+    from .common import local_service
+
+    service = local_service(obj)
+    return service.load(service.resolve(game)).header.kind

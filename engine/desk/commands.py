@@ -1,0 +1,57 @@
+"""The desk's commands, as tagged maps like every game command (``devil submit``, ``POST
+/games/{id}/commands``):
+
+* ``{"type": "correct", "to": SEQ, "reason": TEXT}`` (the referee; DESK-1, 2, 3)
+* ``{"type": "dispute", "player": NAME, "seq": SEQ, "text": TEXT}`` (a seat; DESK-4)
+* ``{"type": "ruling", "dispute": N, "upheld": BOOL, "reason": TEXT, "to": SEQ|null}``
+  (the referee; DESK-5)
+
+``player`` on ``correct`` and ``ruling`` names the seat that tried to give it (the local
+``--as``, a seat's token): only the referee may, so it is refused (DESK-1, exit 4).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from ..codec import Registry
+
+
+@attrs.frozen
+class Correct:
+    """Return the game to its state after record ``to`` (DESK-2)."""
+
+    TYPE: ClassVar[str] = "correct"
+    to: int
+    reason: str
+    player: str | None = None
+
+
+@attrs.frozen
+class Dispute:
+    """``player`` disputes record ``seq`` (DESK-4)."""
+
+    TYPE: ClassVar[str] = "dispute"
+    seq: int
+    text: str
+    player: str | None = None
+
+
+@attrs.frozen
+class Ruling:
+    """The referee's answer to dispute ``dispute`` (DESK-5), with a correction to ``to`` when
+    given (only when upheld)."""
+
+    TYPE: ClassVar[str] = "ruling"
+    dispute: int
+    upheld: bool
+    reason: str
+    to: int | None = None
+    player: str | None = None
+
+
+COMMANDS = Registry("desk command", [Correct, Dispute, Ruling])
+#: the tags of the desk's commands
+COMMAND_TYPES = frozenset(COMMANDS.by_type)

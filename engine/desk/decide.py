@@ -1,0 +1,181 @@
+"""The desk's decider: a desk command checked against the log, and the events it causes.
+
+:func:`decide` is pure: it reads the :class:`engine.desk.state.Desk` and a :class:`Log` (what
+it needs to know of the game's records) and returns the events, or raises:
+
+* :class:`engine.errors.NotAllowed` (exit 4): a seat correcting or ruling (DESK-1), or a seat
+  disputing for another;
+* :class:`engine.errors.UsageError` (exit 2): an empty or overlong reason or text;
+  :class:`UnknownRecord` / :class:`UnknownDispute` (exit 2): a record or dispute the log does
+  not have (yet);
+* :class:`engine.errors.IllegalCommand` (exit 1): what the desk's rules refuse (DESK-2 to 5).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import attrs
+
+from ..errors import IllegalCommand, NotAllowed, UsageError
+from .commands import Correct, Dispute, Ruling
+from .events import Corrected, DisputeRaised, RulingGiven
+from .state import Desk
+
+#: the longest reason or complaint (characters)
+MAX_TEXT = 500
+#: the referee, as :func:`decide` is told who acts (engine.game.REFEREE)
+REFEREE = None
+
+
+class UnknownRecord(UsageError):
+    """A command naming a record the log does not have (exit 2, like an unknown game); the
+    message starts with the rule id."""
+
+    def __init__(self, rule: str, message: str):
+        self.rule = rule
+        super().__init__(f"{rule}: {message}")
+
+
+class UnknownDispute(UnknownRecord):
+    """A ruling on a dispute the log does not have (exit 2)."""
+
+
+@attrs.frozen
+class Log:
+    """What the desk's decider needs of a game's log.
+
+    ``last``: the last sequence number; ``setup_end``: the last record of the game's first
+    command (its setup); ``left(seq)``: the record's ``left`` field (0 ends a command);
+    ``names``: the players in seat order; ``over``: whether the game (as folded, voids
+    applied) has ended; ``physical``: whether the referee reports chance.
+    """
+
+    last: int
+    setup_end: int
+    left: Callable[[int], int]
+    names: list
+    over: bool
+    physical: bool
+
+
+def clean_text(text, what: str) -> str:
+    """``text`` stripped: 1 to :data:`MAX_TEXT` printable characters, else UsageError."""
+    if not isinstance(text, str) or not text.strip():
+        raise UsageError(f"{what} must not be empty: say why (it is recorded with the event)")
+    text = text.strip()
+    if len(text) > MAX_TEXT or not text.isprintable():
+        raise UsageError(f"{what} is 1 to {MAX_TEXT} printable characters on one line")
+    return text
+
+
+def seat_named(player, names: list) -> "int | None":
+    """The seat of player ``player`` (None for None); UsageError for a name the game lacks."""
+    if player is None:
+        return None
+    if player not in names:
+        raise UsageError(f"there is no player called {player!r} in this game "
+                         f"(players: {', '.join(names)})")
+    return names.index(player)
+
+
+def decide(desk: Desk, command, actor, log: Log) -> list:
+    """The events ``command`` (a :mod:`engine.desk.commands` object) causes, given by
+    ``actor`` (REFEREE, a seat index, or ``"console"``: the local CLI, acting as the seat
+    ``command.player`` names, else as the referee), on a log described by ``log``."""
+    if isinstance(command, (Correct, Ruling)):
+        named = seat_named(command.player, log.names)
+        seat = None if actor is REFEREE else named if actor == "console" else actor
+        if seat is not None:
+            what = "correct a game" if isinstance(command, Correct) else "give a ruling"
+            raise NotAllowed(f"DESK-1: only the referee may {what}; {log.names[seat]} may "
+                             "raise a dispute instead (`devil dispute GAME SEQ TEXT`)")
+    if isinstance(command, Correct):
+        reason = clean_text(command.reason, "the reason of a correction")
+        check_to(desk, log, command.to)
+        return [Corrected(command.to, reason, desk.epoch + 1)]
+    if isinstance(command, Ruling):
+        reason = clean_text(command.reason, "the reason of a ruling")
+        case = desk.cases.get(command.dispute)
+        if case is None:
+            open_ = ", ".join(str(c.number) for c in desk.open_cases()) or "none"
+            raise UnknownDispute("DESK-5", f"there is no dispute {command.dispute} in this game "
+                                           f"(open disputes: {open_}; `devil disputes GAME`)")
+        if not case.open:
+            raise IllegalCommand("DESK-5", f"dispute {case.number} was already ruled at record "
+                                           f"{case.ruling} ({'upheld' if case.upheld else 'rejected'}): "
+                                           "a ruling is final; correct the game if it must change")
+        if command.to is not None and not command.upheld:
+            raise IllegalCommand("DESK-5", "a rejected dispute changes nothing: a correction "
+                                           "(--to) comes only with --uphold")
+        events = [RulingGiven(case.number, command.upheld, reason, command.to)]
+        if command.to is not None:
+            check_to(desk, log, command.to)
+            events.append(Corrected(command.to, reason, desk.epoch + 1))
+        return events
+    if isinstance(command, Dispute):
+        text = clean_text(command.text, "the text of a dispute")
+        seat = seat_named(command.player, log.names)
+        if actor != "console" and actor is not REFEREE:
+            if seat is not None and seat != actor:
+                raise NotAllowed(f"you sit as {log.names[actor]} and cannot raise a dispute "
+                                 f"as {log.names[seat]}")
+            seat = actor
+        if seat is None:
+            raise UsageError("DESK-4: a dispute is a seat's complaint: name the player raising "
+                             "it (--as NAME); the referee corrects directly (`devil correct`)")
+        if not 1 <= command.seq <= log.last:
+            raise UnknownRecord("DESK-4", f"there is no record {command.seq} to dispute "
+                                          f"(the log has records 1 to {log.last})")
+        if command.seq in desk.voided:
+            raise IllegalCommand("DESK-4", f"record {command.seq} was already voided by the "
+                                           f"correction at record {desk.voided[command.seq]}")
+        return [DisputeRaised(len(desk.cases) + 1, command.seq, seat, text)]
+    raise UsageError(f"{type(command).__name__} is not a desk command")  # pragma: no cover
+
+
+def check_to(desk: Desk, log: Log, to: int) -> None:
+    """Whether the game may return to its state after record ``to`` now (DESK-2, DESK-3);
+    raises UnknownRecord or IllegalCommand when not."""
+    if not 0 <= to <= log.last:
+        raise UnknownRecord("DESK-2", f"there is no record {to} yet: the log ends at record "
+                                      f"{log.last}, and a correction returns to a past one")
+    if log.over and not log.physical:
+        raise IllegalCommand("DESK-3", "a finished digital game cannot be corrected: its seed "
+                                       "is revealed, so every further draw could be foreseen")
+    if to < log.setup_end:
+        raise IllegalCommand("DESK-2", f"records 1 to {log.setup_end} set the game up and cannot "
+                                       f"be voided: correct to {log.setup_end} or later")
+    if to in desk.voided:
+        raise IllegalCommand("DESK-2", f"record {to} was voided by the correction at record "
+                                       f"{desk.voided[to]}: correct to a record still in force")
+    for void in desk.voids:
+        if void.first <= to <= void.last:
+            raise IllegalCommand("DESK-2", f"record {to} lies among the records the correction "
+                                           f"at record {void.by} voided: correct to {void.first - 1}, "
+                                           f"{void.by} or another record in force")
+    left = log.left(to)
+    if left:
+        raise IllegalCommand("DESK-2", f"record {to} is in the middle of a command (a command is "
+                                       f"atomic): correct to record {to + left}, where it ends, or "
+                                       "before it began")
+    if all(desk.skip(seq) for seq in range(to + 1, log.last + 1)):
+        raise IllegalCommand("DESK-2", f"no game record after record {to} is in force: there is "
+                                       "nothing to void")
+
+
+def command_for(events: list, actor: int, names: list):
+    """The desk command that produced ``events`` (one command's desk records) and who gave it
+    (REFEREE or a seat, from the records' ``actor``, -1 the referee), for the strict refold of
+    ``devil verify``; ValueError when no desk command produces these events."""
+    first = events[0]
+    who = REFEREE if actor == -1 else actor
+    if type(first) is Corrected and len(events) == 1:
+        return Correct(first.to, first.reason), who
+    if type(first) is RulingGiven and len(events) <= 2:
+        return Ruling(first.dispute, first.upheld, first.reason, first.to), who
+    if type(first) is DisputeRaised and len(events) == 1:
+        if not 0 <= first.seat < len(names):
+            raise ValueError(f"dispute_raised names seat {first.seat}, which the game does not have")
+        return Dispute(first.about, first.text, names[first.seat]), who
+    raise ValueError("these records are not what one desk command writes")

@@ -1,0 +1,70 @@
+"""The desk's events (docs/log-format.md, "Events of the referee's desk"), in every kind's log.
+
+All three are public: every seat's stream carries them whole.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+
+@attrs.frozen
+class Corrected:
+    """The referee returns the game to its state after record ``to`` (DESK-2).
+
+    The game's records with ``to < seq <`` this record's seq that no earlier correction voided
+    are voided by this one.  ``reason``: why (shown with every voided record).  ``epoch``: how
+    many corrections the log holds up to and including this one (1 for the first); a digital
+    game's later draws are labelled with it (DESK-6).
+    """
+
+    TYPE: ClassVar[str] = "corrected"
+    to: int
+    reason: str
+    epoch: int
+
+
+@attrs.frozen
+class DisputeRaised:
+    """Seat ``seat`` disputes record ``about`` (DESK-4); ``dispute`` numbers the log's
+    disputes from 1; ``text`` is the complaint."""
+
+    TYPE: ClassVar[str] = "dispute_raised"
+    dispute: int
+    about: int
+    seat: int
+    text: str
+
+
+@attrs.frozen
+class RulingGiven:
+    """The referee's ruling on dispute ``dispute`` (DESK-5): ``upheld`` or rejected, with a
+    ``reason``; ``to`` is the record a correction returns the game to (a ``corrected`` record
+    follows in the same command), or None."""
+
+    TYPE: ClassVar[str] = "ruling_given"
+    dispute: int
+    upheld: bool
+    reason: str
+    to: int | None = None
+
+
+#: the desk's event classes and their tags
+DESK_CLASSES = frozenset({Corrected, DisputeRaised, RulingGiven})
+DESK_TYPES = frozenset(cls.TYPE for cls in DESK_CLASSES)
+CORRECTED = Corrected.TYPE
+
+
+def register(registry) -> None:
+    """Add the desk's event classes to a kind's event :class:`engine.codec.Registry` (called
+    for every kind by :class:`engine.game.GameRules`), so every reader of a log decodes and
+    encodes them.  ValueError if the kind already uses one of the desk's tags for its own."""
+    for cls in DESK_CLASSES:
+        known = registry.by_type.get(cls.TYPE)
+        if known is None:
+            registry.by_type[cls.TYPE] = cls
+        elif known is not cls:
+            raise ValueError(f"{registry.name}: the tag {cls.TYPE!r} belongs to the referee's "
+                             "desk (engine.desk)")

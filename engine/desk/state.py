@@ -1,0 +1,147 @@
+"""What the desk knows of a log: its voids, its disputes and how many corrections it holds.
+
+Built from the desk's own records (:meth:`Desk.apply`), which every viewer sees whole, so the
+referee and every seat compute the same :class:`Desk` from their streams.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .events import Corrected, DisputeRaised, RulingGiven
+
+
+@attrs.define
+class Void:
+    """The records ``first`` to ``last`` voided by the correction at record ``by``: the game's
+    records in that range that no earlier correction voided (desk records among them, such as
+    a dispute, are never voided); ``first - 1`` is the record the game returned to and
+    ``last`` the last record the correction voided.  ``reason``: the referee's."""
+
+    first: int
+    last: int
+    by: int
+    reason: str
+    epoch: int
+
+    def to_json(self) -> dict:
+        """``{"from", "to", "by", "reason", "epoch"}`` (sequence numbers, inclusive)."""
+        return {"from": self.first, "to": self.last, "by": self.by, "reason": self.reason,
+                "epoch": self.epoch}
+
+
+@attrs.define
+class Case:
+    """Dispute number ``number``: raised at record ``raised`` by seat ``seat`` about record
+    ``seq`` with ``text``; once ruled, ``ruling`` is the ruling's record, ``upheld`` and
+    ``reason`` what it said and ``to`` the record a correction returned the game to."""
+
+    number: int
+    raised: int
+    seq: int
+    seat: int
+    text: str
+    ruling: int | None = None
+    upheld: bool | None = None
+    reason: str | None = None
+    to: int | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.ruling is None
+
+    def to_json(self, names: list[str] | None = None) -> dict:
+        """``{"dispute", "raised", "seq", "seat", "player", "text", "open", "ruling",
+        "upheld", "reason", "to"}``."""
+        player = names[self.seat] if names and 0 <= self.seat < len(names) else None
+        return {"dispute": self.number, "raised": self.raised, "seq": self.seq,
+                "seat": self.seat, "player": player, "text": self.text, "open": self.open,
+                "ruling": self.ruling, "upheld": self.upheld, "reason": self.reason,
+                "to": self.to}
+
+
+@attrs.define
+class Desk:
+    """The desk's state after some records of a log.
+
+    ``voids``: every correction's :class:`Void`, in log order; ``voided``: voided sequence
+    number -> the correction that voided it; ``desk_seqs``: the sequence numbers of the desk's
+    own records; ``cases``: dispute number -> :class:`Case`; ``epoch``: corrections so far.
+    """
+
+    voids: list = attrs.field(factory=list)
+    voided: dict = attrs.field(factory=dict)
+    desk_seqs: set = attrs.field(factory=set)
+    cases: dict = attrs.field(factory=dict)
+    epoch: int = 0
+
+    def apply(self, seq: int, event) -> bool:
+        """Take in the desk record ``seq``; True when it is a correction (every fold must then
+        be rebuilt without the records it voided).  ValueError for a correction to a record
+        that is not before it (a damaged log)."""
+        self.desk_seqs.add(seq)
+        kind = type(event)
+        if kind is Corrected:
+            if not 0 <= event.to < seq:  # only a damaged or forged log says so
+                raise ValueError(f"a correction at record {seq} cannot return to record "
+                                 f"{event.to}")
+            self.epoch += 1
+            newly = [s for s in range(event.to + 1, seq)
+                     if s not in self.desk_seqs and s not in self.voided]
+            for s in newly:
+                self.voided[s] = seq
+            last = newly[-1] if newly else seq - 1
+            self.voids.append(Void(event.to + 1, last, seq, event.reason, event.epoch))
+            return True
+        if kind is DisputeRaised:
+            self.cases[event.dispute] = Case(event.dispute, seq, event.about, event.seat, event.text)
+        elif kind is RulingGiven:
+            case = self.cases.get(event.dispute)
+            if case is not None:
+                case.ruling, case.upheld, case.reason, case.to = (seq, event.upheld, event.reason,
+                                                                  event.to)
+        return False
+
+    def skip(self, seq: int) -> bool:
+        """Whether a fold leaves record ``seq`` out (a voided record or one of the desk's)."""
+        return seq in self.voided or seq in self.desk_seqs
+
+    def void_of(self, seq: int) -> Void | None:
+        """The :class:`Void` that voided record ``seq``, or None."""
+        by = self.voided.get(seq)
+        if by is None:
+            return None
+        for void in self.voids:
+            if void.by == by:
+                return void
+        return None  # pragma: no cover - every voided seq has its correction
+
+    def mark(self, seq: int) -> dict | None:
+        """What a listing adds to record ``seq`` when it is voided: ``{"by", "reason"}``."""
+        void = self.void_of(seq)
+        return None if void is None else {"by": void.by, "reason": void.reason}
+
+    def open_cases(self) -> list:
+        return [case for case in self.cases.values() if case.open]
+
+    def summary(self, names: list[str] | None = None) -> dict:
+        """What every view adds: ``{"voided": [Void.to_json()], "disputes": [Case.to_json()]}``
+        (the keys present only when the log has such records)."""
+        out = {}
+        if self.voids:
+            out["voided"] = [void.to_json() for void in self.voids]
+        if self.cases:
+            out["disputes"] = [case.to_json(names) for case in self.cases.values()]
+        return out
+
+    # -- plain data for snapshots (a snapshot may hold data, not classes of its own) ----------
+    def to_plain(self) -> dict:
+        return {"voids": [attrs.astuple(v) for v in self.voids], "voided": dict(self.voided),
+                "desk_seqs": set(self.desk_seqs),
+                "cases": [attrs.astuple(c) for c in self.cases.values()], "epoch": self.epoch}
+
+    @classmethod
+    def from_plain(cls, data: dict) -> "Desk":
+        cases = [Case(*c) for c in data["cases"]]
+        return cls([Void(*v) for v in data["voids"]], dict(data["voided"]),
+                   set(data["desk_seqs"]), {c.number: c for c in cases}, int(data["epoch"]))
