@@ -12,7 +12,7 @@ import pytest
 
 from engine.chart import svg
 from engine.games.atkr.audit import audit
-from engine.pages import replay_data, replay_html, rule_ids, script_json
+from engine.pages import expand, replay_data, replay_html, rule_ids, script_json
 from engine.replay import open_log
 from tests.service.conftest import App, auth
 from tests.tools.helpers import run
@@ -115,6 +115,33 @@ def test_voided_events_carry_their_reason_and_the_page_strikes_them():
     html = replay_html(data)
     assert page_data(html)["steps"][4]["voided"] is True
     assert "line-through" in html and "step.voided" in html  # drawn struck through (page.js)
+
+
+def test_a_corrected_game_strikes_through_the_records_it_voided(tmp_path):
+    from engine.replay import load_bytes
+
+    from tests.tools.helpers import service
+
+    svc = service(tmp_path)
+    game = svc.create("atkr", {"players": ["Anna", "Ben"], "first": "Anna",
+                               "physical": True}).game
+    for command in ({"type": "bet", "player": "Anna", "amount": 20},    # 3
+                    {"type": "bet", "player": "Ben", "amount": 10},     # 4, revealed 5
+                    {"type": "draw", "player": "Anna", "coal": 25},     # 6
+                    {"type": "draw", "player": "Anna", "coal": 50}):    # 7: the wrong coal
+        svc.submit(game, command)
+    svc.submit(game, {"type": "correct", "to": 6, "reason": "the coal was a 20"})  # 8
+    svc.submit(game, {"type": "draw", "player": "Anna", "coal": 20})    # 9
+    log = load_bytes(svc.store.log_bytes(game))
+    for viewer in (None, 1):  # the referee's page and Ben's
+        data = replay_data(log, viewer)
+        marked = {s["seq"]: s["reason"] for s in data["steps"] if s.get("voided")}
+        assert marked == {7: "the coal was a 20"}
+        views = expand(data)
+        anna = [v["players"][0]["coals"] for v in views]
+        assert anna[-4:] == [[25], [25, 50], [25], [25, 20]]  # 6, 7, the correction, 9
+        assert views[-1]["voided"] == [{"from": 7, "to": 7, "by": 8,
+                                        "reason": "the coal was a 20", "epoch": 1}]
 
 
 def test_data_in_the_page_cannot_close_its_script():
