@@ -41,14 +41,18 @@ def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_jso
 
     Creating a game (POST /games) answers one token per seat, a referee token and a
     spectator token; players then run `devil --server URL --token T ...`.  The API is
-    described at /openapi.json; docs/service.md plays a whole game with curl.
+    described at /openapi.json; docs/service.md plays a whole game with curl.  In a browser,
+    URL/games/GAME/replay#token=T steps through a game as token T may see it, and
+    URL/games/GAME/audit#token=REFEREE draws the money chart.
     """
     import uvicorn
 
     from engine.http import MAX_BODY, create_app
 
     store = store_dir or obj.store_dir
-    app = create_app(store, organiser_key, max_body=max_body or MAX_BODY)
+    from .page import texts
+
+    app = create_app(store, organiser_key, max_body=max_body or MAX_BODY, texts=texts)
     app.state.api.seat_entropy = seat_entropy
     who = "the organiser only" if organiser_key else "anyone"
     # bind before saying anything: a busy port is a usage error (exit 2), not a listening line

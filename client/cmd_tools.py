@@ -24,13 +24,23 @@ from .common import emit, json_option, log_file, renderer_for
               help="Stop after this sequence number.")
 @click.option("--step", is_flag=True, help="Wait for a key between events (q quits).")
 @click.option("--events-only", is_flag=True, help="One line per event, without the table.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="OUT.html",
+              help="Write the replay page instead: one self-contained HTML file (slider, step "
+                   "buttons, event list) that opens offline; with --as, only what that player "
+                   "knew is in it.")
+@click.option("--force", is_flag=True, help="Overwrite the --html file if it exists.")
 @json_option
 @click.pass_obj
-def replay(obj, source, as_name, to_seq, step, events_only, as_json):
+def replay(obj, source, as_name, to_seq, step, events_only, html_path, force, as_json):
     """Walk a recorded game event by event, showing the table after each.
 
     Works on any .devlog file, without a store.  With --as, every event and every table is what
     that player saw at that moment: other players' bets stay sealed until they are revealed.
+
+    \b
+    Examples:
+      devil replay GAME.devlog --as Anna --to 30
+      devil replay GAME.devlog --html dispute.html --as Ben   (the page, for Ben, to mail)
     """
     from engine.errors import LogDamaged
     from engine.game import REFEREE
@@ -54,6 +64,11 @@ def replay(obj, source, as_name, to_seq, step, events_only, as_json):
             raise UsageError(f"there is no player called {as_name!r} in this game "
                              f"(players: {', '.join(names)})")
         viewer = names.index(as_name)
+    if html_path is not None:
+        _write_replay_html(log, viewer, to_seq, html_path, force, as_json)
+        if not check.ok:
+            raise LogDamaged(check.first_bad_seq, check.reason, source_log.label)
+        return
     render = renderer_for(log.header.kind)
     to_map = log.rules.events.to_map
     from .desk import voided_line
@@ -89,6 +104,23 @@ def replay(obj, source, as_name, to_seq, step, events_only, as_json):
               **(final.summary(names) if final is not None else {})})
     if not check.ok:
         raise LogDamaged(check.first_bad_seq, check.reason, source_log.label)
+
+
+def _write_replay_html(log, viewer, to_seq, path: str, force: bool, as_json: bool) -> None:
+    """The replay page of ``log`` for ``viewer`` (up to ``to_seq``), data inlined, to
+    ``path`` (engine.pages)."""
+    from engine.pages import replay_data, replay_html
+
+    from .page import texts
+
+    data = replay_data(log, viewer, texts, to=to_seq)
+    _write_new(path, replay_html(data, f"{data['game']} replay ({data['as']})"), force)
+    if as_json:
+        emit({"game": data["game"], "kind": data["kind"], "as": data["as"], "html": path,
+              "events": len(data["steps"])})
+    else:
+        click.echo(f"wrote {path}: the replay of {data['game']} as {data['as']}, "
+                   f"{len(data['steps'])} events (opens offline)", err=True)
 
 
 # -- checking one or many recorded games --------------------------------------------------------
@@ -334,13 +366,16 @@ def _sidecar_seal(source: Source) -> bool:
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also write every transfer to FILE as CSV (one game; refused if FILE exists, "
                    "unless --force).")
-@click.option("--force", is_flag=True, help="Overwrite the --csv file if it exists.")
+@click.option("--chart", "chart_path", type=click.Path(dir_okay=False), metavar="OUT.png|svg",
+              help="Also draw every player's money and the bank's balance round by round, "
+                   "the kind's marked rounds shaded (one game; the format from the name).")
+@click.option("--force", is_flag=True, help="Overwrite the --csv / --chart file if it exists.")
 @click.option("--finished", "need_finished", is_flag=True,
               help="Also fail (exit 3) unless the game is finished.")
 @jobs_option
 @json_option
 @click.pass_context
-def audit(ctx, sources, csv_path, force, need_finished, jobs, as_json):
+def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json):
     """Audit recorded games with their kind's own checks (a game with a bank: its ledger).
 
     The ledger lists every bet, the highest total, every payout and loss with its rule id and
@@ -353,6 +388,7 @@ def audit(ctx, sources, csv_path, force, need_finished, jobs, as_json):
     \b
     Examples:
       devil audit replays/GAME.devlog --csv ledger.csv
+      devil audit replays/GAME.devlog --chart money.svg   (or money.png)
       devil audit archive/ --json                  (one JSON line per game, then a summary)
     """
     from engine.archive import audit_row
@@ -360,10 +396,22 @@ def audit(ctx, sources, csv_path, force, need_finished, jobs, as_json):
 
     from .games import audit_renderer
 
+    chart_format = None
+    if chart_path is not None:
+        chart_format = chart_path.rsplit(".", 1)[-1].lower() if "." in chart_path else ""
+        if chart_format not in ("png", "svg"):
+            raise UsageError(f"--chart writes .png or .svg, not {chart_path!r}: name the file "
+                             "money.png or money.svg")
+    import os
+
+    for path in (csv_path, chart_path):  # refuse before the work, as _write_new would after
+        if path is not None and not force and os.path.exists(path):
+            raise UsageError(f"{path} exists already; give a new file name or --force")
     items, archive = sources_of(ctx.obj, sources)
     if archive:
-        if csv_path:
-            raise UsageError("--csv takes one game; audit many with --json")
+        if csv_path or chart_path:
+            raise UsageError(f"{'--csv' if csv_path else '--chart'} takes one game; audit many "
+                             "with --json")
         _archive(ctx, items, audit_row, jobs, as_json, "auditing", need_finished)
         return
     source = items[0]
@@ -386,6 +434,8 @@ def audit(ctx, sources, csv_path, force, need_finished, jobs, as_json):
                          source.label) from None
     if csv_path:
         _write_new(csv_path, render.csv(result), force)
+    if chart_path:
+        _write_chart(result, rules, chart_path, chart_format, force)
     finished = bool(result.finished)
     failed = not result.ok or (need_finished and not finished)
     voided = log.desk.summary().get("voided", []) if log.desk is not None else []
@@ -408,11 +458,25 @@ def audit(ctx, sources, csv_path, force, need_finished, jobs, as_json):
         ctx.exit(3)
 
 
-def _write_new(path: str, text: str, force: bool) -> None:
-    """Write ``text`` to ``path``; UsageError if it exists and not ``force`` (the one policy of
-    every command that writes a file: export, audit --csv)."""
+def _write_chart(result, rules, path: str, chart_format: str, force: bool) -> None:
+    """The audit's money chart (its ``chart()`` spec, drawn by engine.chart) to ``path``."""
+    from engine import chart
+
+    spec = getattr(result, "chart", None)
+    if spec is None:
+        raise UsageError(f"the audit of {rules.title} games draws no chart")
+    spec = spec()
+    _write_new(path, chart.svg(spec) if chart_format == "svg" else chart.png(spec), force)
+
+
+def _write_new(path: str, text: "str | bytes", force: bool) -> None:
+    """Write ``text`` (or bytes) to ``path``; UsageError if it exists and not ``force`` (the
+    one policy of every command that writes a file: export, audit --csv / --chart, replay
+    --html)."""
+    binary = isinstance(text, bytes)
     try:
-        with open(path, "w" if force else "x", newline="") as handle:
+        with open(path, ("w" if force else "x") + ("b" if binary else ""),
+                  **({} if binary else {"newline": "", "encoding": "utf-8"})) as handle:
             handle.write(text)
     except FileExistsError:
         raise UsageError(f"{path} exists already; give a new file name or --force") from None

@@ -96,6 +96,8 @@ class GameRules:
       (:class:`engine.replay.LoadedLog`), for ``devil audit``.  The result has ``ok`` (bool)
       and ``to_json() -> dict``; the client renders it as text (client.games.<kind>).  Raises
       :class:`UsageError` for a log it cannot audit.  ``None``: the kind has no audit.
+      The result may have ``chart() -> spec`` (engine.chart): the accounts round by round,
+      for ``devil audit --chart`` and the audit page.
     * ``notes(state) -> [str]`` (optional): sentences ``devil verify`` reports about how the
       game was set up (e.g. the rules text, a game started from a position).
     * ``placings(state) -> dict`` (optional): how a finished game places its players, for

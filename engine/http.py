@@ -631,9 +631,11 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 
 
 def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
-               max_body: int = MAX_BODY, poll_interval: float = POLL_INTERVAL) -> Starlette:
+               max_body: int = MAX_BODY, poll_interval: float = POLL_INTERVAL,
+               texts=None) -> Starlette:
     """The ASGI app serving every game in ``store`` (an EventStore, or a folder path for a
-    FileStore)."""
+    FileStore).  ``texts``: the kinds' words for the replay page (engine.pages; the CLI passes
+    client.page.texts)."""
     api = Api(store, organiser_key, max_body, poll_interval)
     routes = [
         Route("/games", api.create_game, methods=["POST"]),
@@ -653,6 +655,10 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
     from .http_tournament import routes as tournament_routes
 
     routes += tournament_routes(api)  # the organiser's tournaments (engine/http_tournament.py)
+    from .pages.routes import routes as page_routes  # the replay and audit pages (issue 13)
+
+    routes += page_routes(api, texts)
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         await run_in_threadpool(api.start, asyncio.get_running_loop())  # may wait (briefly) for the listener to connect

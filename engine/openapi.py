@@ -233,6 +233,24 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                     "public": {"type": "string"}}}, "The key.")},
                                 secured=False)},
             **_tournament_paths(),
+            # the pages (engine/pages; docs/service.md#the-replay-and-audit-pages)
+            "/games/{game}/replay": {"get": _op(
+                "The replay page (HTML; no game data: it reads the token from #token=...)",
+                "anyone", {"200": {"description": "The page.", "content": {"text/html": {
+                    "schema": {"type": "string"}}}}}, [_GAME], secured=False)},
+            "/games/{game}/replay/data": {"get": _op(
+                "The replay page's data: every event as the caller saw it, its rule ids and the "
+                "view after it (engine.pages.replay_data)",
+                "any token of the game (a seat: its own redacted stream; ?as: the referee)",
+                {"200": _json({"type": "object"}, "The steps."), **_ERR}, [_GAME, _AS])},
+            "/games/{game}/audit": {"get": _op(
+                "The audit page (HTML; no game data)", "anyone",
+                {"200": {"description": "The page.", "content": {"text/html": {
+                    "schema": {"type": "string"}}}}}, [_GAME], secured=False)},
+            "/games/{game}/audit/data": {"get": _op(
+                "The kind's audit: verdict, problems, the money chart's spec and SVG",
+                "the referee (an audit reads every sealed bet)",
+                {"200": _json({"type": "object"}, "The audit."), **_ERR}, [_GAME])},
             "/openapi.json": {"get": _op("This document", "anyone",
                                          {"200": _json({"type": "object"}, "OpenAPI 3.1")},
                                          secured=False)},

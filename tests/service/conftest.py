@@ -51,7 +51,9 @@ class InProcessTransport(httpx.BaseTransport):
 
         async def answer():
             response = await self._asgi.handle_async_request(request)
-            return response.status_code, response.headers, await response.aread()
+            # the raw bytes: the Response built below decodes a Content-Encoding (gzip) itself
+            raw = b"".join([chunk async for chunk in response.aiter_raw()])
+            return response.status_code, response.headers, raw
 
         status, headers, content = self._portal.call(answer)
         return httpx.Response(status, headers=headers, content=content, request=request)

@@ -15,6 +15,9 @@ client.games.atkr.audit).
   against the money the log states (pact holders' money, ATKR-6.4; the final money);
 * reports the largest amount the bank was ever down (ATKR-1.4).
 
+``Audit.chart()`` is the money chart's spec (engine.chart; ``devil audit --chart``, the audit
+page): every account after each round, the rounds with a pact holder marked.
+
 Transfers: a bet moves its stake from the seat to the table (ATKR-3.5); a won bet moves the
 stake back from the table and the bank pays the win (ATKR-5.3, or 2x for ATKR-5.5); a lost bet
 moves the stake from the table to the bank (ATKR-5.4); prizes come from the bank (ATKR-5.6,
@@ -65,6 +68,11 @@ class Round:
     highest_total: int | None = None
     highest_bet: int | None = None
     transfers: list = attrs.field(factory=list)
+    #: who held the devil's pact during this round (names; set by the last round's pawns)
+    pacts: list = attrs.field(factory=list)
+    #: every seat's money (name -> money) and the bank's balance once the round is over
+    money_after: dict = attrs.field(factory=dict)
+    bank_after: int = 0
 
     def to_json(self) -> dict:
         return {"round": self.round, "start": self.start, "bets": dict(self.bets),
@@ -103,6 +111,23 @@ class Audit:
     def transfers(self) -> list[tuple[int, Transfer]]:
         """``(round number, transfer)`` for every transfer, in log order."""
         return [(r.round, t) for r in self.rounds for t in r.transfers]
+
+    def chart(self) -> dict:
+        """The money chart's spec (engine.chart): each player's money and the bank's balance
+        at the start (x 0) and after every round (x = the round), the rounds in which someone
+        held the devil's pact marked (ATKR-6.2) with its holders ringed."""
+        series = [{"name": name, "values": [self.start_money]
+                   + [r.money_after.get(name) for r in self.rounds], "dashed": False}
+                  for name in self.players]
+        series.append({"name": "bank", "values": [0] + [r.bank_after for r in self.rounds],
+                       "dashed": True})
+        marks = [{"x": index, "label": f"round {r.round}: devil's pact held by "
+                                        f"{', '.join(r.pacts)} (ATKR-6.2)",
+                  "series": list(r.pacts)}
+                 for index, r in enumerate(self.rounds, 1) if r.pacts]
+        return {"title": f"Money round by round: {self.game}", "x_label": "round",
+                "y_label": "money (bank: its balance)", "x": list(range(len(self.rounds) + 1)),
+                "series": series, "marks": marks, "marks_label": "devil's pact held"}
 
     def to_json(self) -> dict:
         """The whole ledger as JSON: ok, game, finished, first_bad_seq, problems, rounds,
@@ -155,6 +180,12 @@ class _Auditor:
                 self.result.ledger[account].append((seq, delta, self.money[seat], rule))
                 if self.money[seat] < 0:
                     self.problem(seq, f"{account}'s money would go below 0 ({self.money[seat]})")
+
+    def close_round(self) -> None:
+        """Note every account's money at the end of the round being walked (for the chart)."""
+        if self.round.round:
+            self.round.money_after = {name: self.money[s] for s, name in enumerate(self.names)}
+            self.round.bank_after = self.bank
 
     def problem(self, seq: int, reason: str) -> None:
         self.result.problems.append((seq, reason))
@@ -278,8 +309,10 @@ class _Auditor:
                 raise UsageError("the log does not begin with game_created")
             if t is ev.RoundStarted:
                 self.check_none_pending(seq)
+                self.close_round()
                 self.start = event.start
-                self.round = Round(event.round, self.names[event.start])
+                self.round = Round(event.round, self.names[event.start],
+                                   pacts=[self.names[s] for s in self.pacts])
                 self.result.rounds.append(self.round)
                 self.bets = [0] * self.n
                 self.placed = [False] * self.n
@@ -354,6 +387,7 @@ class _Auditor:
                                       f"the transfers give {self.money}")
         if self.result is None:
             raise UsageError("the log holds no game yet")
+        self.close_round()
         self.result.money = {name: self.money[s] for s, name in enumerate(self.names)}
         self.result.bank = self.bank
         self.result.bank_low = self.bank_low

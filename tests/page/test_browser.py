@@ -1,0 +1,259 @@
+"""The replay and audit pages in a real browser (issue 13.4, 13.5): headless Chromium driven by
+Playwright against a real ``devil serve``, and the ``replay --html`` file opened offline.
+
+What a seat's page may show is worked out from the rules of who sees what (CASTLE-11.1), not from
+the page: the page's data is exactly the seat's redacted stream, event for event; the deal shows
+the seat its own cards only; right after the deal no other seat's items or profession is on the
+table; and a seat whose society the seat never looked at (CASTLE-5.3) nor saw laid open by a
+declaration keeps it hidden in every step's view, in the DOM and in every network answer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from client.cli import cli
+from engine.pages import expand
+from engine.replay import load_bytes
+from tests.service.conftest import auth
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+#: the rows of the players table the page draws from the view (name -> {column: text})
+PLAYERS_TABLE = """() => {
+  for (const table of document.querySelectorAll("#view table.data")) {
+    const head = [...table.rows[0].cells].map((c) => c.textContent);
+    if (!head.includes("name") || !head.includes("society")) continue;
+    const out = {};
+    for (const row of [...table.rows].slice(1)) {
+      const cells = Object.fromEntries(head.map((h, i) => [h, row.cells[i].textContent]));
+      out[cells.name] = cells;
+    }
+    return out;
+  }
+  return null;
+}"""
+
+
+def referee_log(server, created):
+    answer = server.http.get(f"/games/{created['game']}/log",
+                             headers=auth(created["tokens"]["referee"]))
+    assert answer.status_code == 200
+    return load_bytes(answer.content)
+
+
+def seat_stream(log, seat: int) -> list[tuple[int, dict]]:
+    """``(seq, event map)`` of ``seat``'s redacted stream, from the rules' redaction."""
+    out = []
+    for record, event in zip(log.records, log.events):
+        seen = log.rules.redact(event, seat)
+        if seen is not None:
+            out.append((record.seq, log.rules.events.to_map(seen)))
+    return out
+
+
+def card_pattern(card: str) -> re.Pattern:
+    return re.compile(r"(?<![\w-])" + re.escape(card) + r"(?![\w-])")
+
+
+def test_a_seat_replay_page_shows_what_it_knew_and_no_hidden_card(finished_games, browser,
+                                                                   shots):
+    server, games = finished_games
+    created = games["castle"]
+    game = created["game"]
+    log = referee_log(server, created)
+    dealt = next(log.rules.events.to_map(e) for e in log.events if type(e).TYPE == "cards_dealt")
+    names = created["players"]
+
+    def never_learned(seat: int) -> list[int]:
+        """The seats whose society ``seat`` never learned (CASTLE-11.1: a society is seen by
+        the one who looks at it, CASTLE-5.3, or laid open by a declaration, CASTLE-10)."""
+        stream = seat_stream(log, seat)
+        learned = {m["owner"] for _, m in stream
+                   if m["type"] == "society_seen" and m["viewer"] == seat}
+        learned |= {r["player"] for _, m in stream if m["type"] == "declared"
+                    for r in m["revealed"]}
+        return [other for other in range(len(names)) if other != seat and other not in learned]
+
+    # the seat whose page is opened: one from whom some society stays hidden all game
+    me = next(seat for seat in range(len(names)) if never_learned(seat))
+    unknown = never_learned(me)
+    stream = seat_stream(log, me)
+    others = [seat for seat in range(len(names)) if seat != me]
+
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    page = context.new_page()
+    responses = []
+    page.on("response", lambda response: responses.append(response))
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server.url}/games/{game}/replay#token={created['tokens'][names[me]]}")
+    page.wait_for_selector("#replay:not([hidden])")
+    # step to the fifth event of the seat's stream with the buttons, then check what is shown
+    for _ in range(4):
+        page.click("#next")
+    step_seq = stream[4][0]
+    assert page.inner_text("#where") == f"event 5 of {len(stream)} (#{step_seq})"
+    assert page.locator("ol#events li.now").get_attribute("data-seq") == str(step_seq)
+    players = page.evaluate(PLAYERS_TABLE)  # the view's players, as the page draws them
+    mine = players[names[me]]
+    assert (mine["society"], mine["profession"]) == (dealt["societies"][me],
+                                                     dealt["professions"][me])
+    for seat in others:  # nobody has shown this seat anything yet by event 5
+        assert (players[names[seat]]["society"], players[names[seat]]["profession"],
+                players[names[seat]]["items"]) == ("?", "?", "?"), players[names[seat]]
+    assert names[me] in page.inner_text("#table")  # the kind's text table is shown too
+    shown_now = page.inner_text("#table") + page.inner_text("#view")
+    for seat in others:  # the others' dealt items and professions are nowhere on the table
+        for card in dealt["hands"][seat] + [dealt["professions"][seat]]:
+            assert not card_pattern(card).search(shown_now), card
+    page.screenshot(path=os.path.join(shots, f"replay-castle-as-{names[me]}.png"), full_page=True)
+    page.locator("#slider").fill(str(len(stream) - 1))  # the last event, by the slider
+    assert page.inner_text("#where").startswith(f"event {len(stream)} of {len(stream)}")
+    players = page.evaluate(PLAYERS_TABLE)
+    for seat in unknown:
+        assert players[names[seat]]["society"] == "?"
+
+    dom = page.content()
+    bodies = [(r.url, r.body().decode("utf-8")) for r in responses]
+    context.close()
+    assert errors == []
+    assert any(url.endswith("/replay/data") for url, _ in bodies)
+    page_shell = next(body for url, body in bodies if url.split("#")[0].endswith("/replay"))
+    assert not any(name in page_shell for name in names)  # the page holds no game data
+    for url, body in bodies:  # no answer pairs a hidden society with its seat
+        if url.endswith("/replay/data"):
+            for view in expand(json.loads(body)):
+                for seat in unknown:
+                    assert view["players"][seat]["society"] is None, view["version"]
+    # the data is the seat's redacted stream, event for event, and nothing else
+    data = json.loads(next(body for url, body in bodies if url.endswith("/replay/data")))
+    assert data["as"] == names[me] and "choose" not in data
+    assert [(s["seq"], s["event"]) for s in data["steps"]] == stream
+    shown_deal = next(s["event"] for s in data["steps"] if s["type"] == "cards_dealt")
+    for seat in others:
+        assert shown_deal["societies"][seat] is None and shown_deal["professions"][seat] is None
+        assert all(card is None for card in shown_deal["hands"][seat])
+
+
+def test_the_audit_page_draws_the_money_chart(finished_games, browser, shots):
+    server, games = finished_games
+    created = games["atkr"]
+    game = created["game"]
+    log = referee_log(server, created)
+    ended = log.rules.events.to_map(log.events[-1])
+    rounds = sum(1 for e in log.events if type(e).TYPE == "round_started")
+    pawns = [log.rules.events.to_map(e) for e in log.events if type(e).TYPE == "pawns_placed"]
+    pact_rounds = [index + 2 for index, p in enumerate(pawns) if p["pacts"]
+                   and index + 2 <= rounds]  # a pact entered after round r is held in r + 1
+    assert pact_rounds  # the game has pact rounds to mark
+
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(f"{server.url}/games/{game}/audit#token={server.organiser_key}")  # the referee
+    page.wait_for_selector("#chart svg")
+    players = log.names
+    assert page.locator("#chart svg polyline.series").count() == len(players) + 1  # and the bank
+    assert page.locator("#chart svg rect.mark").count() == len(pact_rounds)
+    rows = page.locator("#money-table tr")
+    assert rows.count() == rounds + 2  # the head, the start, every round
+    last = rows.nth(rounds + 1).inner_text().split("\t")
+    n = len(players)
+    assert [int(v) for v in last[1:n + 1]] == ended["money"]  # the money game_ended records
+    first = rows.nth(1).inner_text().split("\t")
+    assert [int(v) for v in first[1:n + 2]] == [200] * n + [0]  # ATKR-1.3: 200 each, bank 0
+    assert "OK" in page.inner_text("#verdict")
+    page.locator("#chart svg").screenshot(path=os.path.join(shots, "money-chart.png"))
+    page.screenshot(path=os.path.join(shots, "audit-page.png"), full_page=True)
+    page.close()
+    # a seat's token may not read the audit (it holds every sealed bet)
+    answer = server.http.get(f"/games/{game}/audit/data", headers=auth(created["tokens"]["Ben"]))
+    assert answer.status_code == 403 and answer.json()["code"] == 4
+
+
+def test_replay_html_opens_offline_with_no_request(browser, tmp_path, shots):
+    out = tmp_path / "dispute.html"
+    result = CliRunner().invoke(cli, ["replay", os.path.join(ROOT, "replays", "castle-3p.devlog"),
+                                      "--as", "Ben", "--html", str(out)])
+    assert result.exit_code == 0, result.output
+    context = browser.new_context()
+    context.set_offline(True)
+    asked = []
+
+    def refuse(route):  # the file itself may load; anything else is a request out
+        if route.request.url == out.as_uri():
+            route.continue_()
+            return
+        asked.append(route.request.url)
+        route.abort()
+
+    context.route("**/*", refuse)
+    page = context.new_page()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(out.as_uri())
+    page.wait_for_selector("#replay:not([hidden])")
+    count = page.locator("ol#events li").count()
+    assert count > 10
+    page.keyboard.press("End")
+    assert page.inner_text("#where").startswith(f"event {count} of {count}")
+    page.screenshot(path=os.path.join(shots, "replay-offline-as-Ben.png"))
+    context.close()
+    assert requests == [out.as_uri()] and asked == []
+
+
+def test_voided_events_are_struck_through_with_their_reason(browser, shots):
+    from engine.pages import replay_data, replay_html
+    from engine.replay import open_log
+
+    log = open_log(os.path.join(ROOT, "replays", "atkr-2p-random-seed102.devlog"))
+    data = replay_data(log, voids={5: "the referee entered the wrong coal", 6: ""})
+    page = browser.new_page(viewport={"width": 1300, "height": 700})
+    page.set_content(replay_html(data))
+    page.wait_for_selector("#replay:not([hidden])")
+    assert page.locator("ol#events li.voided").count() == 2
+    assert page.locator("ol#events li.voided del").count() == 2
+    assert page.locator('ol#events li[data-seq="5"] .reason').inner_text() == \
+        "voided: the referee entered the wrong coal"
+    assert page.locator('ol#events li[data-seq="6"] .reason').inner_text() == "voided"
+    assert page.locator('ol#events li[data-seq="7"] del').count() == 0
+    page.click('ol#events li[data-seq="5"]')
+    assert page.locator("#current.voided del").count() == 1
+    style = page.locator("#current del").evaluate("e => getComputedStyle(e).textDecorationLine")
+    assert style == "line-through"
+    page.screenshot(path=os.path.join(shots, "replay-voided.png"))
+    page.close()
+
+
+@pytest.mark.slow  # a third page load against the server: kept out of the default run
+def test_the_referee_sees_everything_and_may_look_as_any_seat(finished_games, browser):
+    server, games = finished_games
+    created = games["castle"]
+    names = created["players"]
+    log = referee_log(server, created)
+    dealt = next(log.rules.events.to_map(e) for e in log.events if type(e).TYPE == "cards_dealt")
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    asked = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.goto(f"{server.url}/games/{created['game']}/replay#token={created['tokens']['referee']}"
+              "&seq=3")
+    page.wait_for_selector("#replay:not([hidden])")
+    assert page.inner_text("#where").endswith("(#3)")  # #seq=3 opens at that event
+    players = page.evaluate(PLAYERS_TABLE)
+    assert [players[n]["society"] for n in names] == dealt["societies"]
+    assert [players[n]["profession"] for n in names] == dealt["professions"]
+    page.select_option("#as", names[1])  # "view as": the page asks again, ?as=NAME
+    page.wait_for_function("(name) => document.title.includes('(' + name + ')')", arg=names[1])
+    assert asked[-1].endswith(f"/replay/data?as={names[1]}")
+    page.click("#first")
+    for _ in range(4):
+        page.click("#next")
+    players = page.evaluate(PLAYERS_TABLE)
+    assert players[names[1]]["society"] == dealt["societies"][1]
+    assert all(players[n]["society"] == "?" for i, n in enumerate(names) if i != 1)
+    page.close()
