@@ -11,8 +11,9 @@ Methods (``as_name``: a player's name, or None for the referee / the token's own
 * ``view(game, as_name) -> dict``; ``legal(game, as_name) -> [command map]``
 * ``events(game, as_name, after=0) -> [{"seq", "actor", "cmd", "time", "event"}]``
 * ``public_events(game) -> [...]``: the same entries as a spectator sees them (public facts)
-* ``submit(game, command, as_name, command_id) -> {"game", "repeated", "events": [...], "view"}``
-  (each event map carries its ``seq``)
+* ``submit(game, command, as_name, command_id) -> {"game", "repeated", "events": [...], "view",
+  "receipt"}`` (each event map carries its ``seq``; ``receipt``: engine.receipts)
+* ``key() -> {"algorithm", "public"}``; ``seal(game) -> seal | None`` (engine.receipts)
 * ``games() -> [row]``: one row per game (engine.game.summary_row: game, kind, title,
   players, created, finished, events, text, summary, phase, round, winners), or
   ``{"game", "error"}`` for a damaged log
@@ -43,13 +44,25 @@ def mark_voided(entries: list[dict], desk) -> list[dict]:
 class LocalClient:
     """The CLI's view of an in-process service on a store folder."""
 
+    #: create games with seat entropy (`devil new --seat-entropy`): the console sits every seat
+    seat_entropy = False
+
     def __init__(self, service: GameService):
         self.service = service
 
     def create(self, kind: str, options: dict, seed: int | None = None) -> dict:
-        loaded = self.service.create(kind, options, seed=seed)
+        loaded = self.service.create(kind, options, seed=seed, seat_entropy=self.seat_entropy)
+        if self.seat_entropy:  # the console is every seat: each gives a value it keeps
+            from client.seating import value_for
+
+            for name in loaded.rules.seats(loaded.state):
+                self.service.submit(loaded.game, {"type": "seat_entropy", "player": name,
+                                                  "value": value_for(loaded.game, name)},
+                                    actor=CONSOLE)
+            loaded = self.service.load(loaded.game)
         return {"game": loaded.game, "kind": kind, "players": loaded.rules.seats(loaded.state),
-                "path": self.service.store.location(loaded.game)}
+                "path": self.service.store.location(loaded.game),
+                "receipt": self.service.receipt(loaded.game, loaded.records[-1])}
 
     def resolve(self, game: str) -> str:
         return self.service.resolve(game)
@@ -105,7 +118,15 @@ class LocalClient:
         return {"game": game, "repeated": result.repeated,
                 "events": [{"seq": r.seq, **rules.events.to_map(e)} for r, e in shown
                            if e is not None],
-                "view": self.service.view(game, viewer)}
+                "view": self.service.view(game, viewer), "receipt": result.receipt}
+
+    def key(self) -> dict:
+        from engine.receipts import public_key
+
+        return {"algorithm": "ed25519", "public": public_key(self.service.store)}
+
+    def seal(self, game: str) -> dict | None:
+        return self.service.seal(game)
 
     def games(self) -> list[dict]:
         from engine.simulate import stopped

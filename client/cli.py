@@ -45,6 +45,8 @@ LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify"
         "audit": "client.cmd_tools:audit", "serve": "client.cmd_service:serve",
         "watch": "client.cmd_service:watch", "import": "client.cmd_store:import_",
         "db": "client.cmd_store:db", "aside": "client.cmd_store:aside",
+        "key": "client.cmd_receipts:key", "receipts": "client.cmd_receipts:receipts",
+        "sit": "client.cmd_seating:sit",
         "correct": "client.cmd_desk:correct", "dispute": "client.cmd_desk:dispute",
         "ruling": "client.cmd_desk:ruling", "disputes": "client.cmd_desk:disputes",
         "tournament": "client.cmd_tournament:tournament"}
@@ -69,8 +71,15 @@ def cli(ctx: click.Context, store: str, server: str | None, token: str | None):
 
 # -- groups with one subcommand per game kind (client.games.<kind>.GROUP_COMMANDS) -------------
 @cli.group(cls=DevilGroup, slot="new")
-def new():
+@click.option("--seat-entropy", is_flag=True,
+              help="Chance nobody can choose: the digital game starts once every seat gave a "
+                   "random value (`devil sit`); every draw mixes the server's seed with them.  "
+                   "Locally the console sits every seat at once.")
+@click.pass_obj
+def new(obj, seat_entropy):
     """Create a game and print its id."""
+    if seat_entropy:
+        obj.client.seat_entropy = True
 
 
 @cli.group(cls=DevilGroup, slot="play", invoke_without_command=True, no_args_is_help=True)
@@ -229,9 +238,12 @@ def log(obj, game, as_name, as_json):
               help="Also write the game's secret seed to FILE (mode 0600), for `devil import "
                    "--secret`: an unfinished digital game then draws on in its new store.  "
                    "Whoever reads FILE can predict every draw: keep it private.")
+@click.option("--seal", "seal_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write the finished game's signed seal to FILE (JSON), for `devil verify "
+                   "--key PUB --seal FILE` (verify also finds OUTPUT.seal.json by itself).")
 @json_option
 @click.pass_obj
-def export(obj, game, output, force, secret_path, as_json):
+def export(obj, game, output, force, secret_path, as_json, seal_path=None):
     """Write a game's full .devlog to a file (with --server: the referee's token).
 
     The copy is byte for byte the log, so `devil verify`, `audit` and `replay` can check it
@@ -257,25 +269,40 @@ def export(obj, game, output, force, secret_path, as_json):
         secret = client.service.store.secret(game)
         if secret is None:
             raise UsageError(f"{game} has no secret seed (a physical game) to export")
+    seal = None
+    if seal_path is not None:
+        seal = client.seal(game)
+        if seal is None:
+            raise UsageError(f"{game} is not finished: a game is sealed when it ends")
     try:
         with open(output, "wb" if force else "xb") as handle:
             handle.write(data)
+        if seal is not None:
+            import json
+
+            with open(seal_path, "w" if force else "x") as handle:
+                json.dump(seal, handle)
         if secret is not None:
             import json
             import os
 
             flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)
+            from engine.entropy import seat_documents
+
             with os.fdopen(os.open(secret_path, flags, 0o600), "w") as handle:
-                json.dump({"game": game, "secret": secret}, handle)
+                json.dump({"game": game, "secret": secret,
+                           **seat_documents(client.service.store, game)}, handle)
     except FileExistsError as exc:
         raise UsageError(f"{exc.filename} exists already; give a new file name or --force") \
             from None
     if as_json:
         emit({"game": game, "bytes": len(data), "path": output,
-              **({"secret": secret_path} if secret is not None else {})})
+              **({"secret": secret_path} if secret is not None else {}),
+              **({"seal": seal_path} if seal is not None else {})})
         return
     click.echo(f"{game}: {len(data)} bytes written to {output}"
-               + (f"; its secret seed to {secret_path} (keep it private)" if secret else ""))
+               + (f"; its secret seed to {secret_path} (keep it private)" if secret else "")
+               + (f"; its seal to {seal_path}" if seal else ""))
 
 
 def _created_text(iso: str) -> str:

@@ -29,9 +29,13 @@ from .desk import entry_line
               help="Largest request body accepted (default 65536).")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@click.option("--seat-entropy", is_flag=True,
+              help="Create every digital game without a chosen seed with seat entropy (unless "
+                   "POST /games says \"seat_entropy\": false): its chance nobody can choose.")
 @json_option
 @click.pass_obj
-def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_json):
+def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_json,
+          seat_entropy=False):
     """Serve the games of a store (a folder, or a postgresql:// database shared with other
     nodes) over HTTP (Starlette app run by uvicorn).
 
@@ -49,6 +53,7 @@ def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_jso
     from .page import texts
 
     app = create_app(store, organiser_key, max_body=max_body or MAX_BODY, texts=texts)
+    app.state.api.seat_entropy = seat_entropy
     who = "the organiser only" if organiser_key else "anyone"
     # bind before saying anything: a busy port is a usage error (exit 2), not a listening line
     # followed by uvicorn's exit 3; uvicorn then serves on this very socket (no race)

@@ -7,7 +7,7 @@ import click
 
 from engine.errors import UsageError
 
-from .common import DevilGroup, emit, json_option
+from .common import DevilGroup, emit, json_option, read_json_file
 
 
 @click.command("import")
@@ -50,6 +50,14 @@ def import_(obj, path, secret_path, as_json):
                          "refuses it, so it is not imported)", path)
     secret = _read_secret(secret_path, checked) if secret_path else None
     game = store.import_log(data, secret)
+    if secret_path:  # a game with seat entropy draws on only with every seat's value
+        from engine.entropy import put_seat_documents
+
+        put_seat_documents(store, game, read_json_file(secret_path))
+    if checked.finished:  # this store seals the finished record it accepted (engine.receipts)
+        from engine.receipts import seal_stream
+
+        seal_stream(store, game)
     if as_json:
         emit({"game": game, "bytes": len(data), "store": store.location()})
         return

@@ -245,10 +245,22 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
 @click.option("--finished", "need_finished", is_flag=True,
               help="Also fail (exit 3) unless the game is finished: its last event ends it "
                    "(and reveals the seed).")
+@click.option("--receipt", "receipts", multiple=True, metavar="R",
+              help="Also prove the log holds this receipt's record (R: a receipt as JSON, a "
+                   "file holding one, or a sequence number among the receipts this client kept: "
+                   "`devil receipts GAME`); fails on a log cut before it.  Repeatable.")
+@click.option("--key", "key_text", metavar="PUB",
+              help="The service's public key (`devil key`: 64 hex digits, or a file holding "
+                   "them or `devil key --json`): receipts and the seal must be signed by it, and "
+                   "a finished game must have its seal.")
+@click.option("--seal", "seal_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="The game's seal (`devil export --seal`); default: FILE.seal.json beside the "
+                   "log, or the store's for a game in the local store.")
 @jobs_option
 @json_option
 @click.pass_context
-def verify(ctx, sources, need_finished, jobs, as_json):
+def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=None,
+           seal_path=None):
     """Check recorded games: format, hash chain, seed, and a strict re-fold.
 
     Every command is rebuilt from its events and decided again: it must give exactly the
@@ -259,8 +271,15 @@ def verify(ctx, sources, need_finished, jobs, as_json):
     check fails.  Exit 0 if everything holds, 3 if not.
 
     \b
+    With --receipt, the log must hold each receipt's record (same sequence number and link):
+    a log cut before it, or changed at or before it, fails.  With --key, the game's seal (its
+    signed final record) is checked: a finished game without one, or with one that names
+    another end or another key, fails.
+
+    \b
     Examples:
       devil verify replays/GAME.devlog
+      devil verify k3f9qz.devlog --key "$(devil key)" --receipt 17
       devil verify k3f9qz --finished --json
       devil verify archive/ --finished --jobs 2      (one line per game, then a summary)
     """
@@ -268,11 +287,36 @@ def verify(ctx, sources, need_finished, jobs, as_json):
 
     items, archive = sources_of(ctx.obj, sources)
     if archive:
-        _archive(ctx, items, verify_row, jobs, as_json, "verifying", need_finished)
+        if receipts or seal_path:
+            raise UsageError("--receipt and --seal check one game; name one file or game "
+                             "(--key checks every file's FILE.seal.json)")
+        task = verify_row
+        if key_text and any(item.path is None for item in items):
+            raise UsageError("--key with many games reads .devlog files and the FILE.seal.json "
+                             "beside each: export the games first (`devil export GAME -o FILE "
+                             "--seal FILE.seal.json`)")
+        if key_text:  # every file's seal beside it (devil export --seal FILE.seal.json)
+            import functools
+
+            from engine.archive import sealed_verify_row
+            from engine.receipts import parse_key
+
+            from .signed import _read_text
+
+            task = functools.partial(sealed_verify_row,
+                                     key=parse_key(_read_text(key_text, "the key")))
+        _archive(ctx, items, task, jobs, as_json, "verifying", need_finished)
         return
     source = items[0]
     result = _verify_one(source)
     damage = _damage_lines(source.damage)
+    if receipts or key_text or seal_path or _sidecar_seal(source):
+        from .signed import check_signed
+
+        check_signed(ctx.obj, source, result, receipts, key_text, seal_path)
+    from .seating import check_kept
+
+    check_kept(result, lambda: source.data if source.data is not None else _read(source.path))
     failed = not result.ok or bool(damage) or (need_finished and not result.finished)
     if as_json:
         data = result.to_json()
@@ -294,13 +338,26 @@ def verify(ctx, sources, need_finished, jobs, as_json):
                 click.echo("  - not finished, as --finished requires (its end may have been cut "
                            "off)")
         else:
-            click.echo(f"FAILED {source.label}: record {result.first_bad_seq}: {result.reason}")
+            where = "" if result.first_bad_seq is None else f"record {result.first_bad_seq}: "
+            click.echo(f"FAILED {source.label}: {where}{result.reason}")
             for check in result.checks:
                 click.echo(f"  - {check}")
             for line in damage:
                 click.echo(f"  - {line}")
     if failed:
         ctx.exit(3)
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _sidecar_seal(source: Source) -> bool:
+    """Whether a seal sits beside the log file (FILE.seal.json): then verify checks it."""
+    import os
+
+    return source.path is not None and os.path.isfile(source.path + ".seal.json")
 
 
 # -- audit -------------------------------------------------------------------------------------

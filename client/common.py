@@ -20,7 +20,7 @@ import sys
 
 import click
 
-from engine.errors import DevilError, UsageError
+from engine.errors import DevilError, IllegalCommand, UsageError
 
 
 class Context:
@@ -174,8 +174,10 @@ def renderer_for(kind: str):
     ``next_hint(view)``.  UsageError for an unknown kind."""
     from .desk import DeskAware
     from .games import part
+    from .seating import Renderer
 
-    return DeskAware(part(kind, "render"))  # the referee's desk's events read in every kind
+    # the referee's desk's events read in every kind, and the seating stage of seat entropy
+    return Renderer(DeskAware(part(kind, "render")))
 
 
 def print_created(obj: Context, created: dict, as_json: bool, show_deal: bool = False) -> None:
@@ -187,6 +189,9 @@ def print_created(obj: Context, created: dict, as_json: bool, show_deal: bool = 
     (the referee asked, ``--show-deal``) prints them as the referee sees them instead (every
     society, profession and item) and, with ``as_json``, adds them to the JSON as ``events``
     (tagged event maps with their ``seq``)."""
+    from .receipts import keep
+
+    keep(created.get("receipt"), obj.server or obj.store_dir)
     client = obj.client
     if as_json:
         if show_deal:
@@ -231,7 +236,20 @@ def submit_command(obj: Context, game: str, command: dict, as_name: str | None, 
                          f"{command['player']!r}")
     client = obj.client
     game = client.resolve(game)
-    result = client.submit(game, command, as_name, command_id)
+    try:
+        result = client.submit(game, command, as_name, command_id)
+    except IllegalCommand as exc:
+        # a seat's first command in a game with seat entropy carries its value: give it, then
+        # the command again (still refused, SEAT-1, while other seats are waiting)
+        from .seating import sit_first
+
+        if exc.rule != "SEAT-1" or not sit_first(obj, game, as_name or command.get("player"),
+                                                 as_json):
+            raise
+        result = client.submit(game, command, as_name, command_id)
+    from .receipts import keep
+
+    keep(result.get("receipt"), obj.server or obj.store_dir)
     if as_json:
         emit(result)
         return

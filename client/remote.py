@@ -62,6 +62,9 @@ class RemoteClient:
     """The client API over HTTP.  ``server``: the base URL; ``token``: a bearer token (a seat's,
     the referee's, the spectator's, or the organiser key)."""
 
+    #: create games with seat entropy (`devil new --seat-entropy`); each seat then `devil sit`s
+    seat_entropy = False
+
     def __init__(self, server: str, token: str | None = None, *, timeout: float = 30.0,
                  transport: httpx.BaseTransport | None = None):
         self.server = server.rstrip("/")
@@ -145,6 +148,8 @@ class RemoteClient:
         body: dict[str, Any] = {"kind": kind, "options": options}
         if seed is not None:
             body["seed"] = seed
+        if self.seat_entropy:
+            body["seat_entropy"] = True
         created = self._json("POST", "/games", body=body)
         tokens = created.get("tokens") or {}
         if tokens.get("referee"):
@@ -240,3 +245,15 @@ class RemoteClient:
 
     def games(self) -> list[dict]:
         return self._json("GET", "/games")
+
+    def key(self) -> dict:
+        """The server's public signing key: ``{"algorithm", "public"}``."""
+        return self._json("GET", "/key")
+
+    def seal(self, game: str) -> dict | None:
+        """A finished game's seal, or None while it runs."""
+        try:
+            return self._json("GET", self._path(game, "/seal"), game=game)
+        except UnknownGame:
+            self.resolve(game)  # an unknown game stays an error
+            return None

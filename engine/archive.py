@@ -63,6 +63,41 @@ def verify_row(path: str, data: bytes | None = None) -> dict:
     return row
 
 
+def sealed_verify_row(path: str, data: bytes | None = None, *, key: str) -> dict:
+    """:func:`verify_row` and the game's seal (``path + ".seal.json"``, from `devil export
+    --seal`) checked against the public ``key`` (engine.receipts): a finished game without
+    its seal, or with a seal of another key or another end, is a damaged row.  Use with
+    ``functools.partial(sealed_verify_row, key=KEY)``."""
+    import json
+
+    from .log import read_bytes, scan
+    from .receipts import BadSignature, check_seal_of, check_signature
+
+    if data is None:
+        try:
+            data = read_bytes(path)
+        except DevilError:
+            return verify_row(path)  # the same unreadable file, reported as verify_row does
+    row = verify_row(path, data)
+    if row["status"] == DAMAGED:
+        return row
+    try:
+        try:
+            with open(path + ".seal.json") as handle:
+                seal = json.load(handle)
+        except FileNotFoundError:
+            seal = None
+        except (OSError, ValueError) as exc:
+            raise BadSignature(f"the seal beside the log cannot be read ({exc})") from None
+        if seal is not None:
+            check_signature(seal, "seal", key)
+        row["checks"].append(check_seal_of(scan(data, path).records, row["game"],
+                                           row["finished"], seal))
+    except BadSignature as exc:
+        row.update(status=DAMAGED, ok=False, first_bad_seq=exc.seq, reason=exc.message)
+    return row
+
+
 def audit_row(path: str, data: bytes | None = None) -> dict:
     """Audit one .devlog (or its bytes ``data``) with its kind's audit hook: a row for
     :func:`run` (``ok`` False when a recorded payout differs from the rules; ``status``

@@ -10,6 +10,9 @@ included, can steer one after the start.
 as a big-endian integer modulo ``n``.  (The modulo bias is below n / 2**64, under 3e-18 for the
 largest n used here.)  This exact recipe is documented in docs/log-format.md so that another tool
 can re-derive the draws.
+
+In a game with seat entropy (engine.entropy) the seed material is not ``str(seed)`` but
+:func:`mixed_seed` of the seed and every seat's value: the same recipe with another prefix.
 """
 
 from __future__ import annotations
@@ -24,15 +27,25 @@ def commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"devil-commit|{salt}|{seed}".encode()).hexdigest()
 
 
-class SeededChance:
-    """Deterministic chance from a seed.  ``seed`` is a non-negative int; ``salt`` a hex string."""
+def mixed_seed(seed: int, values: Sequence[str]) -> str:
+    """The seed material of a game with seat entropy (64 hex digits):
+    ``sha256("devil-mix|" + str(seed) + "|" + values[0] + "|" + values[1] ...)``."""
+    return hashlib.sha256(("devil-mix|" + str(seed) + "".join("|" + v for v in values))
+                          .encode()).hexdigest()
 
-    def __init__(self, seed: int, salt: str):
+
+class SeededChance:
+    """Deterministic chance from a seed.  ``seed`` is a non-negative int; ``salt`` a hex string;
+    ``seats``: every seat's value in a game with seat entropy (draws then derive from
+    :func:`mixed_seed`), None for a game without."""
+
+    def __init__(self, seed: int, salt: str, seats: Sequence[str] | None = None):
         if not 0 <= seed < 2**64:
             raise ValueError("a seed is a whole number from 0 to 2**64 - 1")
         self.seed = seed
         self.salt = salt
-        self._prefix = str(seed).encode()
+        self.seats = None if seats is None else list(seats)
+        self._prefix = (str(seed) if seats is None else mixed_seed(seed, seats)).encode()
 
     @classmethod
     def fresh(cls, seed: int | None = None) -> "SeededChance":

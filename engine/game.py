@@ -167,7 +167,8 @@ STREAMS: dict[str, str] = {"tournament": "engine.tournament"}
 
 
 def rules_for(kind: str) -> GameRules:
-    """The :class:`GameRules` of ``kind`` (registered in :mod:`engine.games`, or a stream of
+    """The :class:`GameRules` of ``kind`` (registered in :mod:`engine.games`, with the shared
+    seating stage of games with seat entropy: :func:`engine.entropy.staged`; or a stream of
     :data:`STREAMS` such as a tournament); raises :class:`UsageError` for an unknown kind."""
     if kind in STREAMS:
         return importlib.import_module(STREAMS[kind]).RULES
@@ -178,7 +179,16 @@ def rules_for(kind: str) -> GameRules:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:  # a kind still being built
         raise UsageError(f"game kind {kind!r} is not available in this version") from exc
-    return module.RULES
+    staged = _STAGED.get(kind)
+    if staged is None or staged[0] is not module.RULES:
+        from .entropy import staged as with_seating
+
+        staged = _STAGED[kind] = (module.RULES, with_seating(module.RULES))
+    return staged[1]
+
+
+#: kind -> (its RULES, the same with the shared seating stage of engine.entropy)
+_STAGED: dict = {}
 
 
 MAX_NAME = 32

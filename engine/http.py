@@ -143,6 +143,9 @@ class Api:
         self.poll_interval = poll_interval
         self.body_timeout = BODY_TIMEOUT
         self.hub = Hub()
+        #: the default of POST /games's "seat_entropy" for a digital game without a chosen
+        #: seed (`devil serve --seat-entropy`)
+        self.seat_entropy = False
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """For the server's ``loop``: if the store tells of appends by other nodes (PostgreSQL's
@@ -384,7 +387,7 @@ class Api:
             if seen is not None:
                 shown.append({"seq": record.seq, **rules.events.to_map(seen)})
         return {"game": game, "repeated": result.repeated, "events": shown,
-                "view": self._view(game, viewer, with_legal)}
+                "view": self._view(game, viewer, with_legal), "receipt": result.receipt}
 
     def _legal_maps(self, game: str, viewer) -> list[dict]:
         if viewer is REFEREE or viewer == PUBLIC:
@@ -413,13 +416,19 @@ class Api:
                 raise ApiError(403, "only the organiser may create games on this server "
                                     "(the key given is not the organiser key)", 4)
         body = await self.read_json(request)
-        unknown = set(body) - {"kind", "options", "seed"}
+        unknown = set(body) - {"kind", "options", "seed", "seat_entropy"}
         if unknown:
             raise ApiError(400, f"unknown field(s) {', '.join(sorted(unknown))}: a new game is "
-                                '{"kind": ..., "options": {...}, "seed": n?}')
+                                '{"kind": ..., "options": {...}, "seed": n?, '
+                                '"seat_entropy": bool?}')
         kind = body.get("kind")
         options = body.get("options", {})
         seed = body.get("seed")
+        seat_entropy = body.get("seat_entropy", self.seat_entropy and seed is None
+                                and not (isinstance(options, dict)
+                                         and options.get("physical") is True))
+        if not isinstance(seat_entropy, bool):
+            raise ApiError(400, '"seat_entropy" must be true or false')
         if not isinstance(kind, str):
             from .games import KINDS
 
@@ -438,14 +447,15 @@ class Api:
 
         # the game exists only with its log, its secret and its tokens all in place
         loaded = await run_in_threadpool(self.service.create, kind, options, seed=seed,
-                                         private=tokens)
+                                         private=tokens, seat_entropy=seat_entropy)
         names = loaded.rules.seats(loaded.state)
         tokens = {"referee": issued.pop("referee"), "spectator": issued.pop("spectator")}
         for seat, name in enumerate(names):
             label = name if name not in tokens else f"{name} (seat {seat + 1})"
             tokens[label] = issued[name]
+        receipt = await run_in_threadpool(self.service.receipt, loaded.game, loaded.records[-1])
         return JSONResponse({"game": loaded.game, "kind": kind, "players": names,
-                             "tokens": tokens}, status_code=201)
+                             "tokens": tokens, "receipt": receipt}, status_code=201)
 
     async def list_games(self, request: Request) -> Response:
         role = self.authenticate(request)
@@ -571,6 +581,22 @@ class Api:
         return Response(data, media_type="application/vnd.devil.log",
                         headers={"Content-Disposition": f'attachment; filename="{game}.devlog"'})
 
+    async def get_key(self, request: Request) -> Response:
+        """The service's public signing key (anyone: it checks receipts and seals)."""
+        from .receipts import public_key
+
+        return JSONResponse({"algorithm": "ed25519",
+                             "public": await run_in_threadpool(public_key, self.store)})
+
+    async def get_seal(self, request: Request) -> Response:
+        """A finished game's seal (any token of the game); 404 while it runs."""
+        role = self.authenticate(request)
+        game = await self.game_for(request, role)
+        seal = await self.call(game, self.service.seal, game)
+        if seal is None:
+            raise ApiError(404, f"{game} is not finished: a game is sealed when it ends", 2)
+        return JSONResponse(seal)
+
     async def openapi(self, request: Request) -> Response:
         return JSONResponse(OPENAPI)
 
@@ -621,6 +647,8 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
         Route("/games/{game}/stream", api.get_stream, methods=["GET"]),
         Route("/games/{game}/commands", api.post_command, methods=["POST"]),
         Route("/games/{game}/log", api.get_log, methods=["GET"]),
+        Route("/games/{game}/seal", api.get_seal, methods=["GET"]),
+        Route("/key", api.get_key, methods=["GET"]),
         Route("/openapi.json", api.openapi, methods=["GET"]),
         Route("/health", api.health, methods=["GET"]),
     ]

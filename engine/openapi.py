@@ -79,7 +79,11 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                 "kind": {"type": "string", "enum": list(KINDS)},
                                 "options": {"type": "object", "description": "The kind's options "
                                             "(players, first, physical, ...)"},
-                                "seed": {"type": "integer", "minimum": 0}}},
+                                "seed": {"type": "integer", "minimum": 0},
+                                "seat_entropy": {"type": "boolean", "description": "Start only "
+                                                 "once every seat gave a random value "
+                                                 "(POST a seat_entropy command); every draw "
+                                                 "mixes them with the server's seed"}}},
                 "Created": {"type": "object", "properties": {
                     "game": {"type": "string"}, "kind": {"type": "string"},
                     "players": {"type": "array", "items": {"type": "string"}},
@@ -133,7 +137,14 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                 "Submitted": {"type": "object", "properties": {
                     "game": {"type": "string"}, "repeated": {"type": "boolean"},
                     "events": {"type": "array", "items": {"type": "object"}},
-                    "view": {"type": "object"}}},
+                    "view": {"type": "object"}, "receipt": _ref("Signed")}},
+                "Signed": {"type": "object", "description": "A receipt or a seal signed with the "
+                           "service's Ed25519 key (docs/service.md: receipts and seals)",
+                           "properties": {
+                               "receipt": {"type": "integer"}, "seal": {"type": "integer"},
+                               "game": {"type": "string"}, "seq": {"type": "integer"},
+                               "link": {"type": "string"}, "time": {"type": "string"},
+                               "key": {"type": "string"}, "sig": {"type": "string"}}},
             },
             "responses": {
                 "Unauthorized": _json(_ref("Error"), "Missing or invalid token."),
@@ -213,6 +224,14 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                 {"200": {"description": "The log's bytes.",
                          "content": {"application/vnd.devil.log": {"schema": {
                              "type": "string", "format": "binary"}}}}, **_ERR}, [_GAME])},
+            "/games/{game}/seal": {"get": _op(
+                "A finished game's seal: its final record, signed", "any token of the game",
+                {"200": _json(_ref("Signed"), "The seal."), **_ERR}, [_GAME])},
+            "/key": {"get": _op("The service's public signing key (checks receipts and seals)",
+                                "anyone", {"200": _json({"type": "object", "properties": {
+                                    "algorithm": {"type": "string"},
+                                    "public": {"type": "string"}}}, "The key.")},
+                                secured=False)},
             **_tournament_paths(),
             # the pages (engine/pages; docs/service.md#the-replay-and-audit-pages)
             "/games/{game}/replay": {"get": _op(

@@ -23,6 +23,7 @@ from typing import Any, Iterator
 
 import attrs
 
+from . import entropy
 from .chance import SeededChance, commitment as commitment_of
 from .desk.events import DESK_CLASSES
 from .desk.chance import continued
@@ -484,6 +485,13 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
             return _bad(result, records[-1].seq, "the revealed seed does not match the commitment "
                                                  "published in the first event")
         result.checks.append("the revealed seed matches the commitment in the first event")
+    seats = None
+    if entropy.opening(events) is not None:  # a game with seat entropy (engine.entropy)
+        problem, seats, sentences = entropy.check_seating(header.game, records, events,
+                                                          result.finished, committed)
+        if problem is not None:
+            return _bad(result, *problem)
+        result.checks.extend(sentences)
     result.seed_chosen = bool(rules.seed_chosen(final)) if rules.seed_chosen is not None else False
     if rules.notes is not None:
         result.checks.extend(rules.notes(final))
@@ -496,6 +504,8 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
                              "hook); events were only folded")
         return result
     seeded = revealed is not None
+    if seats is not None:
+        revealed = {**revealed, "seats": seats}
     bad = _refold(rules, hook, records, events, committed, revealed, physical, result)
     if bad is not None:
         return _bad(result, *bad)
@@ -511,7 +521,8 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
         result.seed_checked = True
         result.checks.append(f"strict refold: all {result.commands} commands re-decided to "
                              "exactly the recorded events; every draw re-derived from the "
-                             "revealed seed")
+                             "revealed seed" + (" mixed with every seat's revealed value"
+                                                if seats is not None else ""))
     else:
         result.checks.append(f"strict refold: all {result.commands} commands re-decided to "
                              "exactly the recorded events; draws checked as possible only "
@@ -529,16 +540,22 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
     """The strict refold; returns ``(seq, reason)`` of the first bad record, or None."""
     to_map = rules.events.to_map
     state = rules.initial()
+    number = -1  # the kind's batches (0: its setup); the seating stage's are checked apart
     desk = Desk()
-    for number, (start, end) in enumerate(batches(records)):
+    for start, end in batches(records):
         result.commands += 1
         batch_records, batch_events = records[start:end], events[start:end]
         first_seq = batch_records[0].seq
         if len({r.actor for r in batch_records}) != 1 or len({r.cmd for r in batch_records}) != 1:
             return first_seq, "the records of one command name different actors or command ids"
+        if entropy.is_shared(batch_events[0]):
+            if len(batch_events) != 1:
+                return first_seq, "a seating event is a command of its own"
+            state = rules.evolve(state, batch_events[0])
+            continue
         at_desk = [type(e) in DESK_CLASSES for e in batch_events]
         if any(at_desk):
-            if number == 0 or not all(at_desk):
+            if number < 0 or not all(at_desk):  # before the game's setup
                 return first_seq, ("a command of the referee's desk must stand alone, after the "
                                    "game's setup")
             bad = _refold_desk(rules, desk, state, records, start, end, events)
@@ -548,6 +565,9 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
                 if desk.apply(records[index].seq, events[index]):
                     state, _ = desk_fold(rules, records[:index], events[:index], desk=desk)
             continue
+        number += 1
+        if type(state) is entropy.Seating:
+            state = rules.initial()
         try:
             command, answers = hook(state, batch_events)
         except Exception as exc:
@@ -561,7 +581,8 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
         if physical:
             chance = None
         elif revealed is not None:
-            chance = SeededChance(int(revealed["seed"]), str(revealed["salt"]))
+            chance = SeededChance(int(revealed["seed"]), str(revealed["salt"]),
+                                  revealed.get("seats"))
         else:
             chance = ScriptedChance(answers, committed, None)
         chance = continued(chance, desk.epoch)  # after a correction the stream goes on (DESK-6)

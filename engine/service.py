@@ -25,14 +25,18 @@ A refused command raises and appends nothing.
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any, Callable
 
 import attrs
 
+from . import entropy
 from .chance import SeededChance, commitment as commitment_of
 from .desk.events import DESK_CLASSES
-from .errors import CodecError, ConcurrencyConflict, DevilError, LogDamaged, NotAllowed, UsageError
+from .entropy import SeatEntropy, Seating
+from .errors import (CodecError, ConcurrencyConflict, DevilError, IllegalCommand, LogDamaged,
+                     NotAllowed, UsageError)
 from .game import PUBLIC, REFEREE, GameRules, rules_for
 from .log import REFEREE_ACTOR, Header, Record
 from .store.file import new_game_id
@@ -102,6 +106,8 @@ class Submitted:
     records: list[Record]
     events: list
     repeated: bool = False
+    #: the signed receipt of the command's last record (engine.receipts)
+    receipt: dict | None = None
 
 
 #: the longest command id (an Idempotency-Key over HTTP, ``--id`` on the command line)
@@ -136,8 +142,11 @@ def actor_code(actor) -> int:
 class GameService:
     """Games in a store (any :class:`engine.store.EventStore`)."""
 
-    def __init__(self, store: EventStore):
+    def __init__(self, store: EventStore, *, sign: bool = True):
         self.store = store
+        #: whether answers carry signed receipts and finished games are sealed (a simulation
+        #: in memory signs nothing; engine.simulate seals the finished log in the real store)
+        self.sign = sign
         self._games: dict[str, Loaded] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._locks_lock = threading.Lock()
@@ -152,13 +161,17 @@ class GameService:
 
     # -- creating ---------------------------------------------------------------------------
     def create(self, kind: str, options: dict, *, seed: int | None = None,
-               private: Callable[[str, list[str]], dict[str, dict]] | None = None) -> Loaded:
+               private: Callable[[str, list[str]], dict[str, dict]] | None = None,
+               seat_entropy: bool = False) -> Loaded:
         """A new game of ``kind`` with ``options`` (see the kind's ``options`` module).
 
         ``seed`` fixes a digital game's chance (for reproducible games and tests); ``None``
         draws a secret one.  ``private(game_id, seat_names)`` gives documents the store keeps
         with the game from its first moment (the HTTP service's token hashes): the game exists
-        with all of them or not at all.  Raises UsageError for bad options.
+        with all of them or not at all.  ``seat_entropy``: a digital game that starts only once
+        every seat has given its random value (engine.entropy: its first event is
+        ``table_opened``, the kind's setup runs when the last seat is in).  Raises UsageError
+        for bad options.
         """
         rules = rules_for(kind)
         if not isinstance(options, dict):
@@ -178,7 +191,15 @@ class GameService:
             chance = None if physical else SeededChance.fresh(seed)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+        if seat_entropy and physical:
+            raise UsageError("a physical game draws nothing by chance: seat entropy is for "
+                             "digital games")
         events = rules.setup(dict(options), chance)
+        if seat_entropy:  # the options checked by a setup whose draws are thrown away
+            from .entropy import TableOpened, options_text
+
+            names = rules.seats(rules.fold(events))
+            events = [TableOpened(names, chance.commitment, options_text(options))]
         maps = [rules.events.to_map(e) for e in events]
         game = new_game_id(kind)
         while self.store.exists(game):  # pragma: no cover - 32**6 ids
@@ -475,6 +496,11 @@ class GameService:
                     if done:
                         return self._repeated(loaded, done, command, command_id, actor)
                 state = loaded.state
+                if type(state) is Seating or type(command) is SeatEntropy:
+                    seated = self._seat(loaded, command, actor, command_id)
+                    if seated is None:
+                        continue  # another writer moved the game on: decide again
+                    return seated
                 seat = rules.acting_seat(state, command)
                 acting = actor
                 if actor == CONSOLE:
@@ -500,9 +526,12 @@ class GameService:
                     continue  # another writer got there first: read what it wrote, decide again
                 self._advance(loaded, records)
                 self._maybe_snapshot(loaded)
+                if rules.is_over(loaded.state):
+                    records = records + self._reveal_seats(loaded)
                 count = len(records)
+                receipt = self._sign_command(loaded, records)
                 return Submitted(game, records, loaded.held_events[len(loaded.held_events) - count:]
-                                 if count else [])
+                                 if count else [], receipt=receipt)
             raise ConcurrencyConflict(f"{game} is busy: other writers moved it on {RETRIES} times "
                                       "while this command was decided; try again")
 
@@ -542,7 +571,8 @@ class GameService:
                 self._advance(loaded, appended)
                 self._maybe_snapshot(loaded)
                 return Submitted(game, appended, loaded.held_events[len(loaded.held_events)
-                                                                    - len(appended):])
+                                                                    - len(appended):],
+                                 receipt=self._sign_command(loaded, appended))
             raise ConcurrencyConflict(f"{game} is busy: other writers moved it on {RETRIES} times "
                                       "while this command was decided; try again")
 
@@ -556,7 +586,9 @@ class GameService:
         first = done[0].seq - 1
         events = loaded.events[first:first + len(done)]
         self._check_same_command(loaded, first, events, command, command_id)
-        return Submitted(loaded.game, list(done), list(events), repeated=True)
+        return Submitted(loaded.game, list(done), list(events), repeated=True,
+                         receipt=self.receipt(loaded.game, done[-1], loaded.header)
+                         if self.sign else None)
 
     def _check_same_command(self, loaded: Loaded, first: int, events: list, command,
                             command_id: str) -> None:
@@ -597,8 +629,155 @@ class GameService:
             raise UsageError(f"command id {command_id!r} was already used for a different "
                              "command; give a new id")
 
-    def chance(self, game: str, commitment: str | None) -> SeededChance:
-        """The secret chance of a digital game, checked against its public ``commitment``.
+    # -- seat entropy (engine.entropy) --------------------------------------------------------
+    def _authorise(self, loaded: Loaded, seat: int, actor) -> int:
+        """The actor code a seat's entropy is recorded with; NotAllowed for another seat, and
+        for the referee (over HTTP): a seat's value must come from the seat's own client."""
+        if actor == CONSOLE:
+            return seat
+        if actor is REFEREE:
+            raise NotAllowed("a seat's entropy comes from that seat's own client (its token), "
+                             "not from the referee: that is what makes the draws fair")
+        if actor != seat:
+            names = loaded.rules.seats(loaded.state)
+            raise NotAllowed(f"you sit as {names[actor]} and cannot act as {names[seat]}")
+        return seat
+
+    def _seat(self, loaded: Loaded, command, actor, command_id) -> "Submitted | None":
+        """A command while the game is seating, or a seat's entropy: record the seat's
+        commitment (its value kept private), and open the table once every seat is in.
+        Returns None when another writer moved the game on first (decide again)."""
+        rules, state, game = loaded.rules, loaded.state, loaded.game
+        if type(command) is not SeatEntropy:
+            if type(state) is Seating and not state.waiting:  # in, but the table never opened
+                self._open_table(loaded)
+                return None  # decide the command again, now that the game has started
+            rules.acting_seat(state, command)  # SEAT-1: waiting for ...
+            raise AssertionError("unreachable")  # pragma: no cover
+        seat = rules.acting_seat(state, command)
+        self._authorise(loaded, seat, actor)
+        name = rules.seats(state)[seat]
+        if type(state) is not Seating:
+            raise IllegalCommand("SEAT-2", f"{name} cannot give entropy now: "
+                                 + ("the game has started" if entropy.opening(loaded.events)
+                                    else "this game was created without seat entropy"))
+        if not isinstance(command.value, str) or not entropy.VALUE.match(command.value):
+            raise IllegalCommand("SEAT-2", "a seat's value is 64 lowercase hex digits (32 "
+                                           "random bytes); `devil sit` makes one")
+        commitment = entropy.seat_commitment(game, seat, command.value)
+        given = state.committed[seat]
+        if given is not None:
+            if given != commitment:
+                raise IllegalCommand("SEAT-2", f"{name} has given its entropy already: one "
+                                               "value per seat")
+            done = [r for r, e in zip(loaded.records, loaded.events)
+                    if type(e) is entropy.SeatCommitted and e.seat == seat]
+            return Submitted(game, done, [entropy.SeatCommitted(seat, commitment)],
+                             repeated=True, receipt=self.receipt(game, done[-1], loaded.header)
+                             if self.sign else None)
+        self.store.put_private(game, entropy.private_name(seat),
+                               {"value": command.value, "commitment": commitment}, replace=True)
+        event = entropy.SeatCommitted(seat, commitment)
+        try:
+            records = self.store.append(game, loaded.head.seq, seat, command_id,
+                                        [rules.events.to_map(event)])
+        except ConcurrencyConflict:
+            return None
+        self._advance(loaded, records)
+        events = [event]
+        if not loaded.state.waiting:
+            opened = self._open_table(loaded)
+            if opened:
+                records = records + opened
+                events = events + loaded.held_events[len(loaded.held_events) - len(opened):]
+        return Submitted(game, records, events, receipt=self._sign_command(loaded, records))
+
+    def _open_table(self, loaded: Loaded) -> list[Record] | None:
+        """Run the kind's setup with the mixed chance once every seat is in (the referee's
+        records), or None if another writer did it first."""
+        first = entropy.opening(loaded.events)
+        options = json.loads(first.options)
+        chance = self.chance(loaded.game, first.commitment, loaded)
+        events = loaded.rules.setup(dict(options), chance)
+        maps = [loaded.rules.events.to_map(e) for e in events]
+        try:
+            records = self.store.append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None, maps)
+        except ConcurrencyConflict:
+            return None
+        loaded.chance = chance
+        self._advance(loaded, records)
+        return records
+
+    def _reveal_seats(self, loaded: Loaded) -> list[Record]:
+        """At the end of a seated game: append ``seats_revealed`` (every seat's value) once."""
+        if entropy.opening(loaded.events) is None \
+                or entropy.revealed_values(loaded.events) is not None:
+            return []
+        chance = loaded.chance
+        if chance is None or getattr(chance, "seats", None) is None:
+            chance = self.chance(loaded.game, entropy.opening(loaded.events).commitment, loaded)
+        event = entropy.SeatsRevealed(list(chance.seats))
+        records = self.store.append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None,
+                                    [loaded.rules.events.to_map(event)])
+        self._advance(loaded, records)
+        return records
+
+    # -- receipts and seals (engine.receipts) ------------------------------------------------
+    def signer(self):
+        """The store's signing key (:class:`engine.receipts.Signer`), loaded once."""
+        signer = getattr(self, "_signer", None)
+        if signer is None:
+            from .receipts import Signer
+
+            signer = self._signer = Signer.of(self.store)
+        return signer
+
+    def receipt(self, game: str, record: Record, header: Header | None = None) -> dict:
+        """The signed receipt of ``record`` of ``game`` (whose header is ``header``, read if
+        not given): its seq, link and time."""
+        from .log import iso_time
+
+        if header is None:
+            header = self.load(game).header
+        return self.signer().receipt(game, record.seq, record.link,
+                                     iso_time(header.created, record.ts))
+
+    def _sign_command(self, loaded: Loaded, records: list[Record]) -> dict | None:
+        """A new command's receipt; when it ended the game, the game's seal is kept too."""
+        if not records or not self.sign:
+            return None
+        receipt = self.receipt(loaded.game, records[-1], loaded.header)
+        if loaded.rules.is_over(loaded.state):
+            self.seal(loaded.game)
+        return receipt
+
+    def seal(self, game: str) -> dict | None:
+        """The seal of a finished ``game`` (signed final head, kept as its private document
+        ``"seal"``; made now if the game ended without one, e.g. imported), or None while it
+        runs.  The tournament bundle calls this for each table's game."""
+        with self._lock(game):
+            loaded = self._refresh(game)
+            if not loaded.rules.is_over(loaded.state):
+                return None
+            self._reveal_seats(loaded)  # a seated game's values, if a crash left them out
+            kept = self.store.private(game, "seal")
+            head = loaded.head
+            if kept is not None and kept.get("seq") == head.seq \
+                    and kept.get("link") == head.link.hex():
+                return kept
+            from .log import iso_time
+
+            last = loaded.records[-1]
+            seal = self.signer().seal(game, head.seq, head.link,
+                                      iso_time(loaded.header.created, last.ts))
+            self.store.put_private(game, "seal", seal, replace=True)
+            return seal
+
+    def chance(self, game: str, commitment: str | None, loaded: Loaded | None = None
+               ) -> SeededChance:
+        """The secret chance of a digital game, checked against its public ``commitment``;
+        for a game with seat entropy (``loaded`` given), mixed with every seat's value, each
+        checked against the commitment the seat recorded.
 
         Raises :class:`SecretDamaged` if the secret is missing, unreadable or does not match.
         """
@@ -616,6 +795,20 @@ class GameService:
         if commitment is not None and commitment_of(chance.seed, chance.salt) != commitment:
             raise SecretDamaged(f"the secret seed of {game} does not match the commitment in its "
                                 "first event; refusing to draw from it")
+        if loaded is not None and entropy.opening(loaded.events) is not None:
+            values = []
+            for seat, recorded in enumerate(entropy.commitments(loaded.events)):
+                try:
+                    kept = self.store.private(game, entropy.private_name(seat)) or {}
+                except (OSError, ValueError):
+                    kept = {}
+                value = kept.get("value")
+                if recorded is None or not isinstance(value, str) \
+                        or entropy.seat_commitment(game, seat, value) != recorded:
+                    raise SecretDamaged(f"seat {seat}'s value in {game} is missing or does not "
+                                        "match the commitment it recorded; refusing to draw")
+                values.append(value)
+            chance = SeededChance(chance.seed, chance.salt, values)
         return chance
 
 
@@ -658,5 +851,5 @@ class _LazyChance:
         loaded = self._loaded
         if loaded.chance is None:
             commitment = getattr(loaded.state, "commitment", None)
-            loaded.chance = self._service.chance(loaded.game, commitment)
+            loaded.chance = self._service.chance(loaded.game, commitment, loaded)
         return getattr(loaded.chance, name)

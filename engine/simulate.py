@@ -32,11 +32,15 @@ def play_game(store: EventStore, kind: str, options: dict, bots: dict[int, Any],
     ``rounds``, ``state``: the referee's final state) plus ``game`` (its id in ``store``).
     Raises UsageError for bad options or bots.
     """
-    service = GameService(store if durable else MemoryStore())
+    service = GameService(store) if durable else GameService(MemoryStore(), sign=False)
     game = service.create(kind, options, seed=seed).game
     result = play_out(service, game, bots, max_rounds=max_rounds, on_events=on_events)
     if not durable:
         store.import_log(service.store.log_bytes(game), service.store.secret(game))
+        if result["over"]:  # sealed by the store it lands in (engine.receipts)
+            from .receipts import seal_stream
+
+            seal_stream(store, game)
     if result["capped"]:
         store.put_private(game, STOPPED, {"why": "turn cap", "max_rounds": max_rounds,
                                           "rounds": result["rounds"],

@@ -456,6 +456,43 @@ class FileStore:
             raise UsageError(f"{game} already has {name}")
         _atomic_write(self.root, path, json.dumps(document).encode())
 
+    def store_private(self, name: str) -> dict | None:
+        """A store-wide private document: ``<folder>/.devil-<name>.json`` (mode 0600)."""
+        return self._read_json(self._store_private_path(name))
+
+    def put_store_private(self, name: str, document: dict) -> dict:
+        """Write ``.devil-<name>.json`` once: a temporary file (0600, fsynced) hard-linked into
+        place, so two writers cannot both win; the kept document."""
+        import tempfile
+
+        path = self._store_private_path(name)
+        _make_folder(self.root)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.root)
+        try:
+            os.fchmod(fd, 0o600)
+            _write_all(fd, json.dumps(document).encode())
+            os.fsync(fd)
+            os.close(fd)
+            fd = -1
+            try:
+                os.link(tmp, path)
+                _fsync_dir(self.root)
+            except FileExistsError:
+                pass
+        finally:
+            if fd >= 0:
+                os.close(fd)
+            _remove(tmp)
+        kept = self._read_json(path)
+        if kept is None:  # pragma: no cover - removed in between
+            raise UsageError(f"{path} vanished while it was written")
+        return kept
+
+    def _store_private_path(self, name: str) -> str:
+        if not isinstance(name, str) or not _PRIVATE.match(name):
+            raise UsageError(f"{name!r} is not a private document name")
+        return os.path.join(self.root, f".devil-{name}.json")
+
     def _private_path(self, game: str, name: str) -> str:
         if not _PRIVATE.match(name):
             raise UsageError(f"{name!r} is not a private document name")

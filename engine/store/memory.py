@@ -46,6 +46,9 @@ class _Stream:
         self.data += data
 
 
+_PRIVATE = re.compile(r"^[a-z]{1,16}$")
+
+
 class MemoryStore:
     """Streams in a dict (an :class:`~engine.store.protocol.EventStore`); thread-safe."""
 
@@ -53,6 +56,7 @@ class MemoryStore:
         self._streams: dict[str, _Stream] = {}
         self._order: list[str] = []
         self._lock = threading.Condition()
+        self._store_private: dict[str, dict] = {}
 
     def _get(self, game: str) -> _Stream:
         self._check(game)
@@ -179,6 +183,22 @@ class MemoryStore:
             if not replace and name in stream.private:
                 raise UsageError(f"{game} already has {name}")
             stream.private[name] = dict(document)
+
+    @staticmethod
+    def _check_name(name: str) -> None:
+        if not isinstance(name, str) or not _PRIVATE.match(name):
+            raise UsageError(f"{name!r} is not a private document name")
+
+    def store_private(self, name: str) -> dict | None:
+        self._check_name(name)
+        with self._lock:
+            document = self._store_private.get(name)
+            return None if document is None else dict(document)
+
+    def put_store_private(self, name: str, document: dict) -> dict:
+        self._check_name(name)
+        with self._lock:
+            return dict(self._store_private.setdefault(name, dict(document)))
 
     def log_bytes(self, game: str) -> bytes:
         with self._lock:

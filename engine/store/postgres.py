@@ -670,6 +670,26 @@ class PostgresStore:
             return sql.SQL("secrets"), sql.SQL("")
         return sql.SQL("private_documents"), sql.SQL(" AND d.name = %(name)s")
 
+    def store_private(self, name: str) -> dict | None:
+        """A store-wide private document (table ``store_documents``), or None."""
+        if not isinstance(name, str) or not _PRIVATE.match(name):
+            raise UsageError(f"{name!r} is not a private document name")
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT document FROM store_documents WHERE name = %(name)s",
+                               {"name": name}).fetchone()
+        return None if row is None else row[0]
+
+    def put_store_private(self, name: str, document: dict) -> dict:
+        """Insert a store-wide private document unless one is there; the kept document."""
+        if not isinstance(name, str) or not _PRIVATE.match(name):
+            raise UsageError(f"{name!r} is not a private document name")
+        with self._pool.connection() as conn:
+            conn.execute("INSERT INTO store_documents (name, document) VALUES (%(name)s, %(doc)s) "
+                         "ON CONFLICT (name) DO NOTHING", {"name": name, "doc": Jsonb(document)})
+            row = conn.execute("SELECT document FROM store_documents WHERE name = %(name)s",
+                               {"name": name}).fetchone()
+        return row[0]
+
     def secret(self, game: str) -> dict | None:
         """The secret kept for ``game`` at creation, or None."""
         return self.private(game, "secret")

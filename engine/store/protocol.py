@@ -147,6 +147,15 @@ class EventStore(Protocol):
     def put_private(self, game: str, name: str, document: dict, *, replace: bool = False) -> None:
         """Keep a private document durably; UsageError if it exists and not ``replace``."""
 
+    def store_private(self, name: str) -> dict | None:
+        """A private document of the store itself, not of one game (the service's signing key,
+        ``"signing"``), or None.  Names are 1 to 16 lowercase letters."""
+
+    def put_store_private(self, name: str, document: dict) -> dict:
+        """Keep a store-wide private document once (created, never replaced: the first writer
+        wins a race) and return the document now kept, which is another writer's if it came
+        first."""
+
     def log_bytes(self, game: str) -> bytes:
         """The stream as .devlog bytes: header and every record of a complete command."""
 

@@ -8,8 +8,9 @@
 
 The manifest (``"format": "devil-tournament-bundle"``, ``"version": 1``) lists each log with
 its role (``tournament`` or ``game``, with round and table), file, size, SHA-256, head (last
-``seq`` and ``link``) and an optional ``seal`` (null; a place for a finished game's signed
-seal), ``files`` (further files by name -> SHA-256; empty for now), the published
+``seq`` and ``link``) and its ``seal`` (the finished game's signed final record,
+engine.receipts, or null if the store never sealed it), the store's public ``key`` that
+checks the seals, ``files`` (further files by name -> SHA-256; empty for now), the published
 ``standings``, and ``merkle``: the root of an RFC 6962 Merkle tree whose leaves are the logs'
 bytes in the order listed (leaf = SHA-256(0x00 || bytes), node = SHA-256(0x01 || left ||
 right), split at the largest power of two below the count).
@@ -66,6 +67,29 @@ def _head(data: bytes) -> dict:
             "link": (last.link if last else scanned.header.link).hex()}
 
 
+def _public_key(store) -> str:
+    """The store's public key (engine.receipts): it checks the games' seals."""
+    from ..receipts import public_key
+
+    return public_key(store)
+
+
+def _check_seal(entry: dict, data: bytes, finished: bool, key) -> str | None:
+    """A problem with a game's seal in the manifest (engine.receipts), or None."""
+    from ..log import scan
+    from ..receipts import BadSignature, check_seal_of, check_signature
+
+    seal = entry.get("seal")
+    if seal is None:
+        return None  # a game the store never sealed (recorded before seals): nothing to check
+    try:
+        check_signature(seal, "seal", key if isinstance(key, str) else None)
+        check_seal_of(scan(data).records, entry.get("game"), finished, seal)
+    except BadSignature as exc:
+        return exc.message
+    return None
+
+
 def write(store, tournament: str, out: str) -> dict:
     """Write the bundle of ``tournament`` (from ``store``) to folder ``out`` and ``out.zip``.
     Returns the manifest.  UsageError if ``out`` exists and is not an empty folder."""
@@ -86,12 +110,15 @@ def write(store, tournament: str, out: str) -> dict:
     manifest = {"format": FORMAT, "version": VERSION, "tournament": tournament,
                 "name": state.created.name, "game": state.created.game,
                 "finished": state.finished, "logs": [], "files": {},
+                "key": _public_key(store),
                 "standings": rows(state, measure)}
     for entry in logs:
         data = entry.pop("data")
         entry.update(bytes=len(data), sha256=hashlib.sha256(data).hexdigest(), **_head(data))
-        if entry["role"] == "game":
-            entry["seal"] = None
+        if entry["role"] == "game":  # its signed final record, if the store sealed it
+            from ..receipts import seal_of
+
+            entry["seal"] = seal_of(store, entry["game"])
         manifest["logs"].append(entry)
         entry["_data"] = data
     manifest["merkle"] = {"algorithm": "RFC 6962, SHA-256; leaves: each log's bytes, in the "
@@ -234,6 +261,10 @@ def verify(path: str) -> dict:
             continue
         if entry.get("role") == "game" and not check.finished:
             problems.append(f"{label} is not finished (cut off?)")
+        if entry.get("role") == "game":
+            problem = _check_seal(entry, data, check.finished, manifest.get("key"))
+            if problem is not None:
+                problems.append(f"{label}: its seal does not hold: {problem}")
         head = _head(data)
         if head["seq"] != entry.get("seq") or head["link"] != entry.get("link"):
             problems.append(f"{label} ends at record {head['seq']} (link {head['link']}); the "

@@ -49,7 +49,8 @@ def test_new_castle_locally_prints_the_public_facts_only(tmp_path):
     assert "order" not in result.stderr and "brotherhood" not in result.stderr
     # --json without --show-deal: the id, kind, players and path, no events
     created = json.loads(run("--store", tmp_path, "new", "castle", *PLAYERS, "--json").stdout)
-    assert sorted(created) == ["game", "kind", "path", "players"]
+    # (and its signed receipt: seq, link, time, signature; no card: issue 13.2)
+    assert sorted(created) == ["game", "kind", "path", "players", "receipt"]
 
 
 def test_show_deal_prints_the_whole_deal_for_the_referee(tmp_path):
@@ -81,7 +82,7 @@ def test_the_create_answer_never_carries_the_deal(app):
         "players": ["Ann", "Ben", "Cid", "Dora"]}, "seed": 5})
     assert answer.status_code == 201
     body = answer.json()
-    assert sorted(body) == ["game", "kind", "players", "tokens"]
+    assert sorted(body) == ["game", "kind", "players", "receipt", "tokens"]  # receipt: 13.2
     referee = {"Authorization": f"Bearer {body['tokens']['referee']}"}
     view = app.http.get(f"/games/{body['game']}/view", headers=referee).json()
     assert_secret(answer.text, view)

@@ -248,3 +248,16 @@ def test_private_documents_given_at_creation_are_there_from_the_start(store):
     assert store.private(GAME, "tokens") == {"tokens": {"abc": "referee"}}
     assert store.secret(GAME) == {"seed": 1, "salt": "a"}
     assert store.damage(GAME) == []
+
+
+def test_a_store_document_is_kept_once_and_the_first_writer_wins(store, kind):
+    """The store's own private documents (the signing key of engine.receipts): created once;
+    a second writer (another node) gets the first one's document back, nothing replaced."""
+    assert store.store_private("signing") is None
+    kept = store.put_store_private("signing", {"private": "aa", "public": "bb"})
+    assert kept == {"private": "aa", "public": "bb"}
+    other = kind.again(store) if kind.shared else store
+    assert other.put_store_private("signing", {"private": "cc", "public": "dd"}) == kept
+    assert other.store_private("signing") == kept == store.store_private("signing")
+    with pytest.raises(UsageError):
+        store.store_private("not a name")

@@ -50,7 +50,14 @@ def test_a_bundle_verifies_offline_folder_and_zip(bundle):
         assert result["games"] == 2 and result["tournament"] == t
     manifest = json.load(open(os.path.join(out, "manifest.json")))
     assert [e["game"] for e in manifest["logs"]] == [t, g1, g2]
-    assert manifest["logs"][1]["seal"] is None and manifest["files"] == {}
+    # each finished game's seal (issue 13.2): its final record, signed by the store's key
+    from engine.receipts import check_signature, public_key
+
+    key = public_key(FileStore(os.path.join(os.path.dirname(out), "store")))
+    assert manifest["key"] == key and manifest["files"] == {}
+    for entry in manifest["logs"][1:]:
+        assert check_signature(entry["seal"], "seal", key)["seq"] == entry["seq"]
+        assert entry["seal"]["link"] == entry["link"]
     logs = [open(os.path.join(out, e["file"]), "rb").read() for e in manifest["logs"]]
     assert manifest["merkle"]["root"] == merkle_root(logs).hex()
 
@@ -123,3 +130,18 @@ def test_changed_standings_in_the_manifest_are_caught(bundle, tmp_path):
             archive.writestr(name, data)
     assert "the standings recomputed from the stream differ from the published ones" in \
         verify(forged)["problems"]
+
+
+def test_a_seal_changed_or_signed_by_another_key_is_named(bundle, tmp_path):
+    """The games' seals in the manifest (issue 13.2) are checked with the manifest's key."""
+    out, t, g1, g2 = bundle
+    manifest = json.load(open(os.path.join(out, "manifest.json")))
+    manifest["logs"][2]["seal"]["seq"] -= 1  # a seal that names an earlier end
+    forged = str(tmp_path / "forged")
+    shutil.copytree(out, forged)
+    with open(os.path.join(forged, "manifest.json"), "w") as handle:
+        json.dump(manifest, handle)
+    problems = verify(forged)["problems"]
+    assert any(p.startswith(f"game {g2} (round 1, table 2): its seal does not hold: the seal's "
+                            "signature does not hold") for p in problems)
+    assert not any(g1 in p for p in problems)

@@ -1,0 +1,59 @@
+"""``devil key`` and ``devil receipts``: the service's signing key and the receipts a client
+kept (engine.receipts, client.receipts).  Loaded by client.cli when named."""
+
+from __future__ import annotations
+
+import click
+
+from .common import emit, json_option
+
+
+@click.command()
+@json_option
+@click.pass_obj
+def key(obj, as_json):
+    """Print the public key that signs receipts and seals (Ed25519, 64 hex digits).
+
+    Locally: the store's key, created on first use and kept private beside the games (mode
+    0600).  With --server: the server's.  Give it to `devil verify --key` to check a game's
+    seal and receipts.  With --json: {"algorithm", "public"}.
+
+    \b
+    Examples:
+      devil key
+      devil --server http://127.0.0.1:8350 key --json > devil-key.json
+    """
+    data = obj.client.key()
+    if as_json:
+        emit(data)
+        return
+    click.echo(data["public"])
+
+
+@click.command()
+@click.argument("game")
+@json_option
+@click.pass_obj
+def receipts(obj, game, as_json):
+    """List the receipts this client kept for GAME, one per accepted command.
+
+    Each is the game, the sequence number and chain link of the command's last record and its
+    time, signed by the service.  They live in the client's config folder ($DEVIL_CONFIG, else
+    the platform's; one file per game, mode 0600).  Check a log against one with `devil verify
+    FILE --receipt R` (R: a receipt as JSON, a file holding one, or its sequence number here).
+    With --json: the list of receipt maps.
+
+    \b
+    Examples:
+      devil receipts k3f9qz
+      devil verify k3f9qz.devlog --receipt 17       (the receipt of record 17, kept here)
+    """
+    from .receipts import kept
+
+    entries = kept(game)
+    if as_json:
+        emit(entries)
+        return
+    for entry in entries:
+        click.echo(f"#{entry['seq']:<5} link {entry['link']}  {entry['time']}  "
+                   f"key {entry['key'][:16]}...  ({entry.get('from', '?')})")
