@@ -61,7 +61,9 @@ def start_server(store: str, port: int) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=ROOT)
     env.pop("DEVIL_ORGANISER_KEY", None)
     proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--store", store,
-                             "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT, env=env,
+                             "--host", "127.0.0.1", "--port", str(port),
+                             "--no-seat-entropy"],  # the bots play at once, on the server's seed
+                            cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:

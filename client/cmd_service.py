@@ -29,13 +29,16 @@ from .desk import entry_line
               help="Largest request body accepted (default 65536).")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
-@click.option("--seat-entropy", is_flag=True,
+@click.option("--seat-entropy/--no-seat-entropy", default=True, show_default=True,
               help="Create every digital game without a chosen seed with seat entropy (unless "
-                   "POST /games says \"seat_entropy\": false): its chance nobody can choose.")
+                   "POST /games says \"seat_entropy\": false): its chance nobody, the server "
+                   "included, can choose; each seat gives its value (`devil sit`) before the "
+                   "first draw.  --no-seat-entropy: games start at once on the server's seed "
+                   "alone (trusted servers, load tests).")
 @json_option
 @click.pass_obj
 def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_json,
-          seat_entropy=False):
+          seat_entropy=True):
     """Serve the games of a store (a folder, or a postgresql:// database shared with other
     nodes) over HTTP (Starlette app run by uvicorn).
 

@@ -89,11 +89,16 @@ def free_port() -> int:
 
 class Server:
     """A `devil serve` subprocess on ``store`` (a folder or a postgresql:// URL); ``url`` is
-    its base URL.  Its output goes to a log file in ``log_dir`` (default: the store folder)."""
+    its base URL.  Its output goes to a log file in ``log_dir`` (default: the store folder).
+
+    ``seat_entropy``: whether digital games are seated (`devil serve`'s default); off for the
+    tests of everything else, which create a game and play it at once."""
 
     def __init__(self, store: str, port: int | None = None, organiser_key: str | None = None,
-                 args: tuple = (), log_dir: str | None = None):
+                 args: tuple = (), log_dir: str | None = None, seat_entropy: bool = False):
         self.store = str(store)
+        if not seat_entropy:
+            args = ("--no-seat-entropy", *args)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.organiser_key = organiser_key

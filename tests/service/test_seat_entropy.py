@@ -100,3 +100,42 @@ def test_a_seats_first_command_gives_its_entropy_first(server, http):
     types = [r.event["type"] for r in FileStore(server.store).read(game).records]
     assert types == ["table_opened", "seat_committed", "seat_committed", "game_created",
                      "round_started", "bet_placed"]
+
+
+def test_devil_serve_seats_digital_games_by_default_and_the_cli_sits(tmp_path):
+    """A real `devil serve` without flags (issue 13.3: chance nobody can choose is what a
+    service gives): a digital game created over --server opens a table; each seat sits with
+    its own token (`devil sit`); then the game is set up and bets are taken.  A chosen seed is
+    not seated (it is reproducible, not secret: nothing to protect)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from client.cli import cli
+
+    from .conftest import Server
+
+    server = Server(tmp_path / "store", seat_entropy=True).start()
+    env = {"DEVIL_CONFIG": str(tmp_path / "config")}
+    try:
+        def devil(*args, token=None, code=0):
+            extra = ["--token", token] if token else []
+            result = CliRunner().invoke(cli, ["--server", server.url, *extra, *args], env=env)
+            assert result.exit_code == code, (args, result.output)
+            return result
+
+        created = json.loads(devil("new", "atkr", "--player", "Anna", "--player", "Ben",
+                                   "--json").stdout)
+        game, tokens = created["game"], created["tokens"]
+        devil("sit", game, token=tokens["Anna"])
+        assert "SEAT-1" in devil("bet", game, "40", token=tokens["Anna"], code=1).output
+        devil("sit", game, token=tokens["Ben"])
+        devil("bet", game, "40", token=tokens["Anna"])
+        types = [r.event["type"] for r in FileStore(server.store).read(game).records]
+        assert types == ["table_opened", "seat_committed", "seat_committed", "game_created",
+                         "round_started", "bet_placed"]
+        chosen = json.loads(devil("new", "atkr", "--player", "Anna", "--player", "Ben",
+                                  "--seed", "7", "--json").stdout)["game"]
+        assert FileStore(server.store).read(chosen).records[0].event["type"] == "game_created"
+    finally:
+        server.stop()
