@@ -166,7 +166,8 @@ class TournamentApi:
 
         tid = await self.tournament(request)
         data = await self.api.call(tid, self.desk.standings, tid)
-        return HTMLResponse(page(data))
+        paired = (await self.api.call(tid, self.desk.service.view, tid)).get("paired", [])
+        return HTMLResponse(page(data, paired))
 
 
 def _text(body: dict, key: str, default: str | None = None) -> str:

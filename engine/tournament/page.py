@@ -35,8 +35,29 @@ def _chart(by_round: dict, rounds: int, top: float, width: int = 160, height: in
     return "".join(parts)
 
 
-def page(data: dict) -> str:
-    """The HTML page of ``data`` (``Desk.standings``'s map)."""
+def _tables(paired: list) -> list[str]:
+    """The served page's list of every round's tables, each game linked to its replay page
+    (``/games/{id}/replay``, engine.pages: it asks for a token, a seat's shows what that seat
+    knew).  ``paired``: the tournament view's ``paired`` list."""
+    lines = ["<h2>Tables</h2>", "<table><thead><tr><th>round</th><th>table</th>"
+             "<th class=player>players (seat order)</th><th class=player>game</th></tr>"
+             "</thead><tbody>"]
+    for round_view in paired:
+        for number, table in enumerate(round_view.get("tables", []), 1):
+            game = table.get("game")
+            players = html.escape(", ".join(map(str, table.get("players", []))))
+            cell = (f'<a href="/games/{html.escape(game)}/replay">{html.escape(game)}</a>'
+                    if game else "no game attached")
+            lines.append(f"<tr><td>{round_view.get('round')}</td><td>{number}</td>"
+                         f"<td class=player>{players}</td><td class=player>{cell}</td></tr>")
+    lines.append("</tbody></table>")
+    return lines
+
+
+def page(data: dict, paired: list | None = None) -> str:
+    """The HTML page of ``data`` (``Desk.standings``'s map).  ``paired`` (the served page
+    only: the tournament view's rounds) adds every table with a link to its game's replay
+    page; the offline file (`standings --html`) has no server to link to."""
     measure = data["measure"]
     rounds = max([data.get("rounds") or 0, data.get("round") or 0])
     rows = data["standings"]
@@ -61,5 +82,8 @@ def page(data: dict) -> str:
                      f"<td>{row['points']:g}</td><td>{row['played']}</td><td>{row['byes']}</td>"
                      f"<td>{row['opponents_points']:g}</td><td>{row['wins']}</td>"
                      f"<td>{row[measure]}</td><td>{_chart(row['by_round'], rounds, top)}</td></tr>")
-    lines.append("</tbody></table></body></html>")
+    lines.append("</tbody></table>")
+    if paired:
+        lines.extend(_tables(paired))
+    lines.append("</body></html>")
     return "\n".join(lines) + "\n"

@@ -48,6 +48,12 @@ def test_a_round_over_http_with_seat_tokens():
         assert standings.status_code == 200 and len(standings.json()["standings"]) == 7
         page = http.get(f"/tournaments/{t}/standings.html")
         assert page.status_code == 200 and page.text.count("<svg") == 7
+        # every table of the round, its game linked to the game's replay page (issue 13.4)
+        for table in tables:
+            assert f'<a href="/games/{table["game"]}/replay">' in page.text
+        assert page.text.count("/replay\"") == len(tables) == 2
+        replay = http.get(f"/games/{tables[0]['game']}/replay")
+        assert replay.status_code == 200 and "text/html" in replay.headers["content-type"]
         shown = http.get(f"/tournaments/{t}", headers=AUTH).json()
         assert shown["paired"][0]["tables"][0]["state"].startswith("round 1")
         bad = http.post(f"/tournaments/{t}/commands", json={"type": "drop", "player": "Zed"},
