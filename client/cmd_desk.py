@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from .common import emit, id_option, json_option, renderer_for, token_seat
+from .common import emit, id_option, json_option, print_answer, renderer_for, token_seat
 
 
 def _give(obj, game: str, command: dict, as_name: str | None, command_id, as_json: bool):
@@ -19,20 +19,8 @@ def _give(obj, game: str, command: dict, as_name: str | None, command_id, as_jso
     game = client.resolve(game)
     if as_name is None and obj.server and command["type"] == "dispute":
         as_name = token_seat(obj, game)
-    result = client.submit(game, command, as_name, command_id)
-    if as_json:
-        emit(result)
-        return result
-    names = client.players(game)
-    render = renderer_for(client.kind(game))
-    if result["repeated"]:
-        click.echo(f"(command {command_id} was already applied; nothing new recorded)")
-    for event in result["events"]:
-        click.echo(f"#{event['seq']:<4} {render.describe_map(event, names)}")
-    hint = render.next_hint(result["view"])
-    if hint:
-        click.echo(hint)
-    return result
+    print_answer(obj, game, client.submit(game, command, as_name, command_id), command_id,
+                 as_json)
 
 
 reason_option = click.option("--reason", required=True, metavar="TEXT",

@@ -247,8 +247,15 @@ def submit_command(obj: Context, game: str, command: dict, as_name: str | None, 
                                                  as_json):
             raise
         result = client.submit(game, command, as_name, command_id)
+    print_answer(obj, game, result, command_id, as_json)
+
+
+def print_answer(obj: Context, game: str, result: dict, command_id, as_json: bool) -> None:
+    """Keep the receipt of a submitted command's answer (client.receipts) and print the answer:
+    one line per event and a hint, or the answer as JSON.  ``game``: the resolved id."""
     from .receipts import keep
 
+    client = obj.client
     keep(result.get("receipt"), obj.server or obj.store_dir)
     if as_json:
         emit(result)

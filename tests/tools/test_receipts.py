@@ -181,6 +181,12 @@ def test_the_cli_keeps_every_receipt_it_is_given(tmp_path):
     out = run("verify", log, "--receipt", str(records[-1].seq))
     assert out.exit_code == 0 and f"receipt: record {records[-1].seq}" in out.output
     assert run("receipts", "atkr-nosuch").exit_code == 2
+    # the referee's desk is answered with receipts too, and the CLI keeps them: a dispute by
+    # Anna (record 6) and the referee's correction back to record 3, her bet (record 7)
+    assert run("--store", store, "dispute", game, "4", "Ben bet 40", "--as", "Anna").exit_code == 0
+    assert run("--store", store, "correct", game, "--to", "3", "--reason", "a test").exit_code == 0
+    kept = json.loads(run("receipts", game, "--json").output)
+    assert [r["seq"] for r in kept] == [2, 3, 5, 6, 7]
 
 
 def test_an_archive_checked_with_the_key_reports_the_finished_game_without_its_seal(finished,
