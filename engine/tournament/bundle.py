@@ -9,7 +9,8 @@
 The manifest (``"format": "devil-tournament-bundle"``, ``"version": 1``) lists each log with
 its role (``tournament`` or ``game``, with round and table), file, size, SHA-256, head (last
 ``seq`` and ``link``) and its ``seal`` (the finished game's signed final record,
-engine.receipts, or null if the store never sealed it), the store's public ``key`` that
+engine.receipts, made when the bundle is written if the store never sealed it; null only
+for a game not finished), the store's public ``key`` that
 checks the seals, ``files`` (further files by name -> SHA-256; empty for now), the published
 ``standings``, and ``merkle``: the root of an RFC 6962 Merkle tree whose leaves are the logs'
 bytes in the order listed (leaf = SHA-256(0x00 || bytes), node = SHA-256(0x01 || left ||
@@ -80,14 +81,32 @@ def _check_seal(entry: dict, data: bytes, finished: bool, key) -> str | None:
     from ..receipts import BadSignature, check_seal_of, check_signature
 
     seal = entry.get("seal")
-    if seal is None:
-        return None  # a game the store never sealed (recorded before seals): nothing to check
+    if seal is None and not (finished and isinstance(key, str)):
+        return None  # a bundle written before seals (no key), or a game still running
     try:
-        check_signature(seal, "seal", key if isinstance(key, str) else None)
+        if seal is not None:
+            check_signature(seal, "seal", key if isinstance(key, str) else None)
         check_seal_of(scan(data).records, entry.get("game"), finished, seal)
     except BadSignature as exc:
         return exc.message
     return None
+
+
+def _seal(store, game: str, data: bytes) -> dict | None:
+    """The seal of ``game`` at its head: the one the store keeps, or, for a finished game the
+    store never sealed (a log attached from a file), one made now; None while it runs.  Every
+    finished game of a bundle is sealed, so ``verify`` can refuse a seal dropped from it."""
+    from ..receipts import seal_of, seal_stream
+    from ..replay import fold_bytes
+
+    kept = seal_of(store, game)
+    if kept is not None:
+        return kept
+    from ..game import rules_for
+
+    header, state, _ = fold_bytes(data, game)
+
+    return seal_stream(store, game) if rules_for(header.kind).is_over(state) else None
 
 
 def write(store, tournament: str, out: str) -> dict:
@@ -115,10 +134,8 @@ def write(store, tournament: str, out: str) -> dict:
     for entry in logs:
         data = entry.pop("data")
         entry.update(bytes=len(data), sha256=hashlib.sha256(data).hexdigest(), **_head(data))
-        if entry["role"] == "game":  # its signed final record, if the store sealed it
-            from ..receipts import seal_of
-
-            entry["seal"] = seal_of(store, entry["game"])
+        if entry["role"] == "game":  # its signed final record (sealed now if never sealed)
+            entry["seal"] = _seal(store, entry["game"], data)
         manifest["logs"].append(entry)
         entry["_data"] = data
     manifest["merkle"] = {"algorithm": "RFC 6962, SHA-256; leaves: each log's bytes, in the "
@@ -203,6 +220,31 @@ def is_bundle(path: str) -> bool:
         (os.path.isfile(path) and zipfile.is_zipfile(path))
 
 
+def _check_shape(manifest: dict, path: str) -> None:
+    """UsageError unless ``manifest``'s ``logs`` is a list of maps whose ``game``, ``file`` and
+    ``role`` are strings and ``seal`` a map or null, and ``merkle`` is a map (what verify
+    reads; a reader ignores keys it does not know)."""
+    logs = manifest.get("logs")
+    merkle = manifest.get("merkle")
+    bad = None
+    if logs is not None and not isinstance(logs, list):
+        bad = "logs is not a list"
+    elif merkle is not None and not isinstance(merkle, dict):
+        bad = "merkle is not a map"
+    else:
+        for number, entry in enumerate(logs or [], 1):
+            if not isinstance(entry, dict):
+                bad = f"entry {number} of logs is not a map"
+            elif not all(isinstance(entry.get(k), str) for k in ("game", "file", "role")):
+                bad = f"entry {number} of logs lacks a game, file or role (strings)"
+            elif not isinstance(entry.get("seal"), (dict, type(None))):
+                bad = f"entry {number} of logs has a seal that is not a map"
+            if bad:
+                break
+    if bad:
+        raise UsageError(f"{path}: manifest.json is not a {FORMAT} manifest ({bad})")
+
+
 def verify(path: str) -> dict:
     """Check a bundle with nothing but its files (see the module doc).  Returns ``{"ok",
     "tournament", "problems": [sentences naming the game], "checks": [what holds],
@@ -225,6 +267,7 @@ def verify(path: str) -> dict:
     checks: list[str] = []
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise UsageError(f"{path}: manifest.json is not a {FORMAT} manifest")
+    _check_shape(manifest, path)
     tournament = manifest.get("tournament")
     logs = manifest.get("logs") or []
     leaves = []
@@ -232,17 +275,24 @@ def verify(path: str) -> dict:
     stream_bytes = None
     stream_ok = False
     for entry in logs:
-        game, name = entry.get("game"), entry.get("file")
+        game, name, role = entry.get("game"), entry.get("file"), entry.get("role")
         label = (f"game {game} (round {entry.get('round')}, table {entry.get('table')})"
-                 if entry.get("role") == "game" else f"the tournament stream {game}")
+                 if role == "game" else f"the tournament stream {game}")
         data = reader.read(name) if isinstance(name, str) else None
         if data is None:
             problems.append(f"{label} is missing: no file {name}")
             leaves.append(b"")
             continue
         leaves.append(data)
+        # only a game's entry or the one stream of the manifest's tournament is taken: an
+        # entry of another role would skip the checks a game's log must pass
+        if role not in ("game", KIND) or (role == KIND and (game != tournament
+                                                             or stream_bytes is not None)):
+            problems.append(f"the manifest lists {name} as {role!r} for {game}: a bundle holds "
+                            f"one tournament stream ({tournament}) and games")
+            continue
         by_game[game] = {"entry": entry, "data": data, "label": label}
-        if entry.get("role") == KIND:
+        if role == KIND:
             stream_bytes = data
         if hashlib.sha256(data).hexdigest() != entry.get("sha256") or len(data) != entry.get("bytes"):
             size = (f"its SHA-256 is not the manifest's" if len(data) == entry.get("bytes")
@@ -282,6 +332,8 @@ def verify(path: str) -> dict:
                 "games": len(logs) - 1, "root": root}
     try:
         log = load_bytes(stream_bytes)
+        if log.header.kind != KIND:
+            raise UsageError(f"it is a {log.header.kind} game's log")
         state = log.rules.fold(log.events)
     except Exception as exc:
         problems.append(f"the tournament stream cannot be read: {getattr(exc, 'message', exc)}")
