@@ -109,15 +109,26 @@ def _seal(store, game: str, data: bytes) -> dict | None:
     return seal_stream(store, game) if rules_for(header.kind).is_over(state) else None
 
 
+def _check_out(out: str) -> None:
+    """UsageError if ``out`` exists (other than as an empty folder) or ``out.zip`` exists:
+    a bundle never overwrites a file."""
+    if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
+        raise UsageError(f"{out} exists: give a new folder for the bundle")
+    zipped = out.rstrip("/") + ".zip"
+    if os.path.exists(zipped):
+        raise UsageError(f"{zipped} exists: give a new folder for the bundle (it is written "
+                         "beside the folder)")
+
+
 def write(store, tournament: str, out: str) -> dict:
     """Write the bundle of ``tournament`` (from ``store``) to folder ``out`` and ``out.zip``.
-    Returns the manifest.  UsageError if ``out`` exists and is not an empty folder."""
+    Returns the manifest.  UsageError if ``out`` exists and is not an empty folder, or if
+    ``out.zip`` exists."""
     from ..replay import load_bytes
     from .desk import Desk, attached_games
     from .standings import rows
 
-    if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
-        raise UsageError(f"{out} exists: give a new folder for the bundle")
+    _check_out(out)
     stream = store.log_bytes(tournament)
     loaded = load_bytes(stream)
     state = loaded.rules.fold(loaded.events)
@@ -159,8 +170,7 @@ def write(store, tournament: str, out: str) -> dict:
 def unpack(data: bytes, out: str) -> dict:
     """Write a bundle's .zip bytes to ``out.zip`` and unpack them into folder ``out``; returns
     the manifest.  UsageError if ``out`` exists or the .zip is not a bundle (nothing written)."""
-    if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
-        raise UsageError(f"{out} exists: give a new folder for the bundle")
+    _check_out(out)
     import io
 
     try:

@@ -233,3 +233,20 @@ def test_a_malformed_manifest_is_a_usage_error_not_a_crash(bundle, tmp_path, man
     json.dump(manifest, open(os.path.join(forged, "manifest.json"), "w"))
     with pytest.raises(UsageError, match="manifest.json"):
         verify(forged)
+
+
+def test_a_bundle_never_overwrites_an_existing_zip(bundle, tmp_path):
+    """``bundle T OUT`` checked only the folder OUT: an existing OUT.zip was overwritten."""
+    from engine.errors import UsageError
+    from engine.tournament.bundle import unpack
+
+    out, t, g1, g2 = bundle
+    store = FileStore(os.path.join(os.path.dirname(out), "store"))
+    keep = tmp_path / "again.zip"
+    keep.write_bytes(b"someone's file")
+    with pytest.raises(UsageError, match="again.zip exists"):
+        write(store, t, str(tmp_path / "again"))
+    with pytest.raises(UsageError, match="again.zip exists"):
+        unpack(open(out + ".zip", "rb").read(), str(tmp_path / "again"))
+    assert keep.read_bytes() == b"someone's file"
+    assert not (tmp_path / "again").exists()
