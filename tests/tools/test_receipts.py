@@ -212,3 +212,16 @@ def test_an_imported_finished_game_is_sealed_by_the_store_it_lands_in(finished, 
     out = run("--store", store, "verify", finished["game"], "--key", key)
     assert out.exit_code == 0, out.output
     assert f"seal: the final record {scan(finished['data']).records[-1].seq}" in out.output
+
+
+def test_an_empty_key_or_a_missing_seal_file_is_a_usage_error(finished, tmp_path):
+    """`--key "$(devil key)"` whose command failed gave --key '' : it was ignored and a finished
+    game without its seal verified (exit 0).  A --seal file that does not exist was read as
+    JSON text ("the seal is not JSON")."""
+    path = write(tmp_path, "game.devlog", finished["data"])
+    for key in ("", "  "):
+        out = run("verify", path, "--key", key)
+        assert out.exit_code == 2, out.output
+        assert "--key is empty" in out.output
+    out = run("verify", path, "--seal", str(tmp_path / "nothing.seal.json"))
+    assert out.exit_code == 2 and "does not exist" in out.output, out.output
