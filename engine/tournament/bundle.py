@@ -28,12 +28,15 @@ import hashlib
 import json
 import os
 import zipfile
+import zlib
 
 from ..errors import UsageError
 from . import KIND
 
 FORMAT = "devil-tournament-bundle"
 VERSION = 1
+#: the largest file a bundle's reader takes (bytes): a game's log is far smaller
+MAX_FILE = 256 * 1024 * 1024
 
 
 def leaf_hash(data: bytes) -> bytes:
@@ -201,18 +204,25 @@ class Reader:
             raise UsageError(f"{path} is neither a bundle folder nor a bundle .zip")
 
     def read(self, name: str) -> bytes | None:
+        """The file ``name`` of the bundle, None if it has none; UsageError for a file larger
+        than :data:`MAX_FILE` (never read whole: a .zip's member may inflate to gigabytes)."""
         if ".." in name.split("/") or name.startswith("/"):
             return None
-        if self.zip is not None:
-            try:
-                return self.zip.read(name)
-            except KeyError:
-                return None
         try:
-            with open(os.path.join(self.path, name), "rb") as handle:
-                return handle.read()
-        except OSError:
+            if self.zip is not None:
+                with self.zip.open(name) as handle:
+                    data = handle.read(MAX_FILE + 1)
+            else:
+                with open(os.path.join(self.path, name), "rb") as handle:
+                    data = handle.read(MAX_FILE + 1)
+        except (KeyError, OSError):
             return None
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error) as exc:
+            raise UsageError(f"{self.path}: {name} cannot be read from the .zip ({exc})") from None
+        if len(data) > MAX_FILE:
+            raise UsageError(f"{self.path}: {name} is larger than {MAX_FILE} bytes: not a file "
+                             "of a tournament bundle")
+        return data
 
     def names(self) -> list[str]:
         if self.zip is not None:

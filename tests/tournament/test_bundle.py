@@ -250,3 +250,44 @@ def test_a_bundle_never_overwrites_an_existing_zip(bundle, tmp_path):
         unpack(open(out + ".zip", "rb").read(), str(tmp_path / "again"))
     assert keep.read_bytes() == b"someone's file"
     assert not (tmp_path / "again").exists()
+
+
+def test_a_bundle_file_too_large_is_refused_without_reading_it(bundle, tmp_path, monkeypatch):
+    """A mailed .zip whose member inflates to gigabytes (a zip bomb) was read whole into
+    memory by verify; a file over the limit is now a usage error, read no further."""
+    from engine.errors import UsageError
+    from engine.tournament import bundle as module
+
+    out, t, g1, g2 = bundle
+    monkeypatch.setattr(module, "MAX_FILE", 4096)
+    big = str(tmp_path / "big.zip")
+    with zipfile.ZipFile(out + ".zip") as source, zipfile.ZipFile(big, "w",
+                                                                  zipfile.ZIP_DEFLATED) as dest:
+        for name in source.namelist():
+            data = source.read(name)
+            dest.writestr(name, data + b"\0" * 5000 if name.startswith("games/") else data)
+    with pytest.raises(UsageError, match="larger than 4096 bytes"):
+        verify(big)
+    folder = str(tmp_path / "bigfolder")
+    shutil.copytree(out, folder)
+    with open(os.path.join(folder, "games", f"{g1}.devlog"), "ab") as handle:
+        handle.write(b"\0" * 5000)
+    with pytest.raises(UsageError, match="larger than 4096 bytes"):
+        verify(folder)
+
+
+def test_a_damaged_zip_is_a_usage_error_not_a_crash(bundle, tmp_path):
+    """A byte flipped inside a compressed member raised zlib.error (exit 70)."""
+    from engine.errors import UsageError
+
+    out, t, g1, g2 = bundle
+    with zipfile.ZipFile(out + ".zip") as archive:
+        info = archive.getinfo(f"games/{g1}.devlog")
+    data = bytearray(open(out + ".zip", "rb").read())
+    start = info.header_offset + 30 + len(info.filename) + len(info.extra)
+    for offset in range(start + 2, start + 40):
+        data[offset] ^= 0xFF
+    damaged = tmp_path / "damaged.zip"
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(UsageError, match="cannot be read from the .zip"):
+        verify(str(damaged))
