@@ -382,15 +382,22 @@ def verify(path: str) -> dict:
             problems.append(f"{label} seats {', '.join(glog.names)}, not the table's "
                             f"{', '.join(seated)}")
             continue
-        if not glog.rules.is_over(glog.rules.fold(glog.events)):
+        final = glog.rules.fold(glog.effective().events)  # voids applied, no desk records
+        if not glog.rules.is_over(final):
             continue
-        placed = glog.rules.placings(glog.rules.fold(glog.events))
+        placed = glog.rules.placings(final)
         last = glog.records[-1]
         winners = [glog.names[s] for s in placed["winners"]]
+        # the result names the head the log had when it was taken; only desk records (a
+        # dispute after the end, its ruling) may follow it
+        taken = glog.records[result.seq - 1] if 0 < result.seq <= len(glog.records) else None
+        after = glog.desk.desk_seqs if glog.desk is not None else set()
+        head_ok = (taken is not None and taken.seq == result.seq
+                   and taken.link.hex() == result.link
+                   and all(r.seq in after for r in glog.records[result.seq:]))
         if (list(placed["places"]) != list(result.places)
                 or list(placed["values"]) != list(result.values)
-                or winners != list(result.winners) or last.seq != result.seq
-                or last.link.hex() != result.link):
+                or winners != list(result.winners) or not head_ok):
             problems.append(f"{label}: the recorded result (places {result.places}, "
                             f"{result.measure} {result.values}, head {result.seq}) does not "
                             f"match its log (places {placed['places']}, {placed['values']}, "

@@ -190,7 +190,9 @@ class Desk:
                                  f"paired ({iso_time(paired_at, 0)}): not this round's game")
         record = None
         if check.finished:
-            state_end = rules.fold(log.events)
+            # the game as it stands, voids applied and desk records (a dispute after the end)
+            # left out: they are not the kind's events
+            state_end = rules.fold(log.effective().events)
             placed = rules.placings(state_end)
             last = log.records[-1]
             record = ev.Record(round=round_, table=table, game=game, seq=last.seq,

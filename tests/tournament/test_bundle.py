@@ -291,3 +291,28 @@ def test_a_damaged_zip_is_a_usage_error_not_a_crash(bundle, tmp_path):
     damaged.write_bytes(bytes(data))
     with pytest.raises(UsageError, match="cannot be read from the .zip"):
         verify(str(damaged))
+
+
+def test_games_disputed_after_their_end_attach_and_verify_in_the_bundle(tmp_path):
+    """A dispute raised after a game ended (DESK-4) is a desk record in its log: attaching
+    such a game, and verifying a bundle where a table's game was disputed after its result
+    was taken, folded the desk record as a game event (KeyError, exit 70)."""
+    from engine.desk.commands import Dispute
+
+    d = desk(FileStore(str(tmp_path / "store")))
+    t = d.create(fixed(list("ABCDEFGH"), rounds=1, game="atkr", options={"physical": True}))
+    d.pair(t, seating=[list("ABCD"), list("EFGH")], games=False)
+    g1 = quick_atkr(d.service, list("ABCD"), {"A": 600, "B": 300, "C": 0, "D": 0})
+    g2 = quick_atkr(d.service, list("EFGH"), {"E": 600, "F": 600, "G": 0, "H": 300})
+    d.service.submit(g1, Dispute(seq=3, text="B's bet was 300, not 200", player="B"))
+    d.attach(t, g1)
+    d.attach(t, g2)
+    d.close_round(t)
+    d.service.submit(g2, Dispute(seq=3, text="H says the devil was not drawn", player="H"))
+    out = str(tmp_path / "cup")
+    write(d.store, t, out)
+    result = verify(out)
+    assert result["ok"], result["problems"]
+    by = {row["player"]: row for row in d.standings(t)["standings"]}
+    # places as quick_atkr works them: A 2000 first; E 2000 and F 1800 at table 2
+    assert by["A"]["points"] == 6 and by["E"]["points"] == 6 and by["F"]["points"] == 4
