@@ -225,3 +225,17 @@ def test_an_empty_key_or_a_missing_seal_file_is_a_usage_error(finished, tmp_path
         assert "--key is empty" in out.output
     out = run("verify", path, "--seal", str(tmp_path / "nothing.seal.json"))
     assert out.exit_code == 2 and "does not exist" in out.output, out.output
+
+
+def test_a_kept_line_that_is_not_a_receipt_is_skipped(tmp_path):
+    """A receipts file line that is JSON but not a map (a hand edit, another tool) made
+    `devil receipts` fail with AttributeError (exit 70); it is skipped like a torn line."""
+    store = str(tmp_path / "store")
+    game = run("--store", store, "new", "atkr", "--player", "Anna", "--player", "Ben",
+               "--seed", "4").output.strip().splitlines()[0]
+    path = os.path.join(os.environ["DEVIL_CONFIG"], "receipts", game + ".jsonl")
+    with open(path, "a") as handle:
+        handle.write("[1, 2]\n7\n")
+    out = run("receipts", game, "--json")
+    assert out.exit_code == 0, out.output
+    assert [r["seq"] for r in json.loads(out.output)] == [2]
