@@ -253,7 +253,7 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
               help="The service's public key (`devil key`: 64 hex digits, or a file holding "
                    "them or `devil key --json`): receipts and the seal must be signed by it, and "
                    "a finished game must have its seal.")
-@click.option("--seal", "seal_path", type=click.Path(dir_okay=False), metavar="FILE",
+@click.option("--seal", "seal_path", type=click.Path(dir_okay=False, exists=True), metavar="FILE",
               help="The game's seal (`devil export --seal`); default: FILE.seal.json beside the "
                    "log, or the store's for a game in the local store.")
 @jobs_option
@@ -285,6 +285,9 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
     """
     from engine.archive import verify_row
 
+    if key_text is not None and not key_text.strip():  # e.g. --key "$(devil key)" that failed
+        raise UsageError("--key is empty: give the public key (`devil key`: 64 hex digits) or "
+                         "a file holding it")
     items, archive = sources_of(ctx.obj, sources)
     if archive:
         if receipts or seal_path:

@@ -80,6 +80,8 @@ def kept(game: str) -> list[dict]:
                 entry = json.loads(line)
             except ValueError:
                 continue  # a line cut by a crash: the others stand
+            if not isinstance(entry, dict):
+                continue  # not a receipt (a hand edit): the others stand
             key = (entry.get("seq"), entry.get("link"))
             if key not in seen:
                 seen.add(key)

@@ -9,7 +9,8 @@
 The manifest (``"format": "devil-tournament-bundle"``, ``"version": 1``) lists each log with
 its role (``tournament`` or ``game``, with round and table), file, size, SHA-256, head (last
 ``seq`` and ``link``) and its ``seal`` (the finished game's signed final record,
-engine.receipts, or null if the store never sealed it), the store's public ``key`` that
+engine.receipts, made when the bundle is written if the store never sealed it; null only
+for a game not finished), the store's public ``key`` that
 checks the seals, ``files`` (further files by name -> SHA-256; empty for now), the published
 ``standings``, and ``merkle``: the root of an RFC 6962 Merkle tree whose leaves are the logs'
 bytes in the order listed (leaf = SHA-256(0x00 || bytes), node = SHA-256(0x01 || left ||
@@ -27,12 +28,15 @@ import hashlib
 import json
 import os
 import zipfile
+import zlib
 
 from ..errors import UsageError
 from . import KIND
 
 FORMAT = "devil-tournament-bundle"
 VERSION = 1
+#: the largest file a bundle's reader takes (bytes): a game's log is far smaller
+MAX_FILE = 256 * 1024 * 1024
 
 
 def leaf_hash(data: bytes) -> bytes:
@@ -80,25 +84,54 @@ def _check_seal(entry: dict, data: bytes, finished: bool, key) -> str | None:
     from ..receipts import BadSignature, check_seal_of, check_signature
 
     seal = entry.get("seal")
-    if seal is None:
-        return None  # a game the store never sealed (recorded before seals): nothing to check
+    if seal is None and not (finished and isinstance(key, str)):
+        return None  # a bundle written before seals (no key), or a game still running
     try:
-        check_signature(seal, "seal", key if isinstance(key, str) else None)
+        if seal is not None:
+            check_signature(seal, "seal", key if isinstance(key, str) else None)
         check_seal_of(scan(data).records, entry.get("game"), finished, seal)
     except BadSignature as exc:
         return exc.message
     return None
 
 
+def _seal(store, game: str, data: bytes) -> dict | None:
+    """The seal of ``game`` at its head: the one the store keeps, or, for a finished game the
+    store never sealed (a log attached from a file), one made now; None while it runs.  Every
+    finished game of a bundle is sealed, so ``verify`` can refuse a seal dropped from it."""
+    from ..receipts import seal_of, seal_stream
+    from ..replay import fold_bytes
+
+    kept = seal_of(store, game)
+    if kept is not None:
+        return kept
+    from ..game import rules_for
+
+    header, state, _ = fold_bytes(data, game)
+
+    return seal_stream(store, game) if rules_for(header.kind).is_over(state) else None
+
+
+def _check_out(out: str) -> None:
+    """UsageError if ``out`` exists (other than as an empty folder) or ``out.zip`` exists:
+    a bundle never overwrites a file."""
+    if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
+        raise UsageError(f"{out} exists: give a new folder for the bundle")
+    zipped = out.rstrip("/") + ".zip"
+    if os.path.exists(zipped):
+        raise UsageError(f"{zipped} exists: give a new folder for the bundle (it is written "
+                         "beside the folder)")
+
+
 def write(store, tournament: str, out: str) -> dict:
     """Write the bundle of ``tournament`` (from ``store``) to folder ``out`` and ``out.zip``.
-    Returns the manifest.  UsageError if ``out`` exists and is not an empty folder."""
+    Returns the manifest.  UsageError if ``out`` exists and is not an empty folder, or if
+    ``out.zip`` exists."""
     from ..replay import load_bytes
     from .desk import Desk, attached_games
     from .standings import rows
 
-    if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
-        raise UsageError(f"{out} exists: give a new folder for the bundle")
+    _check_out(out)
     stream = store.log_bytes(tournament)
     loaded = load_bytes(stream)
     state = loaded.rules.fold(loaded.events)
@@ -115,10 +148,8 @@ def write(store, tournament: str, out: str) -> dict:
     for entry in logs:
         data = entry.pop("data")
         entry.update(bytes=len(data), sha256=hashlib.sha256(data).hexdigest(), **_head(data))
-        if entry["role"] == "game":  # its signed final record, if the store sealed it
-            from ..receipts import seal_of
-
-            entry["seal"] = seal_of(store, entry["game"])
+        if entry["role"] == "game":  # its signed final record (sealed now if never sealed)
+            entry["seal"] = _seal(store, entry["game"], data)
         manifest["logs"].append(entry)
         entry["_data"] = data
     manifest["merkle"] = {"algorithm": "RFC 6962, SHA-256; leaves: each log's bytes, in the "
@@ -142,8 +173,7 @@ def write(store, tournament: str, out: str) -> dict:
 def unpack(data: bytes, out: str) -> dict:
     """Write a bundle's .zip bytes to ``out.zip`` and unpack them into folder ``out``; returns
     the manifest.  UsageError if ``out`` exists or the .zip is not a bundle (nothing written)."""
-    if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
-        raise UsageError(f"{out} exists: give a new folder for the bundle")
+    _check_out(out)
     import io
 
     try:
@@ -174,18 +204,25 @@ class Reader:
             raise UsageError(f"{path} is neither a bundle folder nor a bundle .zip")
 
     def read(self, name: str) -> bytes | None:
+        """The file ``name`` of the bundle, None if it has none; UsageError for a file larger
+        than :data:`MAX_FILE` (never read whole: a .zip's member may inflate to gigabytes)."""
         if ".." in name.split("/") or name.startswith("/"):
             return None
-        if self.zip is not None:
-            try:
-                return self.zip.read(name)
-            except KeyError:
-                return None
         try:
-            with open(os.path.join(self.path, name), "rb") as handle:
-                return handle.read()
-        except OSError:
+            if self.zip is not None:
+                with self.zip.open(name) as handle:
+                    data = handle.read(MAX_FILE + 1)
+            else:
+                with open(os.path.join(self.path, name), "rb") as handle:
+                    data = handle.read(MAX_FILE + 1)
+        except (KeyError, OSError):
             return None
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error) as exc:
+            raise UsageError(f"{self.path}: {name} cannot be read from the .zip ({exc})") from None
+        if len(data) > MAX_FILE:
+            raise UsageError(f"{self.path}: {name} is larger than {MAX_FILE} bytes: not a file "
+                             "of a tournament bundle")
+        return data
 
     def names(self) -> list[str]:
         if self.zip is not None:
@@ -201,6 +238,31 @@ def is_bundle(path: str) -> bool:
     """Whether ``path`` looks like a bundle (a folder with manifest.json, or a .zip)."""
     return (os.path.isdir(path) and os.path.isfile(os.path.join(path, "manifest.json"))) or \
         (os.path.isfile(path) and zipfile.is_zipfile(path))
+
+
+def _check_shape(manifest: dict, path: str) -> None:
+    """UsageError unless ``manifest``'s ``logs`` is a list of maps whose ``game``, ``file`` and
+    ``role`` are strings and ``seal`` a map or null, and ``merkle`` is a map (what verify
+    reads; a reader ignores keys it does not know)."""
+    logs = manifest.get("logs")
+    merkle = manifest.get("merkle")
+    bad = None
+    if logs is not None and not isinstance(logs, list):
+        bad = "logs is not a list"
+    elif merkle is not None and not isinstance(merkle, dict):
+        bad = "merkle is not a map"
+    else:
+        for number, entry in enumerate(logs or [], 1):
+            if not isinstance(entry, dict):
+                bad = f"entry {number} of logs is not a map"
+            elif not all(isinstance(entry.get(k), str) for k in ("game", "file", "role")):
+                bad = f"entry {number} of logs lacks a game, file or role (strings)"
+            elif not isinstance(entry.get("seal"), (dict, type(None))):
+                bad = f"entry {number} of logs has a seal that is not a map"
+            if bad:
+                break
+    if bad:
+        raise UsageError(f"{path}: manifest.json is not a {FORMAT} manifest ({bad})")
 
 
 def verify(path: str) -> dict:
@@ -225,6 +287,7 @@ def verify(path: str) -> dict:
     checks: list[str] = []
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise UsageError(f"{path}: manifest.json is not a {FORMAT} manifest")
+    _check_shape(manifest, path)
     tournament = manifest.get("tournament")
     logs = manifest.get("logs") or []
     leaves = []
@@ -232,17 +295,24 @@ def verify(path: str) -> dict:
     stream_bytes = None
     stream_ok = False
     for entry in logs:
-        game, name = entry.get("game"), entry.get("file")
+        game, name, role = entry.get("game"), entry.get("file"), entry.get("role")
         label = (f"game {game} (round {entry.get('round')}, table {entry.get('table')})"
-                 if entry.get("role") == "game" else f"the tournament stream {game}")
+                 if role == "game" else f"the tournament stream {game}")
         data = reader.read(name) if isinstance(name, str) else None
         if data is None:
             problems.append(f"{label} is missing: no file {name}")
             leaves.append(b"")
             continue
         leaves.append(data)
+        # only a game's entry or the one stream of the manifest's tournament is taken: an
+        # entry of another role would skip the checks a game's log must pass
+        if role not in ("game", KIND) or (role == KIND and (game != tournament
+                                                             or stream_bytes is not None)):
+            problems.append(f"the manifest lists {name} as {role!r} for {game}: a bundle holds "
+                            f"one tournament stream ({tournament}) and games")
+            continue
         by_game[game] = {"entry": entry, "data": data, "label": label}
-        if entry.get("role") == KIND:
+        if role == KIND:
             stream_bytes = data
         if hashlib.sha256(data).hexdigest() != entry.get("sha256") or len(data) != entry.get("bytes"):
             size = (f"its SHA-256 is not the manifest's" if len(data) == entry.get("bytes")
@@ -282,6 +352,8 @@ def verify(path: str) -> dict:
                 "games": len(logs) - 1, "root": root}
     try:
         log = load_bytes(stream_bytes)
+        if log.header.kind != KIND:
+            raise UsageError(f"it is a {log.header.kind} game's log")
         state = log.rules.fold(log.events)
     except Exception as exc:
         problems.append(f"the tournament stream cannot be read: {getattr(exc, 'message', exc)}")
@@ -310,15 +382,22 @@ def verify(path: str) -> dict:
             problems.append(f"{label} seats {', '.join(glog.names)}, not the table's "
                             f"{', '.join(seated)}")
             continue
-        if not glog.rules.is_over(glog.rules.fold(glog.events)):
+        final = glog.rules.fold(glog.effective().events)  # voids applied, no desk records
+        if not glog.rules.is_over(final):
             continue
-        placed = glog.rules.placings(glog.rules.fold(glog.events))
+        placed = glog.rules.placings(final)
         last = glog.records[-1]
         winners = [glog.names[s] for s in placed["winners"]]
+        # the result names the head the log had when it was taken; only desk records (a
+        # dispute after the end, its ruling) may follow it
+        taken = glog.records[result.seq - 1] if 0 < result.seq <= len(glog.records) else None
+        after = glog.desk.desk_seqs if glog.desk is not None else set()
+        head_ok = (taken is not None and taken.seq == result.seq
+                   and taken.link.hex() == result.link
+                   and all(r.seq in after for r in glog.records[result.seq:]))
         if (list(placed["places"]) != list(result.places)
                 or list(placed["values"]) != list(result.values)
-                or winners != list(result.winners) or last.seq != result.seq
-                or last.link.hex() != result.link):
+                or winners != list(result.winners) or not head_ok):
             problems.append(f"{label}: the recorded result (places {result.places}, "
                             f"{result.measure} {result.values}, head {result.seq}) does not "
                             f"match its log (places {placed['places']}, {placed['values']}, "

@@ -51,11 +51,17 @@ class Desk:
         return self.service.create(KIND, options).game
 
     def resolve(self, text: str) -> str:
-        """The tournament ``text`` names (its id, or 3+ characters of it)."""
-        game = self.service.resolve(text)
-        if not game.startswith(KIND + "-"):
-            raise UsageError(f"{game} is a game, not a tournament")
-        return game
+        """The tournament ``text`` names (its id, or 3+ characters of it), among the store's
+        tournaments only: the public standings resolve with it, and an error must not name
+        the games of the store (UnknownGame names only tournaments; UsageError for a game's
+        whole id)."""
+        from ..store.protocol import resolve_id
+
+        if text.startswith(KIND + "-") and self.store.exists(text):
+            return text
+        if not text.startswith(KIND + "-") and "-" in text and self.store.exists(text):
+            raise UsageError(f"{text} is a game, not a tournament")
+        return resolve_id(text, self.tournaments(), "the tournaments of this store")
 
     def state(self, tournament: str) -> State:
         return self.service.state(tournament)
@@ -184,7 +190,9 @@ class Desk:
                                  f"paired ({iso_time(paired_at, 0)}): not this round's game")
         record = None
         if check.finished:
-            state_end = rules.fold(log.events)
+            # the game as it stands, voids applied and desk records (a dispute after the end)
+            # left out: they are not the kind's events
+            state_end = rules.fold(log.effective().events)
             placed = rules.placings(state_end)
             last = log.records[-1]
             record = ev.Record(round=round_, table=table, game=game, seq=last.seq,

@@ -218,3 +218,30 @@ def test_an_imported_finished_game_is_sealed_by_the_store_it_lands_in(finished, 
     out = run("--store", store, "verify", finished["game"], "--key", key)
     assert out.exit_code == 0, out.output
     assert f"seal: the final record {scan(finished['data']).records[-1].seq}" in out.output
+
+
+def test_an_empty_key_or_a_missing_seal_file_is_a_usage_error(finished, tmp_path):
+    """`--key "$(devil key)"` whose command failed gave --key '' : it was ignored and a finished
+    game without its seal verified (exit 0).  A --seal file that does not exist was read as
+    JSON text ("the seal is not JSON")."""
+    path = write(tmp_path, "game.devlog", finished["data"])
+    for key in ("", "  "):
+        out = run("verify", path, "--key", key)
+        assert out.exit_code == 2, out.output
+        assert "--key is empty" in out.output
+    out = run("verify", path, "--seal", str(tmp_path / "nothing.seal.json"))
+    assert out.exit_code == 2 and "does not exist" in out.output, out.output
+
+
+def test_a_kept_line_that_is_not_a_receipt_is_skipped(tmp_path):
+    """A receipts file line that is JSON but not a map (a hand edit, another tool) made
+    `devil receipts` fail with AttributeError (exit 70); it is skipped like a torn line."""
+    store = str(tmp_path / "store")
+    game = run("--store", store, "new", "atkr", "--player", "Anna", "--player", "Ben",
+               "--seed", "4").output.strip().splitlines()[0]
+    path = os.path.join(os.environ["DEVIL_CONFIG"], "receipts", game + ".jsonl")
+    with open(path, "a") as handle:
+        handle.write("[1, 2]\n7\n")
+    out = run("receipts", game, "--json")
+    assert out.exit_code == 0, out.output
+    assert [r["seq"] for r in json.loads(out.output)] == [2]

@@ -82,3 +82,22 @@ def test_attach_a_referees_log_in_base64():
         assert http.post(f"/tournaments/{t}/commands", headers=AUTH,
                          json={"type": "close-round"}).json()["finished"] is True
     assert local.state(t).finished and game in store.games()
+
+
+def test_the_public_standings_name_no_game_of_the_server():
+    """GET /tournaments/{t}/standings needs no token; resolving {t} among every game let anyone
+    list the server's game ids ("'atkr' matches several games: atkr-..., atkr-...") or learn
+    one from a few characters of it.  Only tournaments are resolved."""
+    store = MemoryStore()
+    with TestClient(create_app(store, KEY)) as http:
+        games = [http.post("/games", json={"kind": "atkr", "options": {"players": list("ABC")}},
+                           headers=AUTH).json()["game"] for _ in range(2)]
+        t = http.post("/tournaments", json={"name": "Cup", "game": "atkr", "rounds": 1,
+                                            "players": list("ABCD"), "seed": 1, "table_size": [4, 4]},
+                      headers=AUTH).json()["tournament"]
+        for text in ("atkr", "atkr-", games[0][-4:], games[1][:8]):
+            answer = http.get(f"/tournaments/{text}/standings")
+            assert answer.status_code == 404, answer.text
+            assert not any(g in answer.text for g in games), answer.text
+        assert http.get(f"/tournaments/{t[-5:]}/standings").json()["tournament"] == t
+        assert http.get(f"/tournaments/{t}/standings").status_code == 200
