@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 
 import pexpect
@@ -36,8 +37,11 @@ DRAW = r"(\w+): draw (?:or stop\?|your first coal)[^:]*: "
 def spawn(store, *args) -> pexpect.spawn:
     env = {**os.environ, "TERM": "xterm", "COLUMNS": "250", "DEVIL_STORE": str(store)}
     env.pop("DEVIL_SERVER", None)
+    # Ctrl-C must reach the program as at a terminal, even when the tests run from a shell that
+    # ignores SIGINT (a background job inherits SIG_IGN, and Python keeps an ignored SIGINT)
     return pexpect.spawn(sys.executable, ["-m", "client.cli", *map(str, args)], cwd=ROOT,
-                         env=env, encoding="utf-8", dimensions=(60, 250), timeout=20)
+                         env=env, encoding="utf-8", dimensions=(60, 250), timeout=20,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def drive(child, answers=None, limit=400) -> tuple[str, list[tuple[str, str]]]:
