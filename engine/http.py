@@ -45,6 +45,7 @@ from .log import iso_time
 from .openapi import build as build_openapi
 from .service import MAX_COMMAND_ID, GameService, actor_code
 from .store import EventStore, open_store
+from .store.protocol import resolve_id
 
 #: default request body limit (bytes)
 MAX_BODY = 64 * 1024
@@ -198,9 +199,11 @@ class Api:
         if role.kind == "organiser":
             return await run_in_threadpool(self.service.resolve, text)
         game = role.game
-        if not (text == game or game.startswith(text) or game.endswith(text)):
+        try:  # named as anywhere else: the id, or 3+ characters of its start, end or suffix
+            resolve_id(text, [game], "this server")
+        except (UnknownGame, UsageError):
             # the same answer whether or not that game exists: a token tells nothing of others
-            raise NotAllowed(f"this token belongs to game {game}, not {text}")
+            raise NotAllowed(f"this token belongs to game {game}, not {text}") from None
         if not self.store.exists(game):
             raise UnknownGame(f"no game {game!r} on this server")
         return game

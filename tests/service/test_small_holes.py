@@ -93,3 +93,18 @@ def test_a_body_shorter_than_its_content_length_times_out(tmp_path):
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     assert start["status"] == 408
     assert "did not arrive" in json.loads(body)["error"]
+
+
+def test_a_token_reaches_its_game_by_any_name_the_cli_takes(tmp_path):
+    """A game is named over HTTP as locally (docs/commands.md): its id, or 3+ characters of
+    its start, its end, or the part after the kind ('k3f' for 'atkr-k3f9qz'); anything else is
+    another game as far as the token is concerned (403, the same answer whether it exists)."""
+    client = App(tmp_path).http
+    game, tokens = _game(client)
+    suffix = game.partition("-")[2]
+    for name in (game, game[:7], suffix[:3], game[-3:]):
+        answer = client.get(f"/games/{name}/view", headers=_auth(tokens["Ben"]))
+        assert answer.status_code == 200 and answer.json()["game"] == game, name
+    for name in (suffix[:2], "zzzzzz", game + "x"):
+        answer = client.get(f"/games/{name}/view", headers=_auth(tokens["Ben"]))
+        assert answer.status_code == 403 and "belongs to game" in answer.json()["error"], name
