@@ -19,7 +19,8 @@ import click
 from engine.games import KINDS
 
 from .common import (Context, DevilGroup, as_option, damage_lines, emit, id_option, json_option,
-                     log_file, read_json_text, renderer_for, submit_command, token_seat)
+                     log_file, read_json_text, renderer_for, seat_entropy_option, submit_command,
+                     token_seat)
 from .games import examples
 
 DEFAULT_STORE = click.get_app_dir("devil")
@@ -71,15 +72,9 @@ def cli(ctx: click.Context, store: str, server: str | None, token: str | None):
 
 # -- groups with one subcommand per game kind (client.games.<kind>.GROUP_COMMANDS) -------------
 @cli.group(cls=DevilGroup, slot="new")
-@click.option("--seat-entropy", is_flag=True,
-              help="Chance nobody can choose: the digital game starts once every seat gave a "
-                   "random value (`devil sit`); every draw mixes the server's seed with them.  "
-                   "Locally the console sits every seat at once.")
-@click.pass_obj
-def new(obj, seat_entropy):
+@seat_entropy_option
+def new():
     """Create a game and print its id."""
-    if seat_entropy:
-        obj.client.seat_entropy = True
 
 
 @cli.group(cls=DevilGroup, slot="play", invoke_without_command=True, no_args_is_help=True)

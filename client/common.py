@@ -158,6 +158,22 @@ def json_option(f):
                         is_eager=True, help="Print JSON for scripts instead of text.")(f)
 
 
+SEAT_ENTROPY_HELP = ("Chance nobody can choose: the digital game starts once every seat gave a "
+                     "random value (`devil sit`); every draw mixes the server's seed with them.  "
+                     "Locally the console sits every seat at once.")
+
+
+def seat_entropy_option(f):
+    """``--seat-entropy`` on a kind's ``new`` command (also taken by the ``new`` group, before
+    the kind): the client creates the game with seat entropy (engine.entropy)."""
+    def callback(ctx, param, value):
+        obj = ctx.find_object(Context)
+        if value and obj is not None:
+            obj.client.seat_entropy = True
+    return click.option("--seat-entropy", is_flag=True, expose_value=False, callback=callback,
+                        help=SEAT_ENTROPY_HELP)(f)
+
+
 def emit(data) -> None:
     """Print ``data`` as one line of JSON."""
     click.echo(json.dumps(data, indent=None, sort_keys=False))

@@ -270,3 +270,19 @@ def test_a_seated_game_takes_the_desk_corrections_and_disputes_and_still_verifie
     result = verify_bytes(svc.store.log_bytes(game))
     assert result.ok and result.finished and result.seed_checked, result.reason
     assert "every seat's revealed value matches the commitment it recorded" in result.checks
+
+
+@pytest.mark.parametrize("where", ["before the kind", "after the kind"])
+def test_seat_entropy_is_taken_before_or_after_the_kind(tmp_path, where):
+    """`devil new --seat-entropy atkr ...` and `devil new atkr ... --seat-entropy` make the
+    same seated game (a newcomer types it after the kind, as every other option of new)."""
+    store = str(tmp_path / "store")
+    kind_args = ["atkr", "--player", "Anna", "--player", "Ben"]
+    args = (["--seat-entropy", *kind_args] if where == "before the kind"
+            else [*kind_args, "--seat-entropy"])
+    out = run("--store", store, "new", *args)
+    assert out.exit_code == 0, out.output
+    game = out.output.split()[0]
+    types = [r.event["type"] for r in FileStore(store).read(game).records]
+    assert types == ["table_opened", "seat_committed", "seat_committed", "game_created",
+                     "round_started"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from ...common import id_option, json_option, print_created, submit_command
+from ...common import id_option, json_option, print_created, seat_entropy_option, submit_command
 
 
 @click.command("atkr")
@@ -23,6 +23,7 @@ from ...common import id_option, json_option, print_created, submit_command
 @click.option("--ring", type=int, help="Ring capacity of the furnace (house rule, default 16).")
 @click.option("--track", metavar="LABELS", help="Money track labels (house rule, default "
               "0-50,200,300,500,700,1000,1300,1600).")
+@seat_entropy_option
 @json_option
 @click.pass_obj
 def new_atkr(obj, players, first, seed, physical, ring, track, as_json):

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import click
 
-from ...common import id_option, json_option, print_created, read_json_file, submit_command
+from ...common import (id_option, json_option, print_created, read_json_file,
+                       seat_entropy_option, submit_command)
 
 VARIANTS = ("smuggling", "prophecy", "scoring", "advanced-3p")
 SIDES = ("attacker", "defender", "neutral")
@@ -105,6 +106,7 @@ def send(obj, game, command: dict, as_name, command_id, as_json):
 @click.option("--show-deal", is_flag=True, help="Also print the whole deal (every society, "
               "profession and item, and the piles) for the referee; by default only what the "
               "whole table may see is printed.  With --json: the first events, as `events`.")
+@seat_entropy_option
 @json_option
 @click.pass_obj
 def new_castle(obj, players, first, seed, deal_file, position_file, variants, beginner, house,
