@@ -18,7 +18,8 @@ from .common import json_option, submit_command, token_seat
 @json_option
 @click.pass_obj
 def sit(obj, game, as_name, every, as_json):
-    """Give a seat's entropy to a game created with seat entropy (`devil new --seat-entropy`).
+    """Give a seat's entropy to a game with seat entropy (every digital game on `devil serve`;
+    locally `devil new --seat-entropy`, which sits every seat of the console at once).
 
     The game's draws come from the server's committed seed mixed with one random value from
     every seat, so neither the server nor any seat can choose them.  This makes the seat's
@@ -30,7 +31,7 @@ def sit(obj, game, as_name, every, as_json):
     \b
     Examples:
       devil --server http://127.0.0.1:8350 --token SEAT-TOKEN sit k3f9qz
-      devil sit k3f9qz --as Anna
+      DEVIL_SERVER=http://127.0.0.1:8350 DEVIL_TOKEN=SEAT-TOKEN devil sit k3f9qz
     """
     from engine.errors import UsageError
 

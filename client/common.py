@@ -279,7 +279,8 @@ def print_answer(obj: Context, game: str, result: dict, command_id, as_json: boo
     names = client.players(game)
     render = renderer_for(client.kind(game))
     if result["repeated"]:
-        click.echo(f"(command {command_id} was already applied; nothing new recorded)")
+        click.echo(f"(command {command_id} was already applied; nothing new recorded)"
+                   if command_id is not None else "(already recorded; nothing new recorded)")
     for event in result["events"]:
         click.echo(f"#{event['seq']:<4} {render.describe_map(event, names)}")
     hint = render.next_hint(result["view"])

@@ -7,8 +7,11 @@ from __future__ import annotations
 import html
 
 
-def _chart(by_round: dict, rounds: int, top: float, width: int = 160, height: int = 36) -> str:
-    """An SVG of one player's points per round (bars) and running total (line)."""
+def _chart(by_round: dict, rounds: int, top: float, big: float, width: int = 160,
+           height: int = 36) -> str:
+    """An SVG of one player's points per round (bars, on one scale for every player: ``big``
+    is the most points anyone took in a round) and running total (line, scaled to ``top``, the
+    highest total)."""
     if rounds <= 0:
         return ""
     step = width / rounds
@@ -17,7 +20,7 @@ def _chart(by_round: dict, rounds: int, top: float, width: int = 160, height: in
     for value in per_round:
         total += value
         running.append(total)
-    big = max([abs(v) for v in per_round] + [1.0])
+    big = max(big, 1.0)
     parts = [f'<svg class="chart" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
              f'role="img" aria-label="points by round: '
              f'{html.escape(", ".join(f"round {i}: {v:g}" for i, v in enumerate(per_round, 1)))}">']
@@ -62,6 +65,7 @@ def page(data: dict, paired: list | None = None) -> str:
     rounds = max([data.get("rounds") or 0, data.get("round") or 0])
     rows = data["standings"]
     top = max([float(r["points"]) for r in rows] + [1.0])
+    big = max([abs(float(v)) for r in rows for v in r["by_round"].values()] + [1.0])
     title = html.escape(f"{data['name']}: standings after round {data['round']}")
     lines = ["<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>{title}</title>",
@@ -81,7 +85,7 @@ def page(data: dict, paired: list | None = None) -> str:
         lines.append(f"<tr{css}><td>{row['rank']}</td><td class=player>{name}</td>"
                      f"<td>{row['points']:g}</td><td>{row['played']}</td><td>{row['byes']}</td>"
                      f"<td>{row['opponents_points']:g}</td><td>{row['wins']}</td>"
-                     f"<td>{row[measure]}</td><td>{_chart(row['by_round'], rounds, top)}</td></tr>")
+                     f"<td>{row[measure]}</td><td>{_chart(row['by_round'], rounds, top, big)}</td></tr>")
     lines.append("</tbody></table>")
     if paired:
         lines.extend(_tables(paired))

@@ -117,3 +117,9 @@ def test_the_standings_page_charts_each_players_points_by_round():
     assert 'aria-label="points by round: round 1: 1.5, round 2: 1"' in html
     assert 'aria-label="points by round: round 1: 2, round 2: 3"' in html
     assert "D (dropped)" in html
+    # the bars share one scale, the most anyone took in a round (6, a table won alone): F's
+    # 1.5 is 1.5/6 of the 32-pixel bar height, 8.0, and its 1 is 5.3 (a bar scaled to F's own
+    # best round would be 32 tall)
+    f_chart = html.split("<td class=player>F</td>")[1].split("</svg>")[0]
+    assert 'height="8.0" fill="#9ec5e8"><title>round 1: 1.5' in f_chart
+    assert 'height="5.3" fill="#9ec5e8"><title>round 2: 1' in f_chart
