@@ -205,8 +205,12 @@ def penalty(obj, tournament_id, player, points, reason, correction, as_json):
 
 
 def _print_pairing(result: dict) -> None:
-    click.echo(f"round {result['round']}: {len(result['tables'])} tables, "
-               f"{len(result['byes'])} byes, {result['repeats']} repeated pairs")
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}" + ("" if n == 1 else "s")
+
+    click.echo(f"round {result['round']}: {count(len(result['tables']), 'table')}, "
+               f"{count(len(result['byes']), 'bye')}, "
+               f"{count(result['repeats'], 'repeated pair')}")
     for row in result["tables"]:
         seats = "  ".join(f"{p}*" if p == row["first"] else p for p in row["players"])
         click.echo(f"  table {row['table']:<3} {seats}" + (f"   {row['game']}" if row["game"] else ""))

@@ -72,7 +72,10 @@ def kept(game: str) -> list[dict]:
     try:
         game = resolve_id(game, games, f"the receipts kept in {folder}")
     except DevilError as exc:
-        raise UsageError(exc.message) from None
+        raise UsageError(exc.message + "; receipts are kept for the commands this client "
+                         "submitted (devil new, bet, trade ..., over --server too); `devil play` "
+                         "and `devil simulate` keep none: check their logs with the store's "
+                         "seal, `devil verify GAME --key \"$(devil key)\"`") from None
     out, seen = [], set()
     with open(os.path.join(folder, f"{game}.jsonl")) as handle:
         for line in handle:
