@@ -12,7 +12,7 @@ import click
 
 from engine.errors import UsageError
 
-from .common import emit, json_option, log_file, renderer_for
+from .common import emit, json_option, log_file, renderer_for, write_new
 
 
 # -- replay ------------------------------------------------------------------------------------
@@ -114,7 +114,7 @@ def _write_replay_html(log, viewer, to_seq, path: str, force: bool, as_json: boo
     from .page import texts
 
     data = replay_data(log, viewer, texts, to=to_seq)
-    _write_new(path, replay_html(data, f"{data['game']} replay ({data['as']})"), force)
+    write_new(path, replay_html(data, f"{data['game']} replay ({data['as']})"), force)
     if as_json:
         emit({"game": data["game"], "kind": data["kind"], "as": data["as"], "html": path,
               "events": len(data["steps"])})
@@ -407,7 +407,7 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
                              "money.png or money.svg")
     import os
 
-    for path in (csv_path, chart_path):  # refuse before the work, as _write_new would after
+    for path in (csv_path, chart_path):  # refuse before the work, as write_new would after
         if path is not None and not force and os.path.exists(path):
             raise UsageError(f"{path} exists already; give a new file name or --force")
     items, archive = sources_of(ctx.obj, sources)
@@ -436,9 +436,13 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
                          check.reason or f"the audit cannot follow this log ({exc!r})",
                          source.label) from None
     if csv_path:
-        _write_new(csv_path, render.csv(result), force)
+        write_new(csv_path, render.csv(result), force)
+        if not as_json:
+            click.echo(f"wrote {csv_path}: the ledger as CSV", err=True)
     if chart_path:
         _write_chart(result, rules, chart_path, chart_format, force)
+        if not as_json:
+            click.echo(f"wrote {chart_path}: the money chart ({chart_format})", err=True)
     finished = bool(result.finished)
     failed = not result.ok or (need_finished and not finished)
     voided = log.desk.summary().get("voided", []) if log.desk is not None else []
@@ -469,17 +473,4 @@ def _write_chart(result, rules, path: str, chart_format: str, force: bool) -> No
     if spec is None:
         raise UsageError(f"the audit of {rules.title} games draws no chart")
     spec = spec()
-    _write_new(path, chart.svg(spec) if chart_format == "svg" else chart.png(spec), force)
-
-
-def _write_new(path: str, text: "str | bytes", force: bool) -> None:
-    """Write ``text`` (or bytes) to ``path``; UsageError if it exists and not ``force`` (the
-    one policy of every command that writes a file: export, audit --csv / --chart, replay
-    --html)."""
-    binary = isinstance(text, bytes)
-    try:
-        with open(path, ("w" if force else "x") + ("b" if binary else ""),
-                  **({} if binary else {"newline": "", "encoding": "utf-8"})) as handle:
-            handle.write(text)
-    except FileExistsError:
-        raise UsageError(f"{path} exists already; give a new file name or --force") from None
+    write_new(path, chart.svg(spec) if chart_format == "svg" else chart.png(spec), force)

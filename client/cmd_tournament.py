@@ -9,7 +9,7 @@ import click
 from engine.errors import UsageError
 from engine.games import KINDS
 
-from .common import DevilGroup, emit, json_option, read_json_file
+from .common import DevilGroup, emit, json_option, read_json_file, write_new
 
 _GAMES = click.Choice(list(KINDS))
 
@@ -326,29 +326,35 @@ def _standings_text(data: dict) -> None:
               help="Also write the standings as CSV.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also write a standings page (points by round as a chart).")
+@click.option("--force", is_flag=True, help="Overwrite an existing --csv or --html file.")
 @json_option
 @click.pass_obj
-def standings(obj, tournament_id, csv_path, html_path, as_json):
+def standings(obj, tournament_id, csv_path, html_path, force, as_json):
     """The standings: points, then the tiebreaks in the tournament's order."""
     desk = _desk(obj)
     data = desk.standings(desk.resolve(tournament_id))
     if csv_path:
         import csv
+        import io
 
         m = data["measure"]
-        with open(csv_path, "w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(["rank", "player", "points", "played", "byes", "opponents_points",
-                             "wins", m, "dropped"])
-            for row in data["standings"]:
-                writer.writerow([row["rank"], row["player"], row["points"], row["played"],
-                                 row["byes"], row["opponents_points"], row["wins"], row[m],
-                                 row["dropped"]])
+        text = io.StringIO()
+        writer = csv.writer(text)
+        writer.writerow(["rank", "player", "points", "played", "byes", "opponents_points",
+                         "wins", m, "dropped"])
+        for row in data["standings"]:
+            writer.writerow([row["rank"], row["player"], row["points"], row["played"],
+                             row["byes"], row["opponents_points"], row["wins"], row[m],
+                             row["dropped"]])
+        write_new(csv_path, text.getvalue(), force)
+        if not as_json:
+            click.echo(f"wrote {csv_path}: the standings as CSV", err=True)
     if html_path:
         from engine.tournament.page import page
 
-        with open(html_path, "w", encoding="utf-8") as handle:
-            handle.write(page(data))
+        write_new(html_path, page(data), force)
+        if not as_json:
+            click.echo(f"wrote {html_path}: the standings page", err=True)
     if as_json:
         emit(data)
         return

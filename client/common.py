@@ -174,6 +174,19 @@ def seat_entropy_option(f):
                         help=SEAT_ENTROPY_HELP)(f)
 
 
+def write_new(path: str, text: "str | bytes", force: bool) -> None:
+    """Write ``text`` (or bytes) to ``path``; UsageError if it exists and not ``force`` (the
+    one policy of every command that writes a file: export, audit --csv / --chart, replay
+    --html, tournament standings --csv / --html)."""
+    binary = isinstance(text, bytes)
+    try:
+        with open(path, ("w" if force else "x") + ("b" if binary else ""),
+                  **({} if binary else {"newline": "", "encoding": "utf-8"})) as handle:
+            handle.write(text)
+    except FileExistsError:
+        raise UsageError(f"{path} exists already; give a new file name or --force") from None
+
+
 def emit(data) -> None:
     """Print ``data`` as one line of JSON."""
     click.echo(json.dumps(data, indent=None, sort_keys=False))

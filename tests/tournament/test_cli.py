@@ -97,3 +97,20 @@ def test_players_from_a_file(tmp_path):
     # 4 players at tables of exactly 3: one bye (TOUR-2.3)
     paired = json.loads(run(store, "pair", t, "--no-games", "--json").output)
     assert len(paired["tables"]) == 1 and len(paired["byes"]) == 1
+
+
+def test_standings_files_are_never_overwritten_without_force(tmp_path):
+    """The one policy of every command that writes a file (README): an existing --html or
+    --csv file is refused (exit 2) and left as it was; --force overwrites it."""
+    store = str(tmp_path / "store")
+    sim = run(store, "simulate", "--game", "atkr", "--players", "6", "--rounds", "1",
+              "--seed", "5", "--json")
+    t = json.loads(sim.output.strip().splitlines()[-1])["tournament"]
+    page = tmp_path / "s.html"
+    page.write_text("mine")
+    refused = run(store, "standings", t, "--html", str(page))
+    assert refused.exit_code == 2 and "exists already" in refused.output
+    assert page.read_text() == "mine"
+    forced = run(store, "standings", t, "--html", str(page), "--force")
+    assert forced.exit_code == 0 and f"wrote {page}" in forced.stderr
+    assert page.read_text().startswith("<!doctype html>")
