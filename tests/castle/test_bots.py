@@ -206,8 +206,9 @@ def declaration_rate(games_per_count, base):
 
 
 def test_sensible_bots_mostly_end_by_a_right_declaration():
-    # measured: 130 of 160 games (81%) over seeds 1000n+k, k<20, every one of them right
-    games, declared, right = declaration_rate(2, 0)
+    # one game per player count in the default run (7 of 8 declared, every one right; the
+    # slow test plays 10 per count); measured before the corrected rules: 130 of 160 (81%)
+    games, declared, right = declaration_rate(1, 0)
     assert declared >= 0.6 * games
     assert right == declared  # the sensible bot declares only what it can prove
 
