@@ -227,6 +227,23 @@ def resume(service, kind: str, game: str, bots: dict[str, str]):
     return game, people, chosen, kept.get("seed"), list(loaded.events)
 
 
+def resume_announced(service, kind: str, game: str, bots: dict[str, str], made_options: bool):
+    """:func:`resume`, for a kind's ``play`` command: ``(game id, people, bots, seed, events,
+    rng)`` with the bots' random generator continued from the seed, and a line saying what is
+    resumed.  ``made_options``: whether options that make a new game were given too (a
+    UsageError: a resumed game goes on as it was made)."""
+    import random
+
+    if made_options:
+        raise UsageError("--resume continues a game as it was made: give only --bot "
+                         "(a seat that a bot takes over) and --max-rounds")
+    game, people, bots, seed, history = resume(service, kind, game, bots)
+    rng = random.Random(f"{seed}-{len(history)}" if seed is not None else None)
+    click.echo(f"Resuming {game} ({service.store.location(game)}) after {len(history)} "
+               "events")
+    return game, people, bots, seed, history, rng
+
+
 def kind_of(obj, game: str) -> str:
     """The kind of the local store's ``game`` (for `devil play --resume GAME`)."""
     from .common import local_service

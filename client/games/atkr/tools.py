@@ -46,19 +46,14 @@ def play_atkr(obj, players, bot_specs, first, seed, max_rounds, resume_game, as_
     from engine.errors import UsageError
     from engine.game import REFEREE
 
-    from ...play import Session, resume, start
+    from ...play import Session, resume_announced, start
     from . import render
 
     bots = parse_bots(bot_specs)
     service = local_service(obj)
     if resume_game is not None:
-        if players or first or seed is not None:
-            raise UsageError("--resume continues a game as it was made: give only --bot "
-                             "(a seat that a bot takes over) and --max-rounds")
-        game, people, bots, seed, history = resume(service, "atkr", resume_game, bots)
-        rng = random.Random(f"{seed}-{len(history)}" if seed is not None else None)
-        click.echo(f"Resuming {game} ({service.store.location(game)}) after {len(history)} "
-                   "events")
+        game, people, bots, seed, history, rng = resume_announced(
+            service, "atkr", resume_game, bots, bool(players or first or seed is not None))
     else:
         seats = list(players) + [name for name in bots if name not in players]
         if len(seats) < 2:

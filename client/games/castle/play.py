@@ -235,19 +235,15 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
     from engine.bots import Table, make_bot
     from engine.errors import UsageError
 
-    from ...play import Session, resume, start
+    from ...play import Session, resume_announced, start
     from . import render
 
     bots = parse_bots(bot_specs)
     service = local_service(obj)
     if resume_game is not None:
-        if players or first or seed is not None or variants or beginner:
-            raise UsageError("--resume continues a game as it was made: give only --bot "
-                             "(a seat that a bot takes over) and --max-rounds")
-        game, people, bots, seed, history = resume(service, "castle", resume_game, bots)
-        rng = random.Random(f"{seed}-{len(history)}" if seed is not None else None)
-        click.echo(f"Resuming {game} ({service.store.location(game)}) after {len(history)} "
-                   "events")
+        game, people, bots, seed, history, rng = resume_announced(
+            service, "castle", resume_game, bots,
+            bool(players or first or seed is not None or variants or beginner))
     else:
         seats = list(players) + [name for name in bots if name not in players]
         if not 3 <= len(seats) <= 10:
