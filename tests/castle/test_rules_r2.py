@@ -14,7 +14,7 @@ from engine.games.castle import RULES
 from engine.games.castle import commands as C
 from engine.games.castle import events as E
 
-from .helpers import check_views, from_position, game, position
+from .helpers import check_views, from_position, position
 
 
 def run_fight(g, uses=None, sides=None, duel=(), stop=("choice",)):
@@ -178,9 +178,9 @@ def test_castle_6_5_duel_called_before_the_support_round_skips_it(bonus):
                                             void=None if bonus else "no-bonus")
 
 
-def test_castle_6_5_duelist_still_usable_in_the_ability_round_after_supports():
-    """Cid supports the defender with his whip shown; Ann then calls the duel: the support
-    and the whip are void (A = 1 + 1 = 2, D = 1)."""
+def duel_after_a_supporter_and_his_whip():
+    """The DUEL position: Ann attacks Ben, Cid supports the defender and shows his whip in the
+    ability round, then Ann calls the duel; played on to the winner's choice."""
     g = from_position(position(DUEL, active="Ann"))
     g.do(C.Attack(player="Ann", defender="Ben"))
     run_fight(g, sides={"Cid": "defender"}, stop=("abilities",))
@@ -191,6 +191,13 @@ def test_castle_6_5_duelist_still_usable_in_the_ability_round_after_supports():
         g.do(C.Pass(player=g.waiting()[0]))
     g.do(C.Use(player="Ann", power="duelist"))
     run_fight(g, stop=("choice",))
+    return g
+
+
+def test_castle_6_5_duelist_still_usable_in_the_ability_round_after_supports():
+    """Cid supports the defender with his whip shown; Ann then calls the duel: the support
+    and the whip are void (A = 1 + 1 = 2, D = 1)."""
+    g = duel_after_a_supporter_and_his_whip()
     counted = g.last(E.FightCounted)[0]
     assert (counted.attacker_total, counted.defender_total, counted.winner) == (2, 1, 0)
     voids = {(p.source, p.void) for p in counted.parts if p.value == 0}

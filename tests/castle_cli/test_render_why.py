@@ -9,22 +9,13 @@ from engine.games.castle import RULES
 from engine.games.castle import commands as C
 from engine.games.castle import events as E
 from tests.castle.helpers import from_position, position
-from tests.castle.test_rules_r2 import DUEL, five, run_fight
+from tests.castle.test_rules_r2 import duel_after_a_supporter_and_his_whip, five
 
 
 def test_the_count_is_told_with_its_parts_and_the_voided_ones_marked():
     """Cid supports the defender and shows the whip, then Ann calls a duel: A = 1 + 1 = 2,
     D = 1 (Cid's support and whip void)."""
-    g = from_position(position(DUEL, active="Ann"))
-    g.do(C.Attack(player="Ann", defender="Ben"))
-    run_fight(g, sides={"Cid": "defender"}, stop=("abilities",))
-    while g.waiting() != ["Cid"]:
-        g.do(C.Pass(player=g.waiting()[0]))
-    g.do(C.Use(player="Cid", power="whip"))
-    while g.waiting() != ["Ann"]:
-        g.do(C.Pass(player=g.waiting()[0]))
-    g.do(C.Use(player="Ann", power="duelist"))
-    run_fight(g, stop=("choice",))
+    g = duel_after_a_supporter_and_his_whip()
     counted = g.last(E.FightCounted)[0]
     text = render.describe(RULES.redact(counted, PUBLIC), g.names)
     assert text == ("Count: attacker 2, defender 1 (attacker: 1 (own) + 1 (Ann's duelist); "
