@@ -24,21 +24,9 @@ from one .devlog file, without a store: ``devil show PATH`` and ``devil log PATH
 
 from __future__ import annotations
 
-from engine.errors import DevilError, UsageError
-from engine.game import REFEREE, summary_row
-from engine.log import iso_time
+from engine.errors import DevilError
+from engine.game import REFEREE
 from engine.service import CONSOLE, GameService
-
-
-def mark_voided(entries: list[dict], desk) -> list[dict]:
-    """``entries`` (``{"seq", ...}``) with ``"voided": {"by", "reason"}`` added to each record
-    a correction voided (``desk``: engine.desk.state.Desk, or None)."""
-    if desk is not None and desk.voided:
-        for entry in entries:
-            mark = desk.mark(entry["seq"])
-            if mark is not None:
-                entry["voided"] = mark
-    return entries
 
 
 class LocalClient:
@@ -81,44 +69,41 @@ class LocalClient:
         return self.service.view(game, self._viewer(game, as_name))
 
     def legal(self, game: str, as_name: str) -> list[dict]:
-        loaded = self.service.load(game)
-        commands = self.service.legal(game, self._viewer(game, as_name))
-        return [loaded.rules.commands.to_map(c) for c in commands]
+        from engine.answers import legal_answer
+
+        viewer = self._viewer(game, as_name)
+        return legal_answer(self.service, self.service.load(game), viewer)
 
     def events(self, game: str, as_name: str | None, after: int = 0) -> list[dict]:
-        loaded = self.service.load(game)
-        to_map = loaded.rules.events.to_map
-        out = [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd,
-                "time": iso_time(loaded.header.created, r.ts), "event": to_map(e)}
-               for r, e in self.service.stream(game, self._viewer(game, as_name), after)]
-        return mark_voided(out, self.service.desk(game))
+        return self._events(game, self._viewer(game, as_name), after)
 
     def public_events(self, game: str) -> list[dict]:
         """Every event as a spectator sees it (engine.game.PUBLIC: public facts only)."""
         from engine.game import PUBLIC
 
-        loaded = self.service.load(game)
-        to_map = loaded.rules.events.to_map
-        return [{"seq": r.seq, "actor": r.actor, "cmd": r.cmd,
-                 "time": iso_time(loaded.header.created, r.ts), "event": to_map(e)}
-                for r, e in self.service.stream(game, PUBLIC)]
+        return self._events(game, PUBLIC, 0)
+
+    def _events(self, game: str, viewer, after: int) -> list[dict]:
+        from engine.answers import events_answer
+
+        service = self.service
+        with service.cache.lock(game):
+            loaded = service.load(game)
+            return events_answer(loaded, service.stream_of(loaded, viewer, after), viewer,
+                                 loaded.desk)
 
     def submit(self, game: str, command: dict, as_name: str | None,
                command_id: str | None = None) -> dict:
+        from engine.answers import seat_named, submit_answer
+
         if as_name is not None:
             command = {**command}
             command.setdefault("player", as_name)
         result = self.service.submit(game, command, actor=CONSOLE, command_id=command_id)
-        viewer = self._viewer(game, as_name)
-        rules = self.service.load(game).rules
-        from engine.desk import DESK_CLASSES
-
-        shown = [(r, e if viewer is REFEREE or type(e) in DESK_CLASSES
-                  else rules.redact(e, viewer)) for r, e in zip(result.records, result.events)]
-        return {"game": game, "repeated": result.repeated,
-                "events": [{"seq": r.seq, **rules.events.to_map(e)} for r, e in shown
-                           if e is not None],
-                "view": self.service.view(game, viewer), "receipt": result.receipt}
+        loaded = result.loaded
+        viewer = REFEREE if as_name is None else \
+            seat_named(loaded.rules.seats(loaded.state), as_name, game)
+        return submit_answer(self.service, result, viewer)
 
     def key(self) -> dict:
         from engine.receipts import public_key
@@ -138,6 +123,8 @@ class LocalClient:
             except DevilError as exc:
                 rows.append({"game": game, "error": exc.message})
                 continue
+            from engine.answers import summary_row
+
             row = summary_row(game, loaded.header.kind, loaded.header.created, loaded.rules,
                               loaded.state, loaded.version)
             row["stopped"] = stopped(self.service.store, game)
@@ -172,54 +159,35 @@ class FileClient:
         return self.log.names
 
     def _viewer(self, as_name: str | None):
-        if as_name is None:
-            return REFEREE
-        names = self.log.names
-        if as_name not in names:
-            raise UsageError(f"there is no player called {as_name!r} in {self.log.header.game} "
-                             f"(players: {', '.join(names)})")
-        return names.index(as_name)
+        from engine.answers import seat_named
 
-    def _pairs(self, viewer):
-        """``(record, event)`` as ``viewer`` saw them (events it never saw left out)."""
-        from engine.desk import DESK_CLASSES
+        return REFEREE if as_name is None else \
+            seat_named(self.log.names, as_name, self.log.header.game)
 
-        redact = self.log.rules.redact
-        for record, event in zip(self.log.records, self.log.events):
-            shown = event if viewer is REFEREE or type(event) in DESK_CLASSES \
-                else redact(event, viewer)
-            if shown is not None:
-                yield record, shown
+    def _fold(self, viewer):
+        from engine.fold import fold
 
-    def _state(self, viewer):
-        if self.log.desk is not None:  # voids applied (engine.desk.fold)
-            from engine.desk.fold import fold
-
-            return fold(self.log.rules, self.log.records, self.log.events, viewer,
-                        self.log.desk)[0]
-        return self.log.rules.fold(event for _, event in self._pairs(viewer))
+        return fold(self.log.rules, self.log.events, viewer)
 
     def view(self, game: str, as_name: str | None) -> dict:
+        from engine.answers import view_answer
+
         viewer = self._viewer(as_name)
-        version = self.log.records[-1].seq if self.log.records else 0
-        out = {"game": self.log.header.game, "version": version,
-               **self.log.rules.view(self._state(viewer), viewer)}
-        if self.log.desk is not None:
-            out.update(self.log.desk.summary(self.log.names))
-        return out
+        return view_answer(self.log, self._fold(viewer), viewer)
 
     def legal(self, game: str, as_name: str) -> list[dict]:
         viewer = self._viewer(as_name)
         rules = self.log.rules
         if viewer is REFEREE:
             return []
-        return [rules.commands.to_map(c) for c in rules.legal_commands(self._state(viewer),
-                                                                       viewer)]
+        return [rules.commands.to_map(c)
+                for c in rules.legal_commands(self._fold(viewer).state, viewer)]
 
     def events(self, game: str, as_name: str | None, after: int = 0) -> list[dict]:
+        from engine.answers import events_answer
+
         viewer = self._viewer(as_name)
-        to_map = self.log.rules.events.to_map
-        created = self.log.header.created
-        return mark_voided([{"seq": r.seq, "actor": r.actor, "cmd": r.cmd,
-                             "time": iso_time(created, r.ts), "event": to_map(e)}
-                            for r, e in self._pairs(viewer) if r.seq > after], self.log.desk)
+        visible = self.log.rules.visible
+        pairs = [(r, shown) for r, e in zip(self.log.records, self.log.events)
+                 if r.seq > after and (shown := visible(e, viewer)) is not None]
+        return events_answer(self.log, pairs, viewer, self.log.desk)

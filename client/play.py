@@ -117,7 +117,7 @@ class Session:
         """``event`` as ``seat`` may see it (None: as the whole table does); None if unseen."""
         from engine.game import PUBLIC
 
-        return self.table.rules.redact(event, PUBLIC if seat is None else seat)
+        return self.table.rules.visible(event, PUBLIC if seat is None else seat)
 
     def line(self, event, seat=None) -> str | None:
         shown = self.shown(event, seat)

@@ -48,39 +48,42 @@ class Table:
     """
 
     def __init__(self, service, game: str):
+        from .fold import fold
+
         self.service = service
         self.game = game
         loaded = service.load(game)
         self.rules = loaded.rules
         self.names = self.rules.seats(loaded.state)
-        if loaded.desk is not None:  # a corrected game: its voids applied (engine.desk.fold)
-            from .desk.fold import fold
+        self._log = list(loaded.events)  # every event so far (a correction folds them again)
+        self.folds = [fold(self.rules, self._log)] + [fold(self.rules, self._log, seat)
+                                                      for seat in range(len(self.names))]
+        self.events = len(self._log)
 
-            self.referee = fold(self.rules, loaded.records, loaded.events, desk=loaded.desk)[0]
-            self.states = [fold(self.rules, loaded.records, loaded.events, seat, loaded.desk)[0]
-                           for seat in range(len(self.names))]
-        else:
-            self.referee = self.rules.fold(loaded.events)
-            self.states = [self.rules.fold(self.rules.redact(e, seat) for e in loaded.events)
-                           for seat in range(len(self.names))]
-        self.events = len(loaded.events)
+    @property
+    def referee(self):
+        """The referee's state (the whole game)."""
+        return self.folds[0].state
+
+    @property
+    def states(self) -> list:
+        """Each seat's state: the fold of its own stream (engine.fold)."""
+        return [f.state for f in self.folds[1:]]
 
     def apply(self, events: list) -> None:
-        """Fold newly recorded ``events`` into every seat's state (redacted for each)."""
-        rules = self.rules
-        for event in events:
-            self.referee = rules.evolve(self.referee, event)
-            for seat in range(len(self.states)):
-                shown = rules.redact(event, seat)
-                if shown is not None:
-                    self.states[seat] = rules.evolve(self.states[seat], shown)
+        """Fold newly recorded ``events`` into every seat's fold (engine.fold: each seat's
+        visible events, voids applied)."""
+        log = self._log
+        for f in self.folds:
+            f.advance(events, lambda: log)
+        log.extend(events)
         self.events += len(events)
 
     def over(self) -> bool:
         return bool(self.rules.is_over(self.referee))
 
     def legal(self, seat: int) -> list:
-        return self.rules.legal_commands(self.states[seat], seat)
+        return self.rules.legal_commands(self.folds[1 + seat].state, seat)
 
     def waiting(self) -> list[int]:
         """The seats that may act now."""
@@ -116,7 +119,7 @@ def play_out(service, game: str, bots: dict[int, Any], *, max_rounds: int = 500,
             bot = bots.get(seat)
             if bot is None:
                 raise UsageError(f"seat {seat} ({table.names[seat]}) has no bot")
-            command = bot.choose(table.states[seat], seat, legal)
+            command = bot.choose(table.folds[1 + seat].state, seat, legal)
             events = table.submit(seat, command)
             commands += 1
             acted = True

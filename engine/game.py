@@ -31,6 +31,7 @@ from typing import Any, Callable, Protocol
 import attrs
 
 from .codec import Registry
+from .desk.events import DESK_CLASSES as _DESK_CLASSES
 from .errors import UsageError
 from .games import KINDS, engine_module
 
@@ -141,15 +142,26 @@ class GameRules:
 
         register(self.events)
 
+    def visible(self, event, viewer):
+        """**The one visibility rule**: ``event`` as ``viewer`` may see it, or None when the
+        viewer sees nothing of it.  The referee sees every event whole; the referee's desk's
+        records (engine.desk) and the seating stage's (engine.entropy) are public, whole, for
+        every viewer; any other event is the kind's ``redact(event, viewer)`` (a seat's or the
+        public's redacted form: a face-down trade without its items, a sealed bet without its
+        amount).  Every stream, view, page, answer and bundle goes through this (each kind's
+        rules say what its seats may see); engine.fold folds what it returns.
+        """
+        if viewer is REFEREE or type(event) in _DESK_CLASSES:
+            return event
+        return self.redact(event, viewer)
+
     def fold(self, events, state=None):
-        """``reduce(evolve, events, state or initial())`` (the game's own events only: a log
-        with the desk's records folds with :func:`engine.desk.fold.fold`)."""
-        if state is None:
-            state = self.initial()
-        evolve = self.evolve
-        for event in events:
-            state = evolve(state, event)
-        return state
+        """``reduce(evolve, events, state or initial())`` through :class:`engine.fold.Fold`
+        (the one caller of ``evolve``): the kind's own events from ``state`` (a whole log, desk
+        records included, folds with :func:`engine.fold.fold`)."""
+        from .fold import Fold
+
+        return Fold(self, state=state).advance(list(events)).state
 
     def summarize(self, state) -> dict:
         """The ``summary`` hook's map for ``state`` (see the class docstring), or a bare one

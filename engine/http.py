@@ -213,10 +213,9 @@ class Api:
         if role.is_referee:
             if as_name is None:
                 return REFEREE
-            if as_name not in names:
-                raise UsageError(f"there is no player called {as_name!r} in this game "
-                                 f"(players: {', '.join(names)})")
-            return names.index(as_name)
+            from .answers import seat_named
+
+            return seat_named(names, as_name)
         if role.kind == "spectator":
             if as_name is not None:
                 raise NotAllowed(f"a spectator sees only public information, not {as_name}'s view")
@@ -334,8 +333,8 @@ class Api:
                 "you": you}
 
     def _row(self, game: str, viewer) -> dict:
-        """A row of GET /games (engine.game.summary_row) from what ``viewer`` knows."""
-        from .game import summary_row
+        """A row of GET /games (engine.answers.summary_row) from what ``viewer`` knows."""
+        from .answers import summary_row
 
         try:
             loaded = self.service.load(game)
@@ -346,25 +345,21 @@ class Api:
                            state, loaded.version)
 
     def _events(self, game: str, viewer, after: int) -> tuple[list[dict], int, bool]:
-        loaded = self.service.load(game)
-        to_map = loaded.rules.events.to_map
-        created = loaded.header.created
-        # a seat sees its own command ids only, a spectator none: an id may say what a hidden
-        # command was (issue 9.8)
-        out = [{"seq": r.seq, "actor": r.actor,
-                "cmd": r.cmd if viewer is REFEREE or r.actor == viewer else None,
-                "time": iso_time(created, r.ts), "event": to_map(e)}
-               for r, e in self.service.stream(game, viewer, after)]
-        desk = self.service.desk(game)
-        if desk is not None and desk.voided:  # a voided record: {"by", "reason"} (engine.desk)
-            for entry in out:
-                mark = desk.mark(entry["seq"])
-                if mark is not None:
-                    entry["voided"] = mark
-        return out, loaded.version, bool(loaded.rules.is_over(loaded.state))
+        """``(entries, version, over)`` from one read: the entries of ``viewer``'s stream after
+        ``after`` (engine.answers) and the version they run to."""
+        from .answers import events_answer
+
+        service = self.service
+        with service.cache.lock(game):
+            loaded = service.load(game)
+            pairs = service.stream_of(loaded, viewer, after)
+            return (events_answer(loaded, pairs, viewer, loaded.desk), loaded.version,
+                    bool(loaded.rules.is_over(loaded.state)))
 
     def _submit(self, game: str, body: dict, role: Role, as_name: str | None, key: str,
                 with_legal: bool = False) -> dict:
+        from .answers import submit_answer
+
         if role.kind == "spectator":
             raise NotAllowed("a spectator cannot give commands")
         loaded = self.service.load(game)
@@ -380,23 +375,12 @@ class Api:
         if result.repeated and result.records and result.records[0].actor != actor_code(actor):
             raise ApiError(409, f"the command id {key!r} was already used by another caller in "
                                 f"{game}; give every command a fresh Idempotency-Key", 2)
-        rules = self.service.load(game).rules
-        shown = []
-        from .desk import DESK_CLASSES
-
-        for record, event in zip(result.records, result.events):
-            seen = event if viewer is REFEREE or type(event) in DESK_CLASSES \
-                else rules.redact(event, viewer)
-            if seen is not None:
-                shown.append({"seq": record.seq, **rules.events.to_map(seen)})
-        return {"game": game, "repeated": result.repeated, "events": shown,
-                "view": self._view(game, viewer, with_legal), "receipt": result.receipt}
+        return submit_answer(self.service, result, viewer, with_legal=with_legal)
 
     def _legal_maps(self, game: str, viewer) -> list[dict]:
-        if viewer is REFEREE or viewer == PUBLIC:
-            return []
-        loaded = self.service.load(game)
-        return [loaded.rules.commands.to_map(c) for c in self.service.legal(game, viewer)]
+        from .answers import legal_answer
+
+        return legal_answer(self.service, self.service.load(game), viewer)
 
     def _view(self, game: str, viewer, with_legal: bool = False) -> dict:
         view = self.service.view(game, viewer)

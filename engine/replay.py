@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Iterator
 
 import attrs
@@ -27,9 +26,9 @@ from . import entropy
 from .chance import SeededChance, commitment as commitment_of
 from .desk.events import DESK_CLASSES
 from .desk.chance import continued
-from .desk.fold import desk_of, fold as desk_fold
 from .desk.state import Desk
 from .errors import CodecError, DevilError, LogDamaged, UsageError
+from .fold import Fold, Unfoldable, copy_state  # noqa: F401 (copy_state: for readers of replay)
 from .game import REFEREE, STREAMS, GameRules, rules_for
 from .log import REFEREE_ACTOR, VERSION, Header, Record, Walk, read_bytes, scan, walk
 
@@ -50,13 +49,11 @@ class LoadedLog:
 
     @property
     def names(self) -> list[str]:
-        state = self.rules.initial()
+        fold = Fold(self.rules)
         for event in self.events[:4]:
-            if type(event) in DESK_CLASSES:
-                continue
-            state = self.rules.evolve(state, event)
+            fold.advance([event])
             try:
-                names = self.rules.seats(state)
+                names = self.rules.seats(fold.state)
             except Exception:  # pragma: no cover - a kind whose first event has no players
                 continue
             if names:
@@ -69,7 +66,7 @@ class LoadedLog:
         audit reads (a corrected game is audited as corrected)."""
         if self.desk is None:
             return self
-        from .desk.fold import surviving
+        from .desk.voids import surviving
 
         pairs = list(surviving(self.records, self.events, self.desk))
         return LoadedLog(self.path, self.header, [r for r, _ in pairs], [e for _, e in pairs],
@@ -91,46 +88,20 @@ def decode_all(rules: GameRules, records: list[Record], path: str | None = None)
 def load_bytes(data: bytes, path: str | None = None) -> LoadedLog:
     """Scan, decode and fold a whole .devlog (raises LogDamaged / UsageError).
 
-    The fold catches a log whose chain was recomputed around an impossible event: it is
-    reported as damage at that event's record (``devil verify`` says more about why).
+    The fold (engine.fold, voids applied) catches a log whose chain was recomputed around an
+    impossible event: it is reported as damage at that event's record (``devil verify`` says
+    more about why).
     """
     result = scan(data, path)
     rules = rules_for(result.header.kind)
     events = decode_all(rules, result.records, path)
-    state = rules.initial()
-    desk = None
-    for index, (record, event) in enumerate(zip(result.records, events)):
-        try:
-            state = rules.evolve(state, event)
-        except Exception as exc:  # a well-formed log never makes evolve fail
-            if type(event) in DESK_CLASSES:  # the referee's desk: folded with voids below
-                try:
-                    desk = desk_of(result.records, events)
-                except LogDamaged as exc:
-                    raise LogDamaged(exc.seq, exc.reason, path) from None
-                _check_fold(rules, result.records, events, desk, path)
-                break
-            raise LogDamaged(record.seq, f"{event.TYPE} cannot be applied at this point "
-                                         f"({type(exc).__name__}: {exc}); run `devil verify`",
-                             path) from None
-    return LoadedLog(path, result.header, result.records, events, rules, result.torn, desk)
-
-
-def _check_fold(rules, records, events, desk, path) -> None:
-    """The fold of a log with desk records, voids applied as they come (engine.desk.fold):
-    LogDamaged at a game event that cannot be applied."""
-    from .desk.fold import steps as desk_steps
-
-    record = None
     try:
-        for record, event, _, _ in desk_steps(rules, records, events):
-            pass
+        fold = Fold(rules).advance(events)
+    except Unfoldable as exc:
+        raise exc.damage(path) from None
     except LogDamaged as exc:
         raise LogDamaged(exc.seq, exc.reason, path) from None
-    except Exception as exc:
-        seq = record.seq + 1 if record is not None else 1
-        raise LogDamaged(seq, f"an event cannot be applied at this point ({type(exc).__name__}: "
-                              f"{exc}); run `devil verify`", path) from None
+    return LoadedLog(path, result.header, result.records, events, rules, result.torn, fold.desk)
 
 
 def open_log(path: str) -> LoadedLog:
@@ -156,6 +127,10 @@ def fold_bytes(data: bytes, path: str | None = None) -> tuple[Header, Any, int]:
     return _fold_bytes(data[:good_end], path)
 
 
+#: how many events of whole commands the fast fold hands to engine.fold at once
+_CHUNK = 4096
+
+
 def _fold_bytes(data: bytes, path: str | None) -> tuple[Header, Any, int]:
     info = Walk()
     records = walk(data, info)
@@ -163,50 +138,43 @@ def _fold_bytes(data: bytes, path: str | None) -> tuple[Header, Any, int]:
         first = next(records, None)
         rules = rules_for(info.header.kind)
         decode = rules.events.from_map
-        evolve = rules.evolve
-        state = rules.initial()
-        count = 0
+        fold = Fold(rules)
+        chunk: list = []  # events of whole commands, not yet folded
         held: list = []  # the events of a command whose last record has not come yet
-        obj = first
-        try:
-            if first is not None:
-                for obj in _chain_one(first, records):
-                    try:
-                        event = decode(obj[4])
-                    except CodecError as exc:
-                        raise LogDamaged(obj[0], exc.message, path) from None
-                    if obj[5] == 0 and not held:
-                        state = evolve(state, event)
-                        count += 1
-                    else:
-                        held.append(event)
-                        if obj[5] == 0:
-                            for event in held:
-                                state = evolve(state, event)
-                            count += len(held)
-                            held = []
-        except LogDamaged:
-            raise
-        except Exception as exc:  # a well-formed log never makes evolve fail (load_bytes too)
-            if type(event) in DESK_CLASSES:  # a log with the referee's desk: fold with voids
-                return _fold_with_desk(data, path)
-            raise LogDamaged(obj[0], f"{event.TYPE} cannot be applied at this point "
-                                     f"({type(exc).__name__}: {exc}); run `devil verify`",
-                             path) from None
+        if first is not None:
+            for obj in _chain_one(first, records):
+                try:
+                    event = decode(obj[4])
+                except CodecError as exc:
+                    raise LogDamaged(obj[0], exc.message, path) from None
+                if type(event) in DESK_CLASSES:  # a log with the referee's desk: voids applied
+                    return _fold_with_desk(data, path)
+                if obj[5] == 0 and not held:
+                    chunk.append(event)
+                    if len(chunk) >= _CHUNK:
+                        fold.advance(chunk)
+                        chunk = []
+                else:
+                    held.append(event)
+                    if obj[5] == 0:
+                        chunk.extend(held)
+                        held = []
+            fold.advance(chunk)
+    except Unfoldable as exc:  # a well-formed log never makes evolve fail (load_bytes too)
+        raise exc.damage(path) from None
     except LogDamaged as exc:
         if path is not None and exc.path is None:
             raise LogDamaged(exc.seq, exc.reason, path) from None
         raise
-    return info.header, state, count
+    return info.header, fold.state, fold.seq
 
 
 def _fold_with_desk(data: bytes, path: str | None) -> tuple[Header, Any, int]:
     """:func:`fold_bytes` of a log holding desk records: the referee's fold, voids applied."""
-    from .desk.fold import fold as desk_fold
+    from .fold import fold
 
     log = load_bytes(data, path)
-    state, _ = desk_fold(log.rules, log.records, log.events, desk=log.desk)
-    return log.header, state, len(log.records)
+    return log.header, fold(log.rules, log.events).state, len(log.records)
 
 
 def _chain_one(first, rest):
@@ -240,26 +208,11 @@ def steps(log: LoadedLog, viewer=REFEREE, to: int | None = None) -> Iterator[Ste
     skipped.  The state is the fold of what the viewer saw, so a step can show nothing the
     viewer did not know at that moment.
     """
-    rules = log.rules
-    if log.desk is not None:  # voids applied as the corrections come (engine.desk.fold)
-        from .desk.fold import steps as desk_steps
-
-        for record, event, state, desk in desk_steps(rules, log.records, log.events, viewer):
-            if to is not None and record.seq > to:
-                break
-            yield Step(record, event, state, desk)
-        return
-    state = rules.initial()
-    redact = rules.redact
-    evolve = rules.evolve
-    for record, event in zip(log.records, log.events):
+    fold = Fold(log.rules, viewer)
+    for record, shown in fold.steps(log.events, log.records):
         if to is not None and record.seq > to:
             break
-        shown = event if viewer is REFEREE else redact(event, viewer)
-        if shown is None:
-            continue
-        state = evolve(state, shown)
-        yield Step(record, shown, state)
+        yield Step(record, shown, fold.state, fold.desk)
 
 
 def view_at(log: LoadedLog, state, viewer, seq: int) -> dict:
@@ -427,30 +380,16 @@ def verify_bytes(data: bytes, path: str | None = None) -> Verification:
     result.checks.append("every event decodes strictly")
 
     # the plain fold: can every event be applied, and where does the game stand?
-    state = rules.initial()
-    desk = None
-    for record, event in zip(records, events):
-        if type(event) in DESK_CLASSES:
-            try:
-                desk = desk_of(records, events)
-            except LogDamaged as exc:
-                return _bad(result, exc.seq, exc.reason)
-            break
-        try:
-            state = rules.evolve(state, event)
-        except Exception as exc:  # a well-formed log never makes evolve fail
-            return _bad(result, record.seq, f"{event.TYPE} cannot be applied at this point ({exc!r})")
-    if desk is not None:  # the referee's desk: voids applied as the corrections come
-        from .desk.fold import steps as desk_steps
-
-        last = 0
-        try:
-            for record, event, state, _ in desk_steps(rules, records, events):
-                last = record.seq
-        except LogDamaged as exc:
-            return _bad(result, exc.seq, exc.reason)
-        except Exception as exc:
-            return _bad(result, last + 1, f"this event cannot be applied at this point ({exc!r})")
+    fold = Fold(rules)
+    try:
+        fold.advance(events)
+    except LogDamaged as exc:
+        return _bad(result, exc.seq, exc.reason)
+    except Unfoldable as exc:  # a well-formed log never makes evolve fail
+        return _bad(result, exc.seq, f"{getattr(exc.event, 'TYPE', '?')} cannot be applied at "
+                                     f"this point ({exc.cause!r})")
+    state, desk = fold.state, fold.desk
+    if desk is not None:  # the referee's desk: voids applied as the corrections came
         result.voided = [void.to_json() for void in desk.voids]
         result.disputes = len(desk.cases)
         result.checks.append(_desk_check(desk))
@@ -539,35 +478,38 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
             result: Verification):
     """The strict refold; returns ``(seq, reason)`` of the first bad record, or None."""
     to_map = rules.events.to_map
-    state = rules.initial()
+    fold = Fold(rules)  # the log as re-decided so far (voids applied)
     number = -1  # the kind's batches (0: its setup); the seating stage's are checked apart
-    desk = Desk()
     for start, end in batches(records):
         result.commands += 1
         batch_records, batch_events = records[start:end], events[start:end]
         first_seq = batch_records[0].seq
+
+        def before(start=start):
+            return events[:start]
+
         if len({r.actor for r in batch_records}) != 1 or len({r.cmd for r in batch_records}) != 1:
             return first_seq, "the records of one command name different actors or command ids"
         if entropy.is_shared(batch_events[0]):
             if len(batch_events) != 1:
                 return first_seq, "a seating event is a command of its own"
-            state = rules.evolve(state, batch_events[0])
+            fold.advance(batch_events, before)
             continue
         at_desk = [type(e) in DESK_CLASSES for e in batch_events]
         if any(at_desk):
             if number < 0 or not all(at_desk):  # before the game's setup
                 return first_seq, ("a command of the referee's desk must stand alone, after the "
                                    "game's setup")
-            bad = _refold_desk(rules, desk, state, records, start, end, events)
+            bad = _refold_desk(rules, fold.desk or Desk(), fold.state, records, start, end, events)
             if bad is not None:
                 return bad
-            for index in range(start, end):
-                if desk.apply(records[index].seq, events[index]):
-                    state, _ = desk_fold(rules, records[:index], events[:index], desk=desk)
+            fold.advance(batch_events, before)
             continue
         number += 1
+        state = fold.state
         if type(state) is entropy.Seating:
             state = rules.initial()
+        epoch = fold.desk.epoch if fold.desk is not None else 0
         try:
             command, answers = hook(state, batch_events)
         except Exception as exc:
@@ -585,7 +527,7 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
                                   revealed.get("seats"))
         else:
             chance = ScriptedChance(answers, committed, None)
-        chance = continued(chance, desk.epoch)  # after a correction the stream goes on (DESK-6)
+        chance = continued(chance, epoch)  # after a correction the stream goes on (DESK-6)
         if number == 0:
             if batch_records[0].actor != REFEREE_ACTOR:
                 return first_seq, "the game's first events must be recorded by the referee"
@@ -610,7 +552,7 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
         if mismatch is not None and revealed is not None and not physical:
             # does the log hold up with its own draws? then the seed is what fails
             try:
-                again = run(continued(ScriptedChance(answers, committed, revealed), desk.epoch))
+                again = run(continued(ScriptedChance(answers, committed, revealed), epoch))
             except (DevilError, ChanceMismatch):
                 again = None
             if again is not None and _compare(to_map, again, batch_records,
@@ -621,11 +563,10 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
         if mismatch is not None:
             seq, recorded, expected = mismatch
             return seq, f"the log records {recorded}, but the rules give {expected} here"
-        for record, event in zip(batch_records, batch_events):
-            try:
-                state = rules.evolve(state, event)
-            except Exception as exc:
-                return record.seq, f"{event.TYPE} cannot be applied at this point ({exc!r})"
+        try:
+            fold.advance(batch_events, before)
+        except Unfoldable as exc:
+            return exc.seq, f"{exc.event.TYPE} cannot be applied at this point ({exc.cause!r})"
     return None
 
 
@@ -684,8 +625,3 @@ def _decodes_to(from_map, event_map: dict, event) -> bool:
 def _short(event_map: dict) -> str:
     body = ", ".join(f"{k}={v!r}" for k, v in event_map.items() if k != "type")
     return f"{event_map.get('type')}({body})"
-
-
-def copy_state(state):
-    """A deep copy of a state (for callers that keep old states while folding in place)."""
-    return state.copy() if hasattr(state, "copy") else copy.deepcopy(state)

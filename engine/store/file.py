@@ -37,18 +37,16 @@ from ..errors import LogDamaged, UnknownGame, UsageError
 from ..log import (Header, Record, Scan, _fsync_dir, encode_command, encode_header,
                    encode_records, now_ms,
                    scan, scan_after)
-from .protocol import Batch, Head, check_append, resolve_id
+from .protocol import Batch, Head, check_append, new_id, random_game_id, resolve_id
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
-_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no l, o, 0, 1: easy to read aloud
 _PRIVATE = re.compile(r"^[a-z]{1,16}$")
 #: how often :meth:`FileStore.wait` looks at the file for appends by other processes (s)
 POLL = 0.02
 
 
-def new_game_id(kind: str) -> str:
-    """A fresh id: ``kind``, a dash and 6 characters easy to read aloud (``KIND-k3f9qz``)."""
-    return f"{kind}-" + "".join(_secrets.choice(_ALPHABET) for _ in range(6))
+#: the random id of a new game (engine.store.protocol.random_game_id)
+new_game_id = random_game_id
 
 
 @attrs.define
@@ -109,6 +107,10 @@ class FileStore:
     def exists(self, game: str) -> bool:
         return isinstance(game, str) and bool(_GAME_ID.match(game)) \
             and os.path.exists(self.path(game))
+
+    def new_game_id(self, kind: str) -> str:
+        """A fresh id for a new game of ``kind`` (engine.store.protocol.new_id)."""
+        return new_id(kind, self.exists)
 
     def games(self) -> list[str]:
         """Every game id in the store, oldest first."""

@@ -17,7 +17,7 @@ import attrs
 
 from ..errors import UnknownGame, UsageError
 from ..log import Header, Record, encode_command, encode_header, encode_records, now_ms, scan
-from .protocol import Batch, Head, check_append, resolve_id
+from .protocol import Batch, Head, check_append, new_id, resolve_id
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
 
@@ -165,6 +165,10 @@ class MemoryStore:
     def exists(self, game: str) -> bool:
         with self._lock:
             return game in self._streams
+
+    def new_game_id(self, kind: str) -> str:
+        """A fresh id for a new game of ``kind`` (engine.store.protocol.new_id)."""
+        return new_id(kind, self.exists)
 
     def resolve(self, text: str) -> str:
         return resolve_id(text, self.games(), "memory")

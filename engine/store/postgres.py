@@ -54,7 +54,7 @@ from psycopg.types.json import Jsonb
 from ..errors import ConcurrencyConflict, StoreUnavailable, UnknownGame, UsageError
 from ..log import (VERSION, Header, Record, encode_command, encode_header, encode_records, now_ms,
                    scan)
-from .protocol import Batch, DuplicateCommand, Head, check_append, resolve_id
+from .protocol import Batch, DuplicateCommand, Head, check_append, new_id, resolve_id
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
 _PRIVATE = re.compile(r"^[a-z]{1,16}$")
@@ -370,6 +370,10 @@ class PostgresStore:
         with self._pool.connection() as conn:
             return conn.execute("SELECT 1 FROM games WHERE id = %s", (game,)).fetchone() \
                 is not None
+
+    def new_game_id(self, kind: str) -> str:
+        """A fresh id for a new game of ``kind`` (engine.store.protocol.new_id)."""
+        return new_id(kind, self.exists)
 
     def games(self) -> list[str]:
         """Every game id, in the order they were created (or imported)."""

@@ -31,6 +31,26 @@ from ..errors import ConcurrencyConflict, UnknownGame, UsageError
 from ..log import Header, Record
 
 
+#: the characters of a game id's random part: no l, o, 0, 1 (easy to read aloud)
+_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+
+
+def random_game_id(kind: str) -> str:
+    """A random id: ``kind``, a dash and 6 characters easy to read aloud (``KIND-k3f9qz``)."""
+    import secrets
+
+    return f"{kind}-" + "".join(secrets.choice(_ALPHABET) for _ in range(6))
+
+
+def new_id(kind: str, exists) -> str:
+    """A :func:`random_game_id` for which ``exists(id)`` is False (what every store's
+    ``new_game_id`` answers)."""
+    while True:
+        game = random_game_id(kind)
+        if not exists(game):
+            return game
+
+
 @attrs.frozen(slots=True)
 class Head:
     """Where a stream ends: the last sequence number (0 for a header-only stream) and the link
@@ -133,6 +153,10 @@ class EventStore(Protocol):
 
     def exists(self, game: str) -> bool:
         """Whether ``game`` is in the store (False for a malformed id)."""
+
+    def new_game_id(self, kind: str) -> str:
+        """A fresh id for a new game of ``kind`` that no stream of the store has yet
+        (:func:`new_id`: ``KIND-`` and 6 characters easy to read aloud)."""
 
     def resolve(self, text: str) -> str:
         """The game id ``text`` names: an id, or 3+ characters that begin or end exactly one id

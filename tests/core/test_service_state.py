@@ -80,7 +80,7 @@ def test_appends_by_another_instance_are_read_incrementally(tmp_path):
 
 
 def test_a_snapshot_is_written_and_a_cold_load_starts_from_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(service_module, "SNAPSHOT_EVERY", 40)
+    monkeypatch.setattr(service_module.snapshots, "SNAPSHOT_EVERY", 40)
     store = FileStore(str(tmp_path))
     service = GameService(store)
     game = _play(service, "castle", 5, seed=3, max_commands=200)
@@ -97,14 +97,14 @@ def test_a_snapshot_is_written_and_a_cold_load_starts_from_it(tmp_path, monkeypa
 
 
 def test_a_snapshot_whose_link_does_not_match_is_ignored_and_rebuilt(tmp_path, monkeypatch):
-    monkeypatch.setattr(service_module, "SNAPSHOT_EVERY", 40)
+    monkeypatch.setattr(service_module.snapshots, "SNAPSHOT_EVERY", 40)
     store = FileStore(str(tmp_path))
     service = GameService(store)
     game = _play(service, "atkr", 3, seed=5, max_commands=150)
     snap = pickle.loads(store.snapshot(game))
     # a snapshot whose folds are wrong (the referee's money doubled) and whose link is not the
     # log's link at its position: it must not be believed
-    bad_state = snap["states"][REFEREE]
+    bad_state = snap["folds"][REFEREE][0]
     bad_state.money = [m * 2 for m in bad_state.money]
     snap["link"] = bytes(8)
     store.save_snapshot(game, pickle.dumps(snap))
@@ -129,7 +129,7 @@ def test_an_unreadable_snapshot_is_ignored(tmp_path, garbage):
 
 
 def test_another_games_snapshot_is_ignored(tmp_path, monkeypatch):
-    monkeypatch.setattr(service_module, "SNAPSHOT_EVERY", 20)
+    monkeypatch.setattr(service_module.snapshots, "SNAPSHOT_EVERY", 20)
     store = FileStore(str(tmp_path))
     service = GameService(store)
     one = _play(service, "atkr", 3, seed=1, max_commands=80)
@@ -176,8 +176,8 @@ def test_a_snapshot_holding_code_is_ignored_and_never_run(tmp_path):
         def __reduce__(self):
             return (open, (str(marker), "w"))
 
-    store.save_snapshot(game, pickle.dumps({"format": 1, "game": game, "seq": 1,
-                                            "link": b"", "header_link": b"", "states": Evil()}))
+    store.save_snapshot(game, pickle.dumps({"format": 2, "game": game, "seq": 1,
+                                            "link": b"", "header_link": b"", "folds": Evil()}))
     cold = GameService(FileStore(str(tmp_path)))
     assert cold.load(game).base == 0
     assert not marker.exists()

@@ -38,7 +38,7 @@ def _fix_chance_and_clock(monkeypatch):
     monkeypatch.setattr(engine.store.file, "now_ms", now)
     monkeypatch.setattr(engine.store.memory, "now_ms", now)
     monkeypatch.setattr(engine.chance.secrets, "token_hex", lambda n: "ab" * n)
-    monkeypatch.setattr(engine.service, "new_game_id", lambda k: f"{k}-same01")
+    monkeypatch.setattr(engine.store.protocol, "random_game_id", lambda k: f"{k}-same01")
     return restart
 
 

@@ -1,0 +1,226 @@
+"""The command path: one retry loop for every command, the game's and the desk's.
+
+Submitting a command (:func:`submit`)::
+
+    read new records -> command id seen? -> authorise -> decide -> append(expected version)
+        -> advance the folds -> (seat entropy: open the table; game over: reveal the seats)
+
+The append is optimistic: if another process appended first, the store refuses it
+(ConcurrencyConflict), and the loop reads the new records and decides again.  A command id
+already in the log returns that command's original records and appends nothing (safe
+retries).  A refused command raises before the append: nothing is recorded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..entropy import SeatEntropy, Seating
+from ..errors import ConcurrencyConflict, NotAllowed, UsageError
+from ..fold import fold
+from ..game import REFEREE
+from ..log import REFEREE_ACTOR, Record
+from . import seating
+from .seating import CONSOLE, LazyChance
+
+#: how often a submit decides again after losing a race to another writer
+RETRIES = 20
+#: the longest command id (an Idempotency-Key over HTTP, ``--id`` on the command line)
+MAX_COMMAND_ID = 64
+
+
+@attrs.frozen
+class Submitted:
+    """What a submitted command did: its ``records`` and decoded ``events``; ``repeated`` is True
+    when the command id had already been applied (nothing was appended this time)."""
+
+    game: str
+    records: list[Record]
+    events: list
+    repeated: bool = False
+    #: the signed receipt of the command's last record (engine.receipts)
+    receipt: dict | None = None
+    #: the game as the service holds it just after the command (engine.service.cache.Loaded):
+    #: the answer is built from it without reading the store again
+    loaded: Any = attrs.field(default=None, eq=False, repr=False)
+
+
+def check_command_id(command_id) -> None:
+    """UsageError unless ``command_id`` is None or 1 to 64 printable characters."""
+    if command_id is None:
+        return
+    if (not isinstance(command_id, str) or not 1 <= len(command_id) <= MAX_COMMAND_ID
+            or not command_id.isprintable()):
+        shown = repr(command_id) if len(str(command_id)) <= 40 else f"{str(command_id)[:40]!r}..."
+        raise UsageError(f"a command id is 1 to {MAX_COMMAND_ID} printable characters, not {shown}")
+
+
+def is_desk_command(command) -> bool:
+    """Whether ``command`` (an object or a tagged map) is one of the referee's desk's
+    (engine.desk.commands: correct, dispute, ruling) rather than the game's."""
+    from ..desk.commands import COMMAND_TYPES
+
+    tag = command.get("type") if isinstance(command, dict) else getattr(type(command), "TYPE", None)
+    return isinstance(tag, str) and tag in COMMAND_TYPES and (
+        isinstance(command, dict) or type(command).__module__ == "engine.desk.commands")
+
+
+def actor_code(actor) -> int:
+    """The ``actor`` field of a record: a seat index, or -1 for the referee."""
+    return REFEREE_ACTOR if actor is REFEREE else actor
+
+
+def submit(service, game: str, command, actor=CONSOLE, command_id: str | None = None
+           ) -> Submitted:
+    """Check ``command`` (an object or a tagged map) and record what it causes (see
+    :meth:`engine.service.GameService.submit`)."""
+    check_command_id(command_id)
+    at_desk = is_desk_command(command)
+    cache, store = service.cache, service.store
+    with cache.lock(game):
+        for _ in range(RETRIES):
+            loaded = cache.refresh(game)
+            command = _decoded(loaded.rules, command, at_desk)
+            if command_id is not None:
+                done = store.command(game, command_id)
+                if done:
+                    return _repeated(service, loaded, done, command, command_id, actor)
+            seated = False
+            if at_desk:
+                acting, events = _decide_desk(loaded, command, actor)
+            elif type(loaded.state) is Seating or type(command) is SeatEntropy:
+                outcome = seating.decide_seating(service, loaded, command, actor)
+                if outcome[0] == "open":  # every seat in, the table never opened: open it
+                    seating.open_table(service, loaded)
+                    continue  # and decide the command again, now that the game has started
+                if outcome[0] == "repeated":
+                    done = outcome[1]
+                    return _answer(service, loaded, done, loaded.events[done[0].seq - 1:done[-1].seq],
+                                   repeated=True)
+                _, acting, event = outcome
+                events, seated = [event], True
+            else:
+                acting, events = _decide_game(store, loaded, command, actor)
+            maps = [loaded.rules.events.to_map(e) for e in events]
+            try:
+                records = store.append(game, loaded.head.seq, actor_code(acting), command_id, maps)
+            except ConcurrencyConflict:
+                continue  # another writer got there first: read what it wrote, decide again
+            cache.advance(loaded, records)
+            if seated:
+                if not loaded.state.waiting:
+                    records = records + (seating.open_table(service, loaded) or [])
+            elif not at_desk and loaded.rules.is_over(loaded.state):
+                records = records + seating.reveal_seats(service, loaded)
+            receipt = service.signing.command(loaded, records, service.seal)
+            return Submitted(game, records, loaded.appended(len(records)), receipt=receipt,
+                             loaded=loaded)
+        raise ConcurrencyConflict(f"{game} is busy: other writers moved it on {RETRIES} times "
+                                  "while this command was decided; try again")
+
+
+def _decoded(rules, command, at_desk: bool):
+    """``command`` as this kind's (or the desk's) command object (CodecError for a bad map)."""
+    if at_desk:
+        from ..desk.commands import COMMANDS as registry
+    else:
+        registry = rules.commands
+    if registry.by_type.get(getattr(type(command), "TYPE", None)) is not type(command):
+        command = registry.from_map(command)  # a map, or anything but this kind's command
+    return command
+
+
+def _decide_game(store, loaded, command, actor) -> tuple[Any, list]:
+    """``(acting, events)``: who the game's ``command`` is recorded as given by, and what it
+    causes (the kind's ``decide``).  Raises IllegalCommand, NotAllowed."""
+    rules, state = loaded.rules, loaded.state
+    seat = rules.acting_seat(state, command)
+    acting = actor
+    if actor == CONSOLE:
+        acting = REFEREE if seat is None else seat
+    elif actor is not REFEREE:
+        if seat is None:
+            raise NotAllowed("only the referee may give this command")
+        if seat != actor:
+            names = rules.seats(state)
+            raise NotAllowed(f"you sit as {names[actor]} and cannot act as {names[seat]}")
+    chance = None if rules.physical(state) else LazyChance(store, loaded)
+    if loaded.desk is not None and loaded.desk.epoch:  # never rewinds (DESK-6)
+        from ..desk.chance import continued
+
+        chance = continued(chance, loaded.desk.epoch)
+    return acting, rules.decide(state, command, chance)
+
+
+def _decide_desk(loaded, command, actor) -> tuple[Any, list]:
+    """``(acting, events)`` of a desk command (engine.desk.decide: DESK-1 to 5)."""
+    from ..desk.commands import Dispute
+    from ..desk.decide import Log, decide
+    from ..desk.state import Desk
+
+    rules, state = loaded.rules, loaded.state
+    names = rules.seats(state)
+    records = loaded.records
+    log = Log(loaded.head.seq, 1 + records[0].left, lambda seq: records[seq - 1].left,
+              names, bool(rules.is_over(state)), bool(rules.physical(state)))
+    events = decide(loaded.desk or Desk(), command, actor, log)
+    acting = REFEREE
+    if isinstance(command, Dispute):  # recorded as given by the seat itself
+        acting = (actor if actor not in (CONSOLE, REFEREE)
+                  else names.index(command.player) if actor == CONSOLE else REFEREE)
+    return acting, events
+
+
+def _answer(service, loaded, records: list[Record], events: list, repeated: bool) -> Submitted:
+    receipt = service.signing.receipt(loaded.game, records[-1], loaded.header) \
+        if service.signing.enabled else None
+    return Submitted(loaded.game, list(records), list(events), repeated=repeated,
+                     receipt=receipt, loaded=loaded)
+
+
+def _repeated(service, loaded, done: list[Record], command, command_id: str, actor
+              ) -> Submitted:
+    """The answer to a command id already in the log."""
+    if actor != CONSOLE and actor is not REFEREE and done[0].actor != actor_code(actor):
+        # another player's id: say nothing about their command (it may be hidden)
+        raise NotAllowed(f"command id {command_id!r} belongs to another player's "
+                         "command; give a new id")
+    first = done[0].seq - 1
+    events = loaded.events[first:first + len(done)]
+    _check_same_command(loaded, first, events, command, command_id)
+    return _answer(service, loaded, done, events, repeated=True)
+
+
+def _check_same_command(loaded, first: int, events: list, command, command_id: str) -> None:
+    """A retried command id must come with the same command (UsageError otherwise)."""
+    rules = loaded.rules
+    if is_desk_command(command):
+        from ..desk.commands import COMMANDS
+        from ..desk.decide import command_for as desk_command_for
+
+        try:
+            original, _ = desk_command_for(events, loaded.records[first].actor,
+                                           rules.seats(loaded.state))
+        except ValueError:
+            original = None
+        same = original is not None and \
+            {**COMMANDS.to_map(original), "player": None} == \
+            {**COMMANDS.to_map(command), "player": None}
+        if not same:
+            raise UsageError(f"command id {command_id!r} was already used for a different "
+                             "command; give a new id")
+        return
+    if rules.command_for is None:
+        return
+    before = fold(rules, loaded.events[:first]).state
+    try:
+        original, _ = rules.command_for(before, events)
+    except Exception:  # pragma: no cover - a hook that cannot rebuild: accept the retry
+        return
+    if not isinstance(original, dict) and rules.commands.to_map(original) \
+            != rules.commands.to_map(command):
+        # the original is not shown: it may hold what this caller may not see
+        raise UsageError(f"command id {command_id!r} was already used for a different "
+                         "command; give a new id")

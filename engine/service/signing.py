@@ -1,0 +1,57 @@
+"""Receipts and seals (engine.receipts): what the service signs with the store's key.
+
+Every accepted command's answer carries a signed receipt of its last record; a finished game
+is sealed (its signed final head, kept as the game's private document ``"seal"``).
+"""
+
+from __future__ import annotations
+
+from ..log import Header, Record, iso_time
+
+
+class Signing:
+    """The store's signing key and what the service signs with it.
+
+    ``enabled``: whether answers carry receipts and finished games are sealed (a simulation in
+    memory signs nothing; engine.simulate seals the finished log in the real store).
+    """
+
+    def __init__(self, store, enabled: bool = True):
+        self.store, self.enabled = store, enabled
+        self._signer = None
+
+    def signer(self):
+        """The store's signing key (:class:`engine.receipts.Signer`), loaded once."""
+        if self._signer is None:
+            from ..receipts import Signer
+
+            self._signer = Signer.of(self.store)
+        return self._signer
+
+    def receipt(self, game: str, record: Record, header: Header) -> dict:
+        """The signed receipt of ``record`` of ``game``: its seq, link and time."""
+        return self.signer().receipt(game, record.seq, record.link,
+                                     iso_time(header.created, record.ts))
+
+    def command(self, loaded, records: list[Record], seal) -> dict | None:
+        """A new command's receipt (None when nothing was appended or signing is off); when
+        the command ended the game, ``seal(game)`` keeps its seal too."""
+        if not records or not self.enabled:
+            return None
+        receipt = self.receipt(loaded.game, records[-1], loaded.header)
+        if loaded.rules.is_over(loaded.state):
+            seal(loaded.game)
+        return receipt
+
+    def seal(self, loaded) -> dict:
+        """The seal of the finished game ``loaded`` at its head: the kept one if it seals this
+        head, else a new one, kept."""
+        game, head = loaded.game, loaded.head
+        kept = self.store.private(game, "seal")
+        if kept is not None and kept.get("seq") == head.seq and kept.get("link") == head.link.hex():
+            return kept
+        last = loaded.records[-1]
+        seal = self.signer().seal(game, head.seq, head.link,
+                                  iso_time(loaded.header.created, last.ts))
+        self.store.put_private(game, "seal", seal, replace=True)
+        return seal
