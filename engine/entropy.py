@@ -37,7 +37,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import attrs
 
