@@ -289,8 +289,10 @@ def print_answer(obj: Context, game: str, result: dict, command_id, as_json: boo
     if as_json:
         emit(result)
         return
-    names = client.players(game)
-    render = renderer_for(client.kind(game))
+    # the answer carries the game's kind and players (engine.answers.submit_answer): nothing
+    # more is asked of the store to print it
+    names = result.get("players") or client.players(game)
+    render = renderer_for(result.get("kind") or client.kind(game))
     if result["repeated"]:
         click.echo(f"(command {command_id} was already applied; nothing new recorded)"
                    if command_id is not None else "(already recorded; nothing new recorded)")

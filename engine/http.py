@@ -226,8 +226,7 @@ class Api:
         return role.seat
 
     def names(self, game: str) -> list[str]:
-        loaded = self.service.load(game)
-        return loaded.rules.seats(loaded.state)
+        return self.service.players(game)
 
     async def read_json(self, request: Request) -> dict:
         length = request.headers.get("content-length")
@@ -362,8 +361,7 @@ class Api:
 
         if role.kind == "spectator":
             raise NotAllowed("a spectator cannot give commands")
-        loaded = self.service.load(game)
-        names = loaded.rules.seats(loaded.state)
+        names = self.service.players(game)
         viewer = self.viewer_for(role, names, as_name)
         command = dict(body)
         if viewer is not REFEREE and not role.is_referee:

@@ -169,12 +169,18 @@ class GameService:
         with self.cache.lock(loaded.game):
             return loaded.rules.legal_commands(self.cache.fold_of(loaded, seat).state, seat)
 
+    def players(self, game: str) -> list[str]:
+        """The players of ``game`` in seat order.  A game's players never change, so a game
+        the service holds already is not read again (a game it does not hold is loaded)."""
+        with self.cache.lock(game):
+            loaded = self.cache.held(game) or self.cache.refresh(game)
+            return loaded.rules.seats(loaded.state)
+
     def seat(self, game: str, name: str) -> int:
         """The seat index of player ``name``; UsageError if there is none."""
         from ..answers import seat_named
 
-        loaded = self.load(game)
-        return seat_named(loaded.rules.seats(loaded.state), name, game)
+        return seat_named(self.players(game), name, game)
 
     def write_snapshot(self, loaded: Loaded) -> None:
         """Save every fold of ``loaded`` (referee, each seat, the public) at its head."""

@@ -99,6 +99,10 @@ class GameCache:
                 lock = self._locks[game] = threading.RLock()
             return lock
 
+    def held(self, game: str) -> Loaded | None:
+        """``game`` as last folded, without reading the store (None when not held)."""
+        return self._games.get(game)
+
     def refresh(self, game: str) -> Loaded:
         """``game`` advanced by whatever was appended since (call with its lock held).
         Raises UnknownGame, LogDamaged."""
