@@ -50,7 +50,10 @@ class Table:
     def __init__(self, service, game: str):
         self.service = service
         self.game = game
-        loaded = service.load(game)
+        self._fold(service.load(game))
+
+    def _fold(self, loaded) -> None:
+        """Every seat's state folded from the whole of ``loaded`` (a service's loaded game)."""
         self.rules = loaded.rules
         self.names = self.rules.seats(loaded.state)
         if loaded.desk is not None:  # a corrected game: its voids applied (engine.desk.fold)
@@ -76,6 +79,26 @@ class Table:
                     self.states[seat] = rules.evolve(self.states[seat], shown)
         self.events += len(events)
 
+    def sync(self) -> list:
+        """Catch up with the store: the events recorded since this table last folded (by this
+        process or any other writer, e.g. `devil bet` from another terminal), folded into every
+        seat's state; ``[]`` when nothing is new.  A referee's desk record (a correction) or a
+        log that no longer continues the one folded folds every seat again from the log."""
+        from .desk.events import DESK_CLASSES
+
+        loaded = self.service.load(self.game)  # the service reads what was appended since
+        if loaded.version == self.events:
+            return []
+        if loaded.version < self.events:  # the log was replaced by a shorter one
+            self._fold(loaded)
+            return []
+        events = [event for _, event in self.service.stream(self.game, REFEREE, self.events)]
+        if any(type(event) in DESK_CLASSES for event in events):
+            self._fold(loaded)
+        else:
+            self.apply(events)
+        return events
+
     def over(self) -> bool:
         return bool(self.rules.is_over(self.referee))
 
@@ -87,10 +110,15 @@ class Table:
         return [seat for seat in range(len(self.names)) if self.legal(seat)]
 
     def submit(self, seat: int, command) -> list:
-        """Submit ``command`` as ``seat`` (through the service) and fold what it caused."""
+        """Submit ``command`` as ``seat`` (through the service) and fold what it caused: the
+        events it recorded (preceded by any another writer recorded before it)."""
         result = self.service.submit(self.game, command, actor=seat)
-        self.apply(result.events)
-        return result.events
+        if result.records and result.records[0].seq == self.events + 1:
+            self.apply(result.events)
+            return result.events
+        # another writer appended before this command (the service decided after reading it):
+        # fold theirs too, in order, and return everything new
+        return self.sync()
 
 
 def play_out(service, game: str, bots: dict[int, Any], *, max_rounds: int = 500,
