@@ -174,11 +174,9 @@ class FileClient:
     def _viewer(self, as_name: str | None):
         if as_name is None:
             return REFEREE
-        names = self.log.names
-        if as_name not in names:
-            raise UsageError(f"there is no player called {as_name!r} in {self.log.header.game} "
-                             f"(players: {', '.join(names)})")
-        return names.index(as_name)
+        from engine.seats import seat_named
+
+        return seat_named(self.log.names, as_name, where=self.log.header.game)
 
     def _pairs(self, viewer):
         """``(record, event)`` as ``viewer`` saw them (events it never saw left out)."""

@@ -60,10 +60,9 @@ def replay(obj, source, as_name, to_seq, step, events_only, html_path, force, as
     names = log.names
     viewer = REFEREE
     if as_name is not None:
-        if as_name not in names:
-            raise UsageError(f"there is no player called {as_name!r} in this game "
-                             f"(players: {', '.join(names)})")
-        viewer = names.index(as_name)
+        from engine.seats import seat_named
+
+        viewer = seat_named(names, as_name)
     if html_path is not None:
         _write_replay_html(log, viewer, to_seq, html_path, force, as_json)
         if not check.ok:

@@ -260,11 +260,21 @@ def submit_command(obj: Context, game: str, command: dict, as_name: str | None, 
         elif as_name is None:
             raise click.UsageError("--as NAME is required (with --server, a seat's token "
                                    "stands for its seat; the referee names the player)")
+    client = obj.client
+    game = client.resolve(game)
+    if as_name is not None or isinstance(command.get("player"), str):
+        # `--as anna` for Anna: the name as the game spells it (engine.seats); a name that
+        # matches nobody is left for the rules to refuse, citing their rule
+        from engine.seats import player_named
+
+        names = client.players(game)
+        if as_name is not None:
+            as_name = player_named(names, as_name)
+        if isinstance(command.get("player"), str):
+            command = {**command, "player": player_named(names, command["player"])}
     if as_name is not None and command.get("player", as_name) != as_name:
         raise UsageError(f"--as {as_name} does not match the command's player "
                          f"{command['player']!r}")
-    client = obj.client
-    game = client.resolve(game)
     try:
         result = client.submit(game, command, as_name, command_id)
     except IllegalCommand as exc:
@@ -368,10 +378,12 @@ def local_service(obj: Context, store_dir: str | None = None):
 
 
 def parse_bots(specs) -> dict[str, str]:
-    """``--bot NAME=KIND`` options as ``{name: bot kind}``; click.BadParameter if malformed."""
+    """``--bot NAME=KIND`` options as ``{name: bot kind}``; click.BadParameter if malformed.
+    Split at the last ``=``: a player's name may contain one (``--bot 'A=B=cautious'``), a bot
+    kind never does."""
     bots = {}
     for spec in specs:
-        name, sep, kind = spec.partition("=")
+        name, sep, kind = spec.rpartition("=")
         if not sep or not name.strip() or not kind.strip():
             raise click.BadParameter(f"{spec!r}: give a bot as NAME=KIND, e.g. Bot1=cautious",
                                      param_hint="--bot")

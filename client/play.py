@@ -260,12 +260,11 @@ def resume(service, kind: str, game: str, bots: dict[str, str]):
         kept = service.store.private(game, PLAY) or {}
     except (OSError, ValueError):
         kept = {}
+    from engine.seats import seat_named
+
     chosen = dict(kept.get("bots") or {})
-    for name in bots:
-        if name not in names:
-            raise UsageError(f"there is no player called {name!r} in {game} "
-                             f"(players: {', '.join(names)})")
-    chosen.update(bots)
+    chosen.update({names[seat_named(names, name, where=game)]: kind
+                   for name, kind in bots.items()})
     people = [name for name in names if name not in chosen]
     return game, people, chosen, kept.get("seed"), list(loaded.events)
 

@@ -213,10 +213,9 @@ class Api:
         if role.is_referee:
             if as_name is None:
                 return REFEREE
-            if as_name not in names:
-                raise UsageError(f"there is no player called {as_name!r} in this game "
-                                 f"(players: {', '.join(names)})")
-            return names.index(as_name)
+            from .seats import seat_named
+
+            return seat_named(names, as_name)
         if role.kind == "spectator":
             if as_name is not None:
                 raise NotAllowed(f"a spectator sees only public information, not {as_name}'s view")

@@ -465,11 +465,9 @@ class GameService:
     def seat(self, game: str, name: str) -> int:
         """The seat index of player ``name``; UsageError if there is none."""
         loaded = self.load(game)
-        names = loaded.rules.seats(loaded.state)
-        if name not in names:
-            raise UsageError(f"there is no player called {name!r} in {game} "
-                             f"(players: {', '.join(names)})")
-        return names.index(name)
+        from .seats import seat_named
+
+        return seat_named(loaded.rules.seats(loaded.state), name, where=game)
 
     # -- submitting -------------------------------------------------------------------------
     def submit(self, game: str, command, *, actor=CONSOLE, command_id: str | None = None
