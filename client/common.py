@@ -35,6 +35,17 @@ class Context:
         self.json = False
         self._client = None
 
+    def use_store(self, store: str) -> None:
+        """``--store`` given after the subcommand (:func:`store_option`): the store to use.
+        UsageError if a store was opened already (a group's option before it needed one)."""
+        if store == self.store_dir:
+            return
+        if self._client is not None:
+            raise UsageError(f"--store {store} comes too late here: the store "
+                             f"{self.store_dir} is open already; give it first "
+                             f"(devil --store {store} ...)")
+        self.store_dir = store
+
     @property
     def client(self):
         """The API the commands use (client.api): local, or remote with --server."""
@@ -148,14 +159,30 @@ def fail(ctx: click.Context, message: str, code: int, rule: str | None):
 
 def json_option(f):
     """The ``--json`` flag (the one definition every command uses): the command prints JSON,
-    and its errors print as JSON on stdout too.  The value is passed as ``as_json``."""
+    and its errors print as JSON on stdout too.  The value is passed as ``as_json``.  Every
+    command with ``--json`` also takes ``--store`` after its name (:func:`store_option`)."""
     def callback(ctx, param, value):
         obj = ctx.find_object(Context)
         if value and obj is not None:
             obj.json = True
         return value
-    return click.option("--json", "as_json", is_flag=True, expose_value=True, callback=callback,
-                        is_eager=True, help="Print JSON for scripts instead of text.")(f)
+    return store_option(click.option("--json", "as_json", is_flag=True, expose_value=True,
+                                     callback=callback, is_eager=True,
+                                     help="Print JSON for scripts instead of text.")(f))
+
+
+def store_option(f):
+    """``--store DIR|URL`` after a subcommand (``devil show GAME --store DIR``), the same as
+    devil's own ``--store`` before it (which it overrides); not passed to the command, it sets
+    :attr:`Context.store_dir` before the command opens the store."""
+    def callback(ctx, param, value):
+        obj = ctx.find_object(Context)
+        if value is not None and obj is not None:
+            obj.use_store(value)
+    return click.option("--store", "store_after", metavar="DIR|URL", expose_value=False,
+                        is_eager=True, callback=callback,
+                        help="Where games live (as `devil --store`, which it overrides): a "
+                             "folder of .devlog files or a postgresql:// URL.")(f)
 
 
 SEAT_ENTROPY_HELP = ("Chance nobody can choose: the digital game starts once every seat gave a "
