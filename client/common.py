@@ -171,6 +171,19 @@ def json_option(f):
                                      help="Print JSON for scripts instead of text.")(f))
 
 
+def game_value(ctx: click.Context, param, value):
+    """Callback of an option that takes a game id (``--resume GAME``): an option typed where
+    the id belongs is not taken for one (`devil play --resume --help` shows the help; any
+    other ``-x`` is a usage error naming it), since no game id starts with ``-``."""
+    if isinstance(value, str) and value.startswith("-"):
+        if value in ctx.help_option_names or value in ("-h", "--help"):
+            click.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(0)
+        raise click.BadParameter(f"give a game id, not the option {value!r} (game ids never "
+                                 "start with '-')", ctx=ctx, param=param)
+    return value
+
+
 def store_option(f):
     """``--store DIR|URL`` after a subcommand (``devil show GAME --store DIR``), the same as
     devil's own ``--store`` before it (which it overrides); not passed to the command, it sets
