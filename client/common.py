@@ -52,6 +52,7 @@ class Context:
         if self._client is None:
             if self.server:
                 from .remote import RemoteClient
+                check_token(self.token)
                 self._client = RemoteClient(self.server, self.token)
             else:
                 from engine.service import GameService
@@ -60,6 +61,23 @@ class Context:
                 from .api import LocalClient
                 self._client = LocalClient(GameService(open_store(self.store_dir)))
         return self._client
+
+
+def check_token(token: str | None) -> None:
+    """UsageError (exit 2) for a token no HTTP header can carry: a token is printable ASCII
+    without spaces (the service's are ``GAME.`` and URL-safe base64).  The message names the
+    first bad character and its position, never the token (a secret)."""
+    if not token:
+        return
+    for position, char in enumerate(token, 1):
+        if not "!" <= char <= "~":
+            what = {"\n": "a line break", "\r": "a carriage return", "\t": "a tab",
+                    " ": "a space"}.get(char, f"the character {char!r}" if char.isprintable()
+                                        else f"the control character U+{ord(char):04X}")
+            raise UsageError(f"the token (--token / DEVIL_TOKEN) has {what} at character "
+                             f"{position} of {len(token)}: a token is printable ASCII without "
+                             "spaces; copy it again (surrounding blanks and line breaks are "
+                             "dropped by themselves)")
 
 
 def load_attr(spec: str):
