@@ -94,7 +94,8 @@ class LocalClient:
 
     def submit(self, game: str, command: dict, as_name: str | None,
                command_id: str | None = None) -> dict:
-        from engine.answers import seat_named, submit_answer
+        from engine.answers import submit_answer
+        from engine.seats import seat_named
 
         if as_name is not None:
             command = {**command}
@@ -102,7 +103,7 @@ class LocalClient:
         result = self.service.submit(game, command, actor=CONSOLE, command_id=command_id)
         loaded = result.loaded
         viewer = REFEREE if as_name is None else \
-            seat_named(loaded.rules.seats(loaded.state), as_name, game)
+            seat_named(loaded.rules.seats(loaded.state), as_name, where=game)
         return submit_answer(self.service, result, viewer)
 
     def key(self) -> dict:
@@ -159,10 +160,11 @@ class FileClient:
         return self.log.names
 
     def _viewer(self, as_name: str | None):
-        from engine.answers import seat_named
+        if as_name is None:
+            return REFEREE
+        from engine.seats import seat_named
 
-        return REFEREE if as_name is None else \
-            seat_named(self.log.names, as_name, self.log.header.game)
+        return seat_named(self.log.names, as_name, where=self.log.header.game)
 
     def _fold(self, viewer):
         from engine.fold import fold

@@ -18,9 +18,9 @@ import click
 
 from engine.games import KINDS
 
-from .common import (Context, DevilGroup, as_option, damage_lines, emit, id_option, json_option,
-                     log_file, read_json_text, renderer_for, seat_entropy_option, submit_command,
-                     token_seat)
+from .common import (Context, DevilGroup, as_option, damage_lines, emit, game_value, id_option,
+                     json_option, log_file, read_json_text, renderer_for, seat_entropy_option,
+                     store_option, submit_command, token_seat)
 from .games import examples
 
 DEFAULT_STORE = click.get_app_dir("devil")
@@ -78,11 +78,12 @@ def new():
 
 
 @cli.group(cls=DevilGroup, slot="play", invoke_without_command=True, no_args_is_help=True)
-@click.option("--resume", "resume_game", metavar="GAME",
+@click.option("--resume", "resume_game", metavar="GAME", callback=game_value,
               help="Continue an interrupted game of any kind from the store, with the people "
                    "and bots it was started with.")
 @click.option("--bot", "bot_specs", multiple=True, metavar="NAME=KIND",
               help="With --resume: a seat a bot takes over from now on (repeat).")
+@store_option
 @click.pass_context
 def play(ctx, resume_game, bot_specs):
     """Play a whole game at one terminal: people and bots mixed.

@@ -19,9 +19,6 @@ from .desk import entry_line
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (keep 127.0.0.1 unless a proxy fronts the service).")
 @click.option("--port", default=8350, show_default=True, type=click.IntRange(0, 65535))
-@click.option("--store", "store_dir", metavar="DIR|URL",
-              help="A folder of game logs or a postgresql:// URL (default: devil's global "
-                   "--store / DEVIL_STORE).  Many `devil serve` nodes may share one database.")
 @click.option("--organiser-key", envvar="DEVIL_ORGANISER_KEY", metavar="KEY",
               help="Only this key may create games (env DEVIL_ORGANISER_KEY); it also acts as "
                    "the referee of every game.")
@@ -37,7 +34,7 @@ from .desk import entry_line
                    "alone (trusted servers, load tests).")
 @json_option
 @click.pass_obj
-def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_json,
+def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
           seat_entropy=True):
     """Serve the games of a store (a folder, or a postgresql:// database shared with other
     nodes) over HTTP (Starlette app run by uvicorn).
@@ -52,7 +49,7 @@ def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_jso
 
     from engine.http import MAX_BODY, create_app
 
-    store = store_dir or obj.store_dir
+    store = obj.store_dir  # --store before or after `serve`; many nodes may share a database
     from .page import texts
 
     app = create_app(store, organiser_key, max_body=max_body or MAX_BODY, texts=texts)

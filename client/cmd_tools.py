@@ -20,8 +20,9 @@ from .common import emit, json_option, log_file, renderer_for, write_new
 @click.argument("source", metavar="PATH|GAME")
 @click.option("--as", "as_name", metavar="NAME",
               help="Show only what this player knew at each moment (default: the referee).")
-@click.option("--to", "to_seq", type=click.IntRange(0), metavar="SEQ",
-              help="Stop after this sequence number.")
+@click.option("--to", "to_seq", type=int, metavar="SEQ",
+              help="Stop after this sequence number (1 is the game's first event; past the "
+                   "last one is refused, naming it).")
 @click.option("--step", is_flag=True, help="Wait for a key between events (q quits).")
 @click.option("--events-only", is_flag=True, help="One line per event, without the table.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="OUT.html",
@@ -54,16 +55,16 @@ def replay(obj, source, as_name, to_seq, step, events_only, html_path, force, as
         raise LogDamaged(0, check.reason, source_log.label)
     log = (open_log(source_log.path) if source_log.data is None
            else load_bytes(source_log.data, source_log.label))
+    _check_to(to_seq, log)
     if not check.ok:
         last_good = check.first_bad_seq - 1
         to_seq = last_good if to_seq is None else min(to_seq, last_good)
     names = log.names
     viewer = REFEREE
     if as_name is not None:
-        if as_name not in names:
-            raise UsageError(f"there is no player called {as_name!r} in this game "
-                             f"(players: {', '.join(names)})")
-        viewer = names.index(as_name)
+        from engine.seats import seat_named
+
+        viewer = seat_named(names, as_name)
     if html_path is not None:
         _write_replay_html(log, viewer, to_seq, html_path, force, as_json)
         if not check.ok:
@@ -104,6 +105,20 @@ def replay(obj, source, as_name, to_seq, step, events_only, html_path, force, as
               **(final.summary(names) if final is not None else {})})
     if not check.ok:
         raise LogDamaged(check.first_bad_seq, check.reason, source_log.label)
+
+
+def _check_to(to_seq: int | None, log) -> None:
+    """UsageError (exit 2) for a ``--to`` no record has: before the first (sequence numbers
+    start at 1, the game's first event) or past the last (named)."""
+    if to_seq is None:
+        return
+    last = log.records[-1].seq if log.records else 0
+    if to_seq < 1:
+        raise UsageError(f"--to {to_seq}: a game's records are numbered from 1 (its first "
+                         f"event) to {last}; give --to 1 to {last}")
+    if to_seq > last:
+        raise UsageError(f"--to {to_seq} is past the end of {log.header.game}: its last "
+                         f"record is #{last} (`--to {last}`, or leave --to out)")
 
 
 def _write_replay_html(log, viewer, to_seq, path: str, force: bool, as_json: bool) -> None:

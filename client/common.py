@@ -35,12 +35,24 @@ class Context:
         self.json = False
         self._client = None
 
+    def use_store(self, store: str) -> None:
+        """``--store`` given after the subcommand (:func:`store_option`): the store to use.
+        UsageError if a store was opened already (a group's option before it needed one)."""
+        if store == self.store_dir:
+            return
+        if self._client is not None:
+            raise UsageError(f"--store {store} comes too late here: the store "
+                             f"{self.store_dir} is open already; give it first "
+                             f"(devil --store {store} ...)")
+        self.store_dir = store
+
     @property
     def client(self):
         """The API the commands use (client.api): local, or remote with --server."""
         if self._client is None:
             if self.server:
                 from .remote import RemoteClient
+                check_token(self.token)
                 self._client = RemoteClient(self.server, self.token)
             else:
                 from engine.service import GameService
@@ -49,6 +61,23 @@ class Context:
                 from .api import LocalClient
                 self._client = LocalClient(GameService(open_store(self.store_dir)))
         return self._client
+
+
+def check_token(token: str | None) -> None:
+    """UsageError (exit 2) for a token no HTTP header can carry: a token is printable ASCII
+    without spaces (the service's are ``GAME.`` and URL-safe base64).  The message names the
+    first bad character and its position, never the token (a secret)."""
+    if not token:
+        return
+    for position, char in enumerate(token, 1):
+        if not "!" <= char <= "~":
+            what = {"\n": "a line break", "\r": "a carriage return", "\t": "a tab",
+                    " ": "a space"}.get(char, f"the character {char!r}" if char.isprintable()
+                                        else f"the control character U+{ord(char):04X}")
+            raise UsageError(f"the token (--token / DEVIL_TOKEN) has {what} at character "
+                             f"{position} of {len(token)}: a token is printable ASCII without "
+                             "spaces; copy it again (surrounding blanks and line breaks are "
+                             "dropped by themselves)")
 
 
 def load_attr(spec: str):
@@ -148,14 +177,43 @@ def fail(ctx: click.Context, message: str, code: int, rule: str | None):
 
 def json_option(f):
     """The ``--json`` flag (the one definition every command uses): the command prints JSON,
-    and its errors print as JSON on stdout too.  The value is passed as ``as_json``."""
+    and its errors print as JSON on stdout too.  The value is passed as ``as_json``.  Every
+    command with ``--json`` also takes ``--store`` after its name (:func:`store_option`)."""
     def callback(ctx, param, value):
         obj = ctx.find_object(Context)
         if value and obj is not None:
             obj.json = True
         return value
-    return click.option("--json", "as_json", is_flag=True, expose_value=True, callback=callback,
-                        is_eager=True, help="Print JSON for scripts instead of text.")(f)
+    return store_option(click.option("--json", "as_json", is_flag=True, expose_value=True,
+                                     callback=callback, is_eager=True,
+                                     help="Print JSON for scripts instead of text.")(f))
+
+
+def game_value(ctx: click.Context, param, value):
+    """Callback of an option that takes a game id (``--resume GAME``): an option typed where
+    the id belongs is not taken for one (`devil play --resume --help` shows the help; any
+    other ``-x`` is a usage error naming it), since no game id starts with ``-``."""
+    if isinstance(value, str) and value.startswith("-"):
+        if value in ctx.help_option_names or value in ("-h", "--help"):
+            click.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(0)
+        raise click.BadParameter(f"give a game id, not the option {value!r} (game ids never "
+                                 "start with '-')", ctx=ctx, param=param)
+    return value
+
+
+def store_option(f):
+    """``--store DIR|URL`` after a subcommand (``devil show GAME --store DIR``), the same as
+    devil's own ``--store`` before it (which it overrides); not passed to the command, it sets
+    :attr:`Context.store_dir` before the command opens the store."""
+    def callback(ctx, param, value):
+        obj = ctx.find_object(Context)
+        if value is not None and obj is not None:
+            obj.use_store(value)
+    return click.option("--store", "store_after", metavar="DIR|URL", expose_value=False,
+                        is_eager=True, callback=callback,
+                        help="Where games live (as `devil --store`, which it overrides): a "
+                             "folder of .devlog files or a postgresql:// URL.")(f)
 
 
 SEAT_ENTROPY_HELP = ("Chance nobody can choose: the digital game starts once every seat gave a "
@@ -260,11 +318,21 @@ def submit_command(obj: Context, game: str, command: dict, as_name: str | None, 
         elif as_name is None:
             raise click.UsageError("--as NAME is required (with --server, a seat's token "
                                    "stands for its seat; the referee names the player)")
+    client = obj.client
+    game = client.resolve(game)
+    if as_name is not None or isinstance(command.get("player"), str):
+        # `--as anna` for Anna: the name as the game spells it (engine.seats); a name that
+        # matches nobody is left for the rules to refuse, citing their rule
+        from engine.seats import player_named
+
+        names = client.players(game)
+        if as_name is not None:
+            as_name = player_named(names, as_name)
+        if isinstance(command.get("player"), str):
+            command = {**command, "player": player_named(names, command["player"])}
     if as_name is not None and command.get("player", as_name) != as_name:
         raise UsageError(f"--as {as_name} does not match the command's player "
                          f"{command['player']!r}")
-    client = obj.client
-    game = client.resolve(game)
     try:
         result = client.submit(game, command, as_name, command_id)
     except IllegalCommand as exc:
@@ -370,10 +438,12 @@ def local_service(obj: Context, store_dir: str | None = None):
 
 
 def parse_bots(specs) -> dict[str, str]:
-    """``--bot NAME=KIND`` options as ``{name: bot kind}``; click.BadParameter if malformed."""
+    """``--bot NAME=KIND`` options as ``{name: bot kind}``; click.BadParameter if malformed.
+    Split at the last ``=``: a player's name may contain one (``--bot 'A=B=cautious'``), a bot
+    kind never does."""
     bots = {}
     for spec in specs:
-        name, sep, kind = spec.partition("=")
+        name, sep, kind = spec.rpartition("=")
         if not sep or not name.strip() or not kind.strip():
             raise click.BadParameter(f"{spec!r}: give a bot as NAME=KIND, e.g. Bot1=cautious",
                                      param_hint="--bot")

@@ -58,6 +58,11 @@ def wait_enter(text: str) -> None:
     click.prompt(text, default="", show_default=False, prompt_suffix=" ")
 
 
+class MovedOn(Exception):
+    """A command was refused because the game had moved on meanwhile (another writer, e.g.
+    `devil bet` from another terminal): the new events are shown, the loop asks again."""
+
+
 class Session:
     """One game played at one terminal by ``people`` (names) and ``robots`` (seat -> bot).
 
@@ -147,16 +152,47 @@ class Session:
             if text is not None:
                 click.echo(text)
 
+    def catch_up(self) -> list:
+        """Read what other writers recorded since this session last looked (the store is shared:
+        `devil bet` from another terminal, another `devil play`) and print it as the person at
+        the keyboard sees it; the new events (``[]`` when nothing is new)."""
+        events = self.table.sync()
+        if events:
+            click.echo("  (recorded meanwhile from elsewhere:)")
+            self.record(events)
+        return events
+
+    def show_table(self, seat: int) -> None:
+        """Print the table as ``seat`` knows it now (the kind's ``render.table``)."""
+        table = self.table
+        view = {"game": table.game, "version": table.events,
+                **table.rules.view(table.states[seat], seat)}
+        click.echo(self.render.table(view, self.names[seat]))
+
     def say(self, text: str) -> None:
         """A line for the whole table (an announcement)."""
         click.echo(text)
 
     # -- acting ----------------------------------------------------------------------------
     def submit(self, seat: int, command) -> list:
-        """Submit ``command`` for ``seat`` (through the service), print what it caused."""
+        """Submit ``command`` for ``seat`` (through the service), print what it caused (and
+        what another writer recorded before it).  A command refused because another writer
+        moved the game on meanwhile: the new events and the seat's table are printed and
+        :class:`MovedOn` is raised (:meth:`play` asks again); refused as the game stands:
+        IllegalCommand, for the kind's prompt to show."""
+        from engine.errors import IllegalCommand
+
         if self.at == self.names[seat]:
             self.answered(seat)  # their next screen recaps from here, their move included
-        events = self.table.submit(seat, command)
+        try:
+            events = self.table.submit(seat, command)
+        except IllegalCommand as exc:
+            if not self.catch_up():
+                raise  # refused as the game stands: the kind's prompt says why and asks again
+            click.echo(f"  not recorded: the game moved on meanwhile ({exc})")
+            if self.at == self.names[seat]:
+                self.show_table(seat)
+            raise MovedOn() from None
         self.record(events)
         return events
 
@@ -169,6 +205,9 @@ class Session:
         table = self.table
         try:
             while not table.over():
+                self.catch_up()  # another writer may have moved the game on
+                if table.over():
+                    break
                 if (getattr(table.referee, "round", 0) or 0) > max_rounds:
                     self.leave()
                     click.echo(f"Stopped after {max_rounds} rounds (--max-rounds); the game is "
@@ -179,10 +218,14 @@ class Session:
                     raise UsageError("nobody can act, but the game is not over")
                 seat = waiting[0]
                 legal = table.legal(seat)
-                if seat in self.robots:
-                    self.submit(seat, self.robots[seat].choose(table.states[seat], seat, legal))
-                else:
-                    decide(self, seat, legal)
+                try:
+                    if seat in self.robots:
+                        self.submit(seat, self.robots[seat].choose(table.states[seat], seat,
+                                                                   legal))
+                    else:
+                        decide(self, seat, legal)
+                except MovedOn:
+                    continue  # shown: ask again from the game as it stands now
         except (click.exceptions.Abort, KeyboardInterrupt, EOFError):
             self.leave()
             click.echo(f"\nInterrupted; the game is kept: `devil play --resume {table.game}` "
@@ -217,12 +260,11 @@ def resume(service, kind: str, game: str, bots: dict[str, str]):
         kept = service.store.private(game, PLAY) or {}
     except (OSError, ValueError):
         kept = {}
+    from engine.seats import seat_named
+
     chosen = dict(kept.get("bots") or {})
-    for name in bots:
-        if name not in names:
-            raise UsageError(f"there is no player called {name!r} in {game} "
-                             f"(players: {', '.join(names)})")
-    chosen.update(bots)
+    chosen.update({names[seat_named(names, name, where=game)]: kind
+                   for name, kind in bots.items()})
     people = [name for name in names if name not in chosen]
     return game, people, chosen, kept.get("seed"), list(loaded.events)
 

@@ -11,7 +11,7 @@ from these functions, so they are equal by construction (docs/commands.md, docs/
   "events": [{"seq", ...event map}], "view", "receipt"}``: all a client prints, from the
   service's one read of the store;
 * :func:`summary_row`: a row of ``devil games`` / ``GET /games``;
-* :func:`seat_named`: a player's seat, or the one error for a name the game does not have.
+* a name the game does not have: :func:`engine.seats.seat_named`, the one error for it.
 
 Everything a viewer is shown of an event goes through :meth:`engine.game.GameRules.visible`.
 """
@@ -92,17 +92,3 @@ def legal_answer(service, loaded, viewer) -> list[dict]:
         return []
     to_map = loaded.rules.commands.to_map
     return [to_map(command) for command in service.legal_of(loaded, viewer)]
-
-
-def seat_named(names: list[str], name: str, game: str | None = None, rule: str | None = None
-               ) -> int:
-    """The seat index of player ``name`` among ``names``; :class:`engine.errors.UnknownPlayer`
-    (exit 2, citing ``rule`` when given) if the game has no such player."""
-    from .errors import UnknownPlayer, UsageError
-
-    if name in names:
-        return names.index(name)
-    where = f"in {game}" if game else "in this game"
-    message = (f"there is no player called {name!r} {where} "
-               f"(players: {', '.join(map(str, names))})")
-    raise UsageError(message) if rule is None else UnknownPlayer(rule, message)

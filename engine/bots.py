@@ -48,11 +48,14 @@ class Table:
     """
 
     def __init__(self, service, game: str):
-        from .fold import fold
-
         self.service = service
         self.game = game
-        loaded = service.load(game)
+        self._fold(service.load(game))
+
+    def _fold(self, loaded) -> None:
+        """Every seat's state folded from the whole of ``loaded`` (a service's loaded game)."""
+        from .fold import fold
+
         self.rules = loaded.rules
         self.names = self.rules.seats(loaded.state)
         self._log = list(loaded.events)  # every event so far (a correction folds them again)
@@ -79,6 +82,21 @@ class Table:
         log.extend(events)
         self.events += len(events)
 
+    def sync(self) -> list:
+        """Catch up with the store: the events recorded since this table last folded (by this
+        process or any other writer, e.g. `devil bet` from another terminal), folded into every
+        seat's state (a referee's correction included: engine.fold applies its voids); ``[]``
+        when nothing is new.  A log shorter than the one folded folds every seat again."""
+        loaded = self.service.load(self.game)  # the service reads what was appended since
+        if loaded.version == self.events:
+            return []
+        if loaded.version < self.events:  # the log was replaced by a shorter one
+            self._fold(loaded)
+            return []
+        events = [event for _, event in self.service.stream(self.game, REFEREE, self.events)]
+        self.apply(events)
+        return events
+
     def over(self) -> bool:
         return bool(self.rules.is_over(self.referee))
 
@@ -90,10 +108,15 @@ class Table:
         return [seat for seat in range(len(self.names)) if self.legal(seat)]
 
     def submit(self, seat: int, command) -> list:
-        """Submit ``command`` as ``seat`` (through the service) and fold what it caused."""
+        """Submit ``command`` as ``seat`` (through the service) and fold what it caused: the
+        events it recorded (preceded by any another writer recorded before it)."""
         result = self.service.submit(self.game, command, actor=seat)
-        self.apply(result.events)
-        return result.events
+        if result.records and result.records[0].seq == self.events + 1:
+            self.apply(result.events)
+            return result.events
+        # another writer appended before this command (the service decided after reading it):
+        # fold theirs too, in order, and return everything new
+        return self.sync()
 
 
 def play_out(service, game: str, bots: dict[int, Any], *, max_rounds: int = 500,

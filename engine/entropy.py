@@ -249,13 +249,9 @@ def staged(rules):
 
     def acting_seat(state, command):
         if type(command) is SeatEntropy:
-            names = seats(state)
-            if command.player not in names:
-                from .errors import UnknownPlayer
+            from .seats import seat_named
 
-                raise UnknownPlayer("SEAT-2", f"there is no player called {command.player!r} "
-                                              f"in this game (players: {', '.join(names)})")
-            return names.index(command.player)
+            return seat_named(seats(state), command.player, "SEAT-2", fold_case=False)
         if type(state) is Seating:
             raise IllegalCommand("SEAT-1", "the game starts once every seat has given its "
                                  "entropy (`devil sit`); waiting for "

@@ -232,14 +232,12 @@ def check_players(players, low: int, high: int, title: str, rule: str) -> list[s
 
 def seat_of(names: list[str], name: str, rule: str) -> int:
     """The seat index of player ``name``; raises :class:`UnknownPlayer` citing ``rule`` if the
-    game has no such player (exit 2, like an unknown game; nothing is recorded)."""
-    from .errors import UnknownPlayer
+    game has no such player (exit 2, like an unknown game; nothing is recorded), with the
+    players' names and a suggestion.  Exact: a command names its player as the game spells it
+    (:mod:`engine.seats`)."""
+    from .seats import seat_named
 
-    try:
-        return names.index(name)
-    except ValueError:
-        raise UnknownPlayer(rule, f"there is no player called {name!r} in this game "
-                                  f"(players: {', '.join(map(str, names))})") from None
+    return seat_named(names, name, rule, fold_case=False)
 
 
 def summary_row(game: str, kind: str, created_ms: int, rules: GameRules, state, version: int

@@ -41,7 +41,6 @@ from .errors import (CodecError, ConcurrencyConflict, DevilError, IllegalCommand
                      NotAllowed, StoreUnavailable, UnknownGame, UsageError)
 from .game import PUBLIC, REFEREE, STREAMS
 from .jsonsafe import loads as json_loads
-from .log import iso_time
 from .openapi import build as build_openapi
 from .service import MAX_COMMAND_ID, GameService, actor_code
 from .store import EventStore, open_store
@@ -213,7 +212,7 @@ class Api:
         if role.is_referee:
             if as_name is None:
                 return REFEREE
-            from .answers import seat_named
+            from .seats import seat_named
 
             return seat_named(names, as_name)
         if role.kind == "spectator":

@@ -71,12 +71,11 @@ def clean_text(text, what: str) -> str:
 
 def seat_named(player, names: list) -> "int | None":
     """The seat of player ``player`` (None for None); UsageError for a name the game lacks."""
+    from ..seats import seat_named as named
+
     if player is None:
         return None
-    if player not in names:
-        raise UsageError(f"there is no player called {player!r} in this game "
-                         f"(players: {', '.join(names)})")
-    return names.index(player)
+    return named(names, player, fold_case=False)
 
 
 def decide(desk: Desk, command, actor, log: Log) -> list:

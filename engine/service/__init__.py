@@ -178,9 +178,9 @@ class GameService:
 
     def seat(self, game: str, name: str) -> int:
         """The seat index of player ``name``; UsageError if there is none."""
-        from ..answers import seat_named
+        from ..seats import seat_named
 
-        return seat_named(self.players(game), name, game)
+        return seat_named(self.players(game), name, where=game)
 
     def write_snapshot(self, loaded: Loaded) -> None:
         """Save every fold of ``loaded`` (referee, each seat, the public) at its head."""

@@ -227,10 +227,11 @@ def evolve(state: State, event) -> State:
 
 # -- decide ----------------------------------------------------------------------------------
 def _known(state: State, name: str, rule: str) -> str:
+    from ..seats import seat_named
+
     if name not in state.joined:
-        raise UnknownPlayer(rule, f"there is no player called {name!r} in this tournament "
-                                  f"({len(state.players)} registered; see `devil tournament "
-                                  "standings`)")
+        seat_named(list(state.joined), name, rule, where="this tournament", fold_case=False,
+                   listing=f"{len(state.players)} registered; see `devil tournament standings`")
     return name
 
 

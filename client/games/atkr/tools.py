@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from ...common import emit, json_option, local_service, parse_bots
+from ...common import emit, game_value, json_option, local_service, parse_bots
 
 BOT_PEOPLE = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"]
 
@@ -21,7 +21,7 @@ BOT_PEOPLE = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"]
 @click.option("--seed", type=click.IntRange(min=0), help="Fix the furnace's seed (and the bots').")
 @click.option("--max-rounds", type=click.IntRange(1), default=500, show_default=True,
               help="Stop a game that has not ended after this many rounds.")
-@click.option("--resume", "resume_game", metavar="GAME",
+@click.option("--resume", "resume_game", metavar="GAME", callback=game_value,
               help="Continue an interrupted game from the store, with the people and bots it "
                    "was started with (a game made by `devil new`: every seat a person).")
 @json_option

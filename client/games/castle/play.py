@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import click
 
-from ...common import emit, json_option, local_service, parse_bots
+from ...common import emit, game_value, json_option, local_service, parse_bots
 from ...play import secret_prompt
 
 #: menu lines for a kind of move with several forms
@@ -206,7 +206,7 @@ def decide(session, seat: int, legal: list, *, ask_always: bool = False) -> None
 @click.option("--beginner", is_flag=True, help="The beginner game (CASTLE-2.6).")
 @click.option("--max-rounds", type=click.IntRange(1), default=60, show_default=True,
               help="Stop a game that has not ended after this many rounds.")
-@click.option("--resume", "resume_game", metavar="GAME",
+@click.option("--resume", "resume_game", metavar="GAME", callback=game_value,
               help="Continue an interrupted game from the store, with the people and bots it "
                    "was started with (a game made by `devil new`: every seat a person).")
 @click.option("--ask-always", is_flag=True,
