@@ -30,7 +30,7 @@ import os
 import zipfile
 import zlib
 
-from ..errors import UsageError
+from ..errors import LogDamaged, UsageError
 from . import KIND
 
 FORMAT = "devil-tournament-bundle"
@@ -112,6 +112,19 @@ def _seal(store, game: str, data: bytes) -> dict | None:
     return seal_stream(store, game) if rules_for(header.kind).is_over(state) else None
 
 
+def _fold_stream(loaded, path: str | None = None):
+    """The fold of a loaded tournament stream (engine.replay.LoadedLog).  LogDamaged (exit 3)
+    when it holds no ``tournament_created`` record: only its header (an unfinished creation,
+    or a stream cut back to it), or records of another kind of stream first."""
+    state = loaded.rules.fold(loaded.events)
+    if state.created is None:
+        what = ("holds only its header" if not loaded.events
+                else f"begins with {loaded.events[0].TYPE}")
+        raise LogDamaged(1, f"the tournament stream {what}: no tournament_created record "
+                            "(an unfinished creation, or a stream cut back)", path)
+    return state
+
+
 def _check_out(out: str) -> None:
     """UsageError if ``out`` exists (other than as an empty folder) or ``out.zip`` exists:
     a bundle never overwrites a file."""
@@ -134,7 +147,7 @@ def write(store, tournament: str, out: str) -> dict:
     _check_out(out)
     stream = store.log_bytes(tournament)
     loaded = load_bytes(stream)
-    state = loaded.rules.fold(loaded.events)
+    state = _fold_stream(loaded, f"{tournament}.devlog")
     logs = [{"role": KIND, "game": tournament, "file": f"{tournament}.devlog", "data": stream}]
     for round_, table, game in attached_games(state):
         logs.append({"role": "game", "game": game, "round": round_, "table": table,
@@ -354,7 +367,7 @@ def verify(path: str) -> dict:
         log = load_bytes(stream_bytes)
         if log.header.kind != KIND:
             raise UsageError(f"it is a {log.header.kind} game's log")
-        state = log.rules.fold(log.events)
+        state = _fold_stream(log)
     except Exception as exc:
         problems.append(f"the tournament stream cannot be read: {getattr(exc, 'message', exc)}")
         return {"ok": False, "tournament": tournament, "problems": problems, "checks": checks,
