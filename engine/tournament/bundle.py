@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import zipfile
 import zlib
 
@@ -192,8 +193,12 @@ def unpack(data: bytes, out: str) -> dict:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         names = archive.namelist()
-        manifest = json.loads(archive.read("manifest.json"))
-    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+        large = [i.filename for i in archive.infolist() if i.file_size > MAX_FILE]
+        if large:
+            raise ValueError(f"{large[0]} is larger than {MAX_FILE} bytes")
+        with archive.open("manifest.json") as handle:
+            manifest = json.loads(read_bounded(handle, MAX_FILE))
+    except (zipfile.BadZipFile, KeyError, ValueError, EOFError, zlib.error) as exc:
         raise UsageError(f"the bundle received is not a bundle .zip ({exc})") from None
     if any(n.startswith("/") or ".." in n.split("/") for n in names):
         raise UsageError("the bundle .zip names a file outside its folder")
@@ -202,6 +207,35 @@ def unpack(data: bytes, out: str) -> dict:
     with open(out.rstrip("/") + ".zip", "wb") as handle:
         handle.write(data)
     return manifest
+
+
+#: how much of a bundle's file is read at a time
+CHUNK = 64 * 1024
+
+
+def read_bounded(handle, limit: int, chunk: int = CHUNK) -> bytes:
+    """All of ``handle`` (a binary file object), read ``chunk`` bytes at a time; ValueError
+    as soon as more than ``limit`` bytes came, whatever the file claims its size is (so a
+    member that inflates without end is never held: at most ``limit`` plus one chunk)."""
+    parts: list[bytes] = []
+    total = 0
+    while True:
+        part = handle.read(min(chunk, limit + 1 - total))
+        if not part:
+            return b"".join(parts)
+        total += len(part)
+        if total > limit:
+            raise ValueError(f"more than {limit} bytes")
+        parts.append(part)
+
+
+def _kind_of(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a folder"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a file"
 
 
 class Reader:
@@ -216,26 +250,57 @@ class Reader:
         else:
             raise UsageError(f"{path} is neither a bundle folder nor a bundle .zip")
 
+    def _too_large(self, name: str) -> UsageError:
+        return UsageError(f"{self.path}: {name} is larger than {MAX_FILE} bytes: not a file "
+                          "of a tournament bundle")
+
     def read(self, name: str) -> bytes | None:
-        """The file ``name`` of the bundle, None if it has none; UsageError for a file larger
-        than :data:`MAX_FILE` (never read whole: a .zip's member may inflate to gigabytes)."""
+        """The file ``name`` of the bundle, None if it has none.  UsageError for anything but
+        a regular file (a FIFO would block the reader for ever, a device never end) and for
+        a file larger than :data:`MAX_FILE`: refused by its stated size before reading, and
+        read in chunks that stop as soon as the limit is passed (a .zip's member may inflate
+        to gigabytes whatever its header says)."""
         if ".." in name.split("/") or name.startswith("/"):
             return None
         try:
             if self.zip is not None:
-                with self.zip.open(name) as handle:
-                    data = handle.read(MAX_FILE + 1)
-            else:
-                with open(os.path.join(self.path, name), "rb") as handle:
-                    data = handle.read(MAX_FILE + 1)
-        except (KeyError, OSError):
+                info = self.zip.getinfo(name)
+                if info.is_dir():
+                    return None
+                if info.file_size > MAX_FILE:
+                    raise self._too_large(name)
+                with self.zip.open(info) as handle:
+                    return read_bounded(handle, MAX_FILE)
+            return self._read_file(name)
+        except (KeyError, FileNotFoundError, NotADirectoryError, IsADirectoryError):
             return None
+        except ValueError:  # read_bounded: the limit passed
+            raise self._too_large(name) from None
+        except OSError as exc:
+            raise UsageError(f"{self.path}: {name} cannot be read ({exc.strerror or exc})") from None
         except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error) as exc:
             raise UsageError(f"{self.path}: {name} cannot be read from the .zip ({exc})") from None
-        if len(data) > MAX_FILE:
-            raise UsageError(f"{self.path}: {name} is larger than {MAX_FILE} bytes: not a file "
-                             "of a tournament bundle")
-        return data
+
+    def _read_file(self, name: str) -> bytes:
+        """A file of a bundle folder: opened without blocking (a FIFO's open waits for a
+        writer), refused unless it is a regular file, then read bounded."""
+        fd = os.open(os.path.join(self.path, name), os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            mode = os.fstat(fd)
+            if not stat.S_ISREG(mode.st_mode):
+                if stat.S_ISDIR(mode.st_mode):
+                    raise IsADirectoryError(name)
+                raise UsageError(f"{self.path}: {name} is not a regular file "
+                                 f"({_kind_of(mode.st_mode)}): a bundle holds only regular files")
+            if mode.st_size > MAX_FILE:
+                raise self._too_large(name)
+            os.set_blocking(fd, True)
+            handle = os.fdopen(fd, "rb", buffering=0)
+        except BaseException:
+            os.close(fd)
+            raise
+        with handle:
+            return read_bounded(handle, MAX_FILE)
 
     def names(self) -> list[str]:
         if self.zip is not None:
