@@ -311,6 +311,16 @@ def _fixed(state: State, round_: int, seating, byes) -> tuple[list, list[str], i
     return out, byes, repeats([t for t, _ in out], state.met())
 
 
+def decided(state: State, round_: int, table: int) -> str | None:
+    """Why table ``table`` of round ``round_`` takes no other game (TOUR-4.3: its result is
+    recorded already), or None."""
+    result = state.results.get((round_, table))
+    if result is None:
+        return None
+    return (f"table {table} of round {round_} has its result already, from {result.game}: a "
+            "table's result is recorded once, from its own game")
+
+
 def decide(state: State, command, chance=None) -> list:
     """The facts ``command`` causes (see the module doc).  Raises IllegalCommand (rule id
     TOUR-n.m), UnknownPlayer or UsageError; never changes ``state``."""
@@ -359,9 +369,14 @@ def decide(state: State, command, chance=None) -> list:
             r, tb = state.attached[command.game]
             raise IllegalCommand("TOUR-4.2", f"{command.game} is already attached to table {tb} "
                                  f"of round {r}: a log counts once")
-        if (command.round, command.table) in state.games:
-            raise IllegalCommand("TOUR-4.2", f"table {command.table} of round {command.round} "
-                                 f"already has its game {state.games[(command.round, command.table)]}")
+        taken = decided(state, command.round, command.table)
+        if taken is not None:
+            raise IllegalCommand("TOUR-4.3", taken)
+        own = state.games.get((command.round, command.table))
+        if own is not None:
+            raise IllegalCommand("TOUR-4.3", f"table {command.table} of round {command.round} "
+                                 f"already has its game {own}: a table's result is recorded "
+                                 "once, from its own game")
         return [ev.GameAttached(round=command.round, table=command.table, game=command.game,
                                 created=command.created)]
     if t is ev.Record:
