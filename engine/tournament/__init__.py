@@ -19,8 +19,9 @@ KIND = "tournament"
 
 
 def view(state, viewer=None) -> dict:
-    """The tournament as everyone sees it (nothing in it is hidden): settings, round, tables,
-    games, results and standings."""
+    """The tournament as everyone sees it (nothing in it is hidden): settings, players and
+    their ``attributes`` (name -> {column: value}, from a players file), round, tables, games,
+    results and standings."""
     created = state.created
     if created is None:
         return {"kind": KIND}
@@ -47,6 +48,7 @@ def view(state, viewer=None) -> dict:
             "tiebreaks": list(created.tiebreaks), "seed": created.seed,
             "round": state.round, "closed": state.closed, "finished": state.finished,
             "players": list(state.players), "dropped": sorted(state.dropped),
+            "attributes": {p: dict(a) for p, a in state.attributes.items()},
             "paired": rounds, "standings": rows(state, measure)}
 
 

@@ -289,13 +289,18 @@ class Desk:
     # -- reading ---------------------------------------------------------------------------
     def standings(self, tournament: str) -> dict:
         """``{"tournament", "name", "game", "round", "closed", "finished", "measure",
-        "standings": [rows]}`` (see engine.tournament.standings.rows)."""
+        "standings": [rows]}`` (see engine.tournament.standings.rows; each row here also has
+        the player's ``attributes`` from registration, {} for none: a bundle's published
+        standings are the rows alone)."""
         state = self.state(tournament)
         measure = self.measure(state)
+        table = rows(state, measure)
+        for row in table:
+            row["attributes"] = dict(state.attributes.get(row["player"], {}))
         return {"tournament": tournament, "name": state.created.name,
                 "game": state.created.game, "round": state.round, "closed": state.closed,
                 "rounds": state.created.rounds, "finished": state.finished,
-                "measure": measure, "standings": rows(state, measure)}
+                "measure": measure, "standings": table}
 
     @staticmethod
     def measure(state) -> str:
