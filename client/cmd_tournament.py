@@ -62,14 +62,13 @@ def _points(text: str) -> list[int]:
                                  param_hint="--points") from None
 
 
-def _read_names(path: str) -> list[str]:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read(1 << 20).splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise click.BadParameter(f"cannot read {path}: {exc}", param_hint="--players-file") from None
-    return [line.split(",")[0].strip() for line in lines
-            if line.strip() and not line.lstrip().startswith("#")]
+def _columns(attributes) -> list[str]:
+    """The attribute columns of ``attributes`` (name -> {column: value}), in the order they
+    first appear."""
+    out: list[str] = []
+    for extra in attributes:
+        out.extend(c for c in extra if c not in out)
+    return out
 
 
 @click.group(cls=DevilGroup)
@@ -93,7 +92,9 @@ def tournament():
 @click.option("--game", "kind", type=_GAMES, required=True, help="The game every table plays.")
 @click.option("--player", "players", multiple=True, metavar="NAME", help="A player (repeat).")
 @click.option("--players-file", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Players, one name a line (a CSV's first column; # starts a comment).")
+              help="Players: one name a line, or a CSV whose header has a name column (its "
+              "other columns, e.g. club,rating, are kept with each player); # starts a "
+              "comment.  See docs/tournaments.md.")
 @click.option("--rounds", type=click.IntRange(1, 50), required=True)
 @click.option("--table-size", default="4-5", show_default=True, metavar="MIN-MAX",
               help="Players a table may seat.")
@@ -122,7 +123,13 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
     Example:
       devil tournament new "Spring Cup" --game KIND --players-file players.txt --rounds 5
     """
-    names = list(players) + (_read_names(players_file) if players_file else [])
+    attributes = {}
+    names = list(players)
+    if players_file:
+        from engine.tournament.roster import merge, read_file
+
+        listed, attributes = read_file(players_file)
+        names = merge(names, listed, players_file)
     options = {}
     for spec in game_options:
         key, sep, value = spec.partition("=")
@@ -135,6 +142,8 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
                 "points": _points(points), "rounds": rounds, "table_size": _size(table_size),
                 "tiebreaks": [t.strip() for t in tiebreaks.split(",") if t.strip()],
                 "players": names, "seed": seed}
+    if attributes:
+        settings["attributes"] = attributes
     if bye_points is not None:
         settings["bye_points"] = bye_points
     desk = _desk(obj)
@@ -307,17 +316,25 @@ def close_round(obj, tournament_id, as_json):
 
 
 def _standings_text(data: dict) -> None:
+    from engine.tournament.standings import fraction, show
+
     m = data["measure"]
     state = "finished" if data["finished"] else f"after round {data['closed']}"
+    columns = _columns(row.get("attributes") or {} for row in data["standings"])
+    widths = {c: max([len(c)] + [len((r.get("attributes") or {}).get(c, ""))
+                                 for r in data["standings"]]) for c in columns}
     click.echo(f"{data['name']} ({data['tournament']}), {state}")
-    click.echo(f"{'rank':>4}  {'player':<20} {'points':>6} {'played':>6} {'byes':>4} "
-               f"{'opp.pts':>7} {'wins':>4} {m:>7}")
+    click.echo((f"{'rank':>4}  {'player':<20} {'points':>6} {'played':>6} {'byes':>4} "
+                f"{'opp.pts':>7} {'wins':>4} {m:>7}"
+                + "".join(f"  {c:<{widths[c]}}" for c in columns)).rstrip())
     for row in data["standings"]:
-        from engine.tournament.standings import fraction, show
-
-        click.echo(f"{row['rank']:>4}  {row['player']:<20} {show(fraction(row['points_exact'])):>6} "
-                   f"{row['played']:>6} {row['byes']:>4} {row['opponents_points']:>7g} "
-                   f"{row['wins']:>4} {row[m]:>7}" + ("  dropped" if row["dropped"] else ""))
+        extra = row.get("attributes") or {}
+        click.echo((f"{row['rank']:>4}  {row['player']:<20} "
+                    f"{show(fraction(row['points_exact'])):>6} "
+                    f"{row['played']:>6} {row['byes']:>4} {row['opponents_points']:>7g} "
+                    f"{row['wins']:>4} {row[m]:>7}"
+                    + "".join(f"  {extra.get(c, ''):<{widths[c]}}" for c in columns)).rstrip()
+                   + ("  dropped" if row["dropped"] else ""))
 
 
 @tournament.command("standings")
@@ -338,14 +355,16 @@ def standings(obj, tournament_id, csv_path, html_path, force, as_json):
         import io
 
         m = data["measure"]
+        columns = _columns(row.get("attributes") or {} for row in data["standings"])
         text = io.StringIO()
         writer = csv.writer(text)
         writer.writerow(["rank", "player", "points", "played", "byes", "opponents_points",
-                         "wins", m, "dropped"])
+                         "wins", m, "dropped", *columns])
         for row in data["standings"]:
+            extra = row.get("attributes") or {}
             writer.writerow([row["rank"], row["player"], row["points"], row["played"],
                              row["byes"], row["opponents_points"], row["wins"], row[m],
-                             row["dropped"]])
+                             row["dropped"], *[extra.get(c, "") for c in columns]])
         write_new(csv_path, text.getvalue(), force)
         if not as_json:
             click.echo(f"wrote {csv_path}: the standings as CSV", err=True)
@@ -359,6 +378,34 @@ def standings(obj, tournament_id, csv_path, html_path, force, as_json):
         emit(data)
         return
     _standings_text(data)
+
+
+def _show_players(view: dict) -> None:
+    """Before round 1 is paired: the registered players with their attributes (club, rating,
+    ...), when any has some (later every table lists them with its players)."""
+    attributes = view.get("attributes") or {}
+    if not attributes or view["round"]:
+        return
+    columns = _columns(attributes.values())
+    names = view["players"]
+    widths = {c: max([len(c)] + [len(a.get(c, "")) for a in attributes.values()])
+              for c in columns}
+    width = max(len("player"), *map(len, names))
+
+    def line(first: str, cells: list[str]) -> str:
+        return ("  " + f"{first:<{width}}"
+                + "".join(f"  {v:<{widths[c]}}" for c, v in zip(columns, cells))).rstrip()
+    click.echo(line("player", columns))
+    for name in names:
+        extra = attributes.get(name, {})
+        click.echo(line(name, [extra.get(c, "") for c in columns])
+                   + ("  dropped" if name in view.get("dropped", []) else ""))
+
+
+def _seated(name: str, attributes: dict) -> str:
+    """A player at a table, with their attributes' values: ``Anna (Köln, 1500)``."""
+    values = [v for v in (attributes.get(name) or {}).values() if v]
+    return f"{name} ({', '.join(values)})" if values else name
 
 
 @tournament.command("show")
@@ -376,11 +423,13 @@ def show(obj, tournament_id, as_json):
     click.echo(f"{view['name']} ({tid}): {view['game']}, round {view['round']} of "
                f"{view['rounds']}" + (", finished" if view["finished"] else
                                       ", closed" if view["closed"] == view["round"] else ", open"))
+    _show_players(view)
     for round_view in view["paired"]:
         if round_view["round"] != view["round"]:
             continue
         for t in round_view["tables"]:
-            click.echo(f"  table {t['table']:<3} {', '.join(t['players'])}")
+            seated = ", ".join(_seated(p, view.get("attributes") or {}) for p in t["players"])
+            click.echo(f"  table {t['table']:<3} {seated}")
             click.echo(f"            {t['game'] or '-'}: {t.get('state', '')}"
                        + ("  (result recorded)" if t["result"] else ""))
         if round_view["byes"]:

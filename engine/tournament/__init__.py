@@ -4,8 +4,8 @@ same store as the games, with the same record format, hash chain and ``devil ver
 Parts: ``events`` (facts and commands), ``rules`` (setup, decide, evolve, command_for: the
 decider), ``pairing`` (swiss seating of multiplayer tables), ``standings`` (points and
 tiebreaks, a fold), ``desk`` (the organiser's operations: games created and results read from
-verified logs), ``bundle`` (the bundle and its offline check), ``simulate`` (bots play a whole
-event).  It names no game kind: a game's result comes from its kind's ``placings`` hook.
+verified logs), ``bundle`` (the bundle and its offline check), ``roster`` (players files),
+``simulate`` (bots play a whole event).  It names no game kind: a game's result comes from its kind's ``placings`` hook.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ KIND = "tournament"
 
 
 def view(state, viewer=None) -> dict:
-    """The tournament as everyone sees it (nothing in it is hidden): settings, round, tables,
-    games, results and standings."""
+    """The tournament as everyone sees it (nothing in it is hidden): settings, players and
+    their ``attributes`` (name -> {column: value}, from a players file), round, tables, games,
+    results and standings."""
     created = state.created
     if created is None:
         return {"kind": KIND}
@@ -47,6 +48,7 @@ def view(state, viewer=None) -> dict:
             "tiebreaks": list(created.tiebreaks), "seed": created.seed,
             "round": state.round, "closed": state.closed, "finished": state.finished,
             "players": list(state.players), "dropped": sorted(state.dropped),
+            "attributes": {p: dict(a) for p, a in state.attributes.items()},
             "paired": rounds, "standings": rows(state, measure)}
 
 

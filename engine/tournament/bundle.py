@@ -27,10 +27,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import zipfile
 import zlib
 
-from ..errors import UsageError
+from ..errors import LogDamaged, UsageError
 from . import KIND
 
 FORMAT = "devil-tournament-bundle"
@@ -112,6 +113,19 @@ def _seal(store, game: str, data: bytes) -> dict | None:
     return seal_stream(store, game) if rules_for(header.kind).is_over(state) else None
 
 
+def _fold_stream(loaded, path: str | None = None):
+    """The fold of a loaded tournament stream (engine.replay.LoadedLog).  LogDamaged (exit 3)
+    when it holds no ``tournament_created`` record: only its header (an unfinished creation,
+    or a stream cut back to it), or records of another kind of stream first."""
+    state = loaded.rules.fold(loaded.events)
+    if state.created is None:
+        what = ("holds only its header" if not loaded.events
+                else f"begins with {loaded.events[0].TYPE}")
+        raise LogDamaged(1, f"the tournament stream {what}: no tournament_created record "
+                            "(an unfinished creation, or a stream cut back)", path)
+    return state
+
+
 def _check_out(out: str) -> None:
     """UsageError if ``out`` exists (other than as an empty folder) or ``out.zip`` exists:
     a bundle never overwrites a file."""
@@ -134,7 +148,7 @@ def write(store, tournament: str, out: str) -> dict:
     _check_out(out)
     stream = store.log_bytes(tournament)
     loaded = load_bytes(stream)
-    state = loaded.rules.fold(loaded.events)
+    state = _fold_stream(loaded, f"{tournament}.devlog")
     logs = [{"role": KIND, "game": tournament, "file": f"{tournament}.devlog", "data": stream}]
     for round_, table, game in attached_games(state):
         logs.append({"role": "game", "game": game, "round": round_, "table": table,
@@ -179,8 +193,12 @@ def unpack(data: bytes, out: str) -> dict:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         names = archive.namelist()
-        manifest = json.loads(archive.read("manifest.json"))
-    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+        large = [i.filename for i in archive.infolist() if i.file_size > MAX_FILE]
+        if large:
+            raise ValueError(f"{large[0]} is larger than {MAX_FILE} bytes")
+        with archive.open("manifest.json") as handle:
+            manifest = json.loads(read_bounded(handle, MAX_FILE))
+    except (zipfile.BadZipFile, KeyError, ValueError, EOFError, zlib.error) as exc:
         raise UsageError(f"the bundle received is not a bundle .zip ({exc})") from None
     if any(n.startswith("/") or ".." in n.split("/") for n in names):
         raise UsageError("the bundle .zip names a file outside its folder")
@@ -189,6 +207,35 @@ def unpack(data: bytes, out: str) -> dict:
     with open(out.rstrip("/") + ".zip", "wb") as handle:
         handle.write(data)
     return manifest
+
+
+#: how much of a bundle's file is read at a time
+CHUNK = 64 * 1024
+
+
+def read_bounded(handle, limit: int, chunk: int = CHUNK) -> bytes:
+    """All of ``handle`` (a binary file object), read ``chunk`` bytes at a time; ValueError
+    as soon as more than ``limit`` bytes came, whatever the file claims its size is (so a
+    member that inflates without end is never held: at most ``limit`` plus one chunk)."""
+    parts: list[bytes] = []
+    total = 0
+    while True:
+        part = handle.read(min(chunk, limit + 1 - total))
+        if not part:
+            return b"".join(parts)
+        total += len(part)
+        if total > limit:
+            raise ValueError(f"more than {limit} bytes")
+        parts.append(part)
+
+
+def _kind_of(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a folder"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a file"
 
 
 class Reader:
@@ -203,26 +250,57 @@ class Reader:
         else:
             raise UsageError(f"{path} is neither a bundle folder nor a bundle .zip")
 
+    def _too_large(self, name: str) -> UsageError:
+        return UsageError(f"{self.path}: {name} is larger than {MAX_FILE} bytes: not a file "
+                          "of a tournament bundle")
+
     def read(self, name: str) -> bytes | None:
-        """The file ``name`` of the bundle, None if it has none; UsageError for a file larger
-        than :data:`MAX_FILE` (never read whole: a .zip's member may inflate to gigabytes)."""
+        """The file ``name`` of the bundle, None if it has none.  UsageError for anything but
+        a regular file (a FIFO would block the reader for ever, a device never end) and for
+        a file larger than :data:`MAX_FILE`: refused by its stated size before reading, and
+        read in chunks that stop as soon as the limit is passed (a .zip's member may inflate
+        to gigabytes whatever its header says)."""
         if ".." in name.split("/") or name.startswith("/"):
             return None
         try:
             if self.zip is not None:
-                with self.zip.open(name) as handle:
-                    data = handle.read(MAX_FILE + 1)
-            else:
-                with open(os.path.join(self.path, name), "rb") as handle:
-                    data = handle.read(MAX_FILE + 1)
-        except (KeyError, OSError):
+                info = self.zip.getinfo(name)
+                if info.is_dir():
+                    return None
+                if info.file_size > MAX_FILE:
+                    raise self._too_large(name)
+                with self.zip.open(info) as handle:
+                    return read_bounded(handle, MAX_FILE)
+            return self._read_file(name)
+        except (KeyError, FileNotFoundError, NotADirectoryError, IsADirectoryError):
             return None
+        except ValueError:  # read_bounded: the limit passed
+            raise self._too_large(name) from None
+        except OSError as exc:
+            raise UsageError(f"{self.path}: {name} cannot be read ({exc.strerror or exc})") from None
         except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error) as exc:
             raise UsageError(f"{self.path}: {name} cannot be read from the .zip ({exc})") from None
-        if len(data) > MAX_FILE:
-            raise UsageError(f"{self.path}: {name} is larger than {MAX_FILE} bytes: not a file "
-                             "of a tournament bundle")
-        return data
+
+    def _read_file(self, name: str) -> bytes:
+        """A file of a bundle folder: opened without blocking (a FIFO's open waits for a
+        writer), refused unless it is a regular file, then read bounded."""
+        fd = os.open(os.path.join(self.path, name), os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            mode = os.fstat(fd)
+            if not stat.S_ISREG(mode.st_mode):
+                if stat.S_ISDIR(mode.st_mode):
+                    raise IsADirectoryError(name)
+                raise UsageError(f"{self.path}: {name} is not a regular file "
+                                 f"({_kind_of(mode.st_mode)}): a bundle holds only regular files")
+            if mode.st_size > MAX_FILE:
+                raise self._too_large(name)
+            os.set_blocking(fd, True)
+            handle = os.fdopen(fd, "rb", buffering=0)
+        except BaseException:
+            os.close(fd)
+            raise
+        with handle:
+            return read_bounded(handle, MAX_FILE)
 
     def names(self) -> list[str]:
         if self.zip is not None:
@@ -354,7 +432,7 @@ def verify(path: str) -> dict:
         log = load_bytes(stream_bytes)
         if log.header.kind != KIND:
             raise UsageError(f"it is a {log.header.kind} game's log")
-        state = log.rules.fold(log.events)
+        state = _fold_stream(log)
     except Exception as exc:
         problems.append(f"the tournament stream cannot be read: {getattr(exc, 'message', exc)}")
         return {"ok": False, "tournament": tournament, "problems": problems, "checks": checks,

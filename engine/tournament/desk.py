@@ -18,7 +18,7 @@ from ..game import rules_for
 from ..log import iso_time
 from . import KIND
 from . import events as ev
-from .rules import PER_TABLE, State
+from .rules import PER_TABLE, State, decided
 from .standings import rows
 
 
@@ -229,6 +229,9 @@ class Desk:
             r, t = state.attached[game]
             raise IllegalCommand("TOUR-4.2", f"{game} is already attached to table {t} of "
                                  f"round {r}: a log counts once")
+        taken = decided(state, found["round"], found["table"])
+        if taken is not None:  # before a log from a file is imported
+            raise IllegalCommand("TOUR-4.3", taken)
         if not stored:
             if self.store.exists(game):
                 if self.store.log_bytes(game) != data:
@@ -286,13 +289,18 @@ class Desk:
     # -- reading ---------------------------------------------------------------------------
     def standings(self, tournament: str) -> dict:
         """``{"tournament", "name", "game", "round", "closed", "finished", "measure",
-        "standings": [rows]}`` (see engine.tournament.standings.rows)."""
+        "standings": [rows]}`` (see engine.tournament.standings.rows; each row here also has
+        the player's ``attributes`` from registration, {} for none: a bundle's published
+        standings are the rows alone)."""
         state = self.state(tournament)
         measure = self.measure(state)
+        table = rows(state, measure)
+        for row in table:
+            row["attributes"] = dict(state.attributes.get(row["player"], {}))
         return {"tournament": tournament, "name": state.created.name,
                 "game": state.created.game, "round": state.round, "closed": state.closed,
                 "rounds": state.created.rounds, "finished": state.finished,
-                "measure": measure, "standings": rows(state, measure)}
+                "measure": measure, "standings": table}
 
     @staticmethod
     def measure(state) -> str:

@@ -33,7 +33,10 @@ class TournamentCreated:
     ``rounds``; ``table_min``/``table_max``: allowed table sizes; ``tiebreaks``: their order
     (``opponents``, ``measure`` (money or score), ``wins``; a seeded draw always last);
     ``players``: registered in order; ``seed``: the public seed of every draw (round 1's
-    order, seats, first players, the final draw tiebreak)."""
+    order, seats, first players, the final draw tiebreak); ``attributes``: name -> the
+    player's attributes from a players file's further columns (``{"club": "Köln", "rating":
+    "1500"}``, text, in the file's column order; only players who have any, in registration
+    order; a stream recorded before attributes existed has none)."""
 
     TYPE: ClassVar[str] = "tournament_created"
     name: str
@@ -48,6 +51,7 @@ class TournamentCreated:
     tiebreaks: list[str]
     players: list[str]
     seed: int
+    attributes: dict[str, dict[str, str]] = attrs.field(factory=dict)
 
 
 @attrs.frozen

@@ -26,6 +26,9 @@ DEFAULT_POINTS = [6, 4, 2, 1, 0]
 PER_TABLE = ("players", "first", "deal", "seed_chosen", "physical")
 MAX_PLAYERS = 5000
 MAX_ROUNDS = 50
+#: a player's attributes (a players file's further columns): at most this many, each named
+#: in at most MAX_COLUMN characters and valued in at most MAX_VALUE
+MAX_COLUMNS, MAX_COLUMN, MAX_VALUE = 16, 32, 80
 
 
 @attrs.define
@@ -37,7 +40,8 @@ class State:
     ``closed``: the last closed round; ``tables``/``byes``: round -> tables / bye names;
     ``games``: (round, table) -> game id; ``attached``: game id -> (round, table);
     ``results``: (round, table) -> ResultRecorded; ``adjustments``; ``finished``; ``firsts``:
-    name -> games started (for balancing)."""
+    name -> games started (for balancing); ``attributes``: name -> the player's attributes
+    (club, rating, ...; registration)."""
 
     created: Any = None
     players: list = attrs.field(factory=list)
@@ -54,6 +58,7 @@ class State:
     finished: bool = False
     ranking: list = attrs.field(factory=list)
     firsts: dict = attrs.field(factory=dict)
+    attributes: dict = attrs.field(factory=dict)
 
     def active(self, round_: int) -> list[str]:
         """Players who play round ``round_`` (registered by then, not dropped), in
@@ -98,6 +103,39 @@ def check_name(name, what: str = "a player's name") -> str:
     return name
 
 
+def check_attributes(attributes, players: list[str]) -> dict[str, dict[str, str]]:
+    """The players' attributes as recorded: ``{name: {column: value}}`` with text columns and
+    values (at most :data:`MAX_COLUMNS` a player, names of 1 to :data:`MAX_COLUMN` printable
+    characters, values of at most :data:`MAX_VALUE`), only registered players, in
+    registration order, none with an empty map.  UsageError with the reason."""
+    if attributes is None:
+        return {}
+    if not isinstance(attributes, dict):
+        raise UsageError("the players' attributes are a map: name -> {column: value}")
+    registered = set(players)
+    unknown = [n for n in attributes if n not in registered]
+    if unknown:
+        raise UsageError(f"attributes for {unknown[0]!r}, who is not registered")
+    out = {}
+    for name in players:
+        extra = attributes.get(name)
+        if extra is None:
+            continue
+        if not isinstance(extra, dict) or len(extra) > MAX_COLUMNS:
+            raise UsageError(f"{name}'s attributes are a map of at most {MAX_COLUMNS} columns")
+        for column, value in extra.items():
+            if (not isinstance(column, str) or not column.strip() or len(column) > MAX_COLUMN
+                    or not column.isprintable() or column.strip().casefold() == "name"):
+                raise UsageError(f"{name}'s attribute {column!r}: a column is named in 1 to "
+                                 f"{MAX_COLUMN} printable characters (not name)")
+            if not isinstance(value, str) or len(value) > MAX_VALUE or not value.isprintable():
+                raise UsageError(f"{name}'s {column} is at most {MAX_VALUE} printable "
+                                 f"characters, not {value!r}")
+        if extra:
+            out[name] = dict(extra)
+    return out
+
+
 def normal_options(kind: str, options: dict, low: int, high: int) -> dict:
     """The games' options as the kind records them, checked by setting up a throwaway game at
     each allowed size (so a bad option, or a table size the game does not allow, is refused
@@ -131,7 +169,7 @@ def setup(options: dict, chance=None) -> list:
     """The first event from the new tournament's options (see :class:`ev.TournamentCreated`;
     ``table_size`` is ``[min, max]``).  Raises UsageError with the reason."""
     known = {"name", "game", "options", "format", "points", "bye_points", "rounds",
-             "table_size", "tiebreaks", "players", "seed", "physical"}
+             "table_size", "tiebreaks", "players", "seed", "physical", "attributes"}
     unknown = set(options) - known
     if unknown:
         raise UsageError(f"unknown tournament option(s): {', '.join(sorted(unknown))}")
@@ -182,13 +220,14 @@ def setup(options: dict, chance=None) -> list:
                          "registered twice")
     if len(players) > MAX_PLAYERS:
         raise UsageError(f"at most {MAX_PLAYERS} players")
+    attributes = check_attributes(options.get("attributes"), players)
     seed = options.get("seed")
     if type(seed) is not int or not 0 <= seed < 2**63:
         raise UsageError("the tournament's seed is a whole number from 0 to 2**63 - 1")
     return [ev.TournamentCreated(
         name=name.strip(), game=kind, options=game_options, format=fmt, points=list(points),
         bye_points=bye_points, rounds=rounds, table_min=low, table_max=high,
-        tiebreaks=tiebreaks, players=players, seed=seed)]
+        tiebreaks=tiebreaks, players=players, seed=seed, attributes=attributes)]
 
 
 # -- evolve ----------------------------------------------------------------------------------
@@ -199,6 +238,7 @@ def evolve(state: State, event) -> State:
         state.created = event
         state.players = list(event.players)
         state.joined = {p: 1 for p in event.players}
+        state.attributes = {p: dict(a) for p, a in event.attributes.items()}
     elif t is ev.PlayerAdded:
         state.players.append(event.player)
         state.joined[event.player] = event.round
@@ -312,6 +352,16 @@ def _fixed(state: State, round_: int, seating, byes) -> tuple[list, list[str], i
     return out, byes, repeats([t for t, _ in out], state.met())
 
 
+def decided(state: State, round_: int, table: int) -> str | None:
+    """Why table ``table`` of round ``round_`` takes no other game (TOUR-4.3: its result is
+    recorded already), or None."""
+    result = state.results.get((round_, table))
+    if result is None:
+        return None
+    return (f"table {table} of round {round_} has its result already, from {result.game}: a "
+            "table's result is recorded once, from its own game")
+
+
 def decide(state: State, command, chance=None) -> list:
     """The facts ``command`` causes (see the module doc).  Raises IllegalCommand (rule id
     TOUR-n.m), UnknownPlayer or UsageError; never changes ``state``."""
@@ -360,9 +410,14 @@ def decide(state: State, command, chance=None) -> list:
             r, tb = state.attached[command.game]
             raise IllegalCommand("TOUR-4.2", f"{command.game} is already attached to table {tb} "
                                  f"of round {r}: a log counts once")
-        if (command.round, command.table) in state.games:
-            raise IllegalCommand("TOUR-4.2", f"table {command.table} of round {command.round} "
-                                 f"already has its game {state.games[(command.round, command.table)]}")
+        taken = decided(state, command.round, command.table)
+        if taken is not None:
+            raise IllegalCommand("TOUR-4.3", taken)
+        own = state.games.get((command.round, command.table))
+        if own is not None:
+            raise IllegalCommand("TOUR-4.3", f"table {command.table} of round {command.round} "
+                                 f"already has its game {own}: a table's result is recorded "
+                                 "once, from its own game")
         return [ev.GameAttached(round=command.round, table=command.table, game=command.game,
                                 created=command.created)]
     if t is ev.Record:
@@ -436,7 +491,8 @@ def command_for(state: State, events: list) -> tuple[Any, list]:
                  "bye_points": first.bye_points, "rounds": first.rounds,
                  "table_size": [first.table_min, first.table_max],
                  "tiebreaks": list(first.tiebreaks), "players": list(first.players),
-                 "seed": first.seed}, [])
+                 "seed": first.seed,
+                 "attributes": {p: dict(a) for p, a in first.attributes.items()}}, [])
     if t is ev.PlayerAdded:
         return ev.Add(player=first.player), []
     if t is ev.PlayerDropped:

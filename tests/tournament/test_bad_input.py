@@ -166,3 +166,27 @@ def test_bad_settings_create_nothing(change, match):
     with pytest.raises(UsageError, match=match):
         d.create(options)
     assert d.store.games() == []
+
+
+def test_a_second_game_for_a_decided_table_cites_tour_4_3():
+    """TOUR-4.3: a table's result is recorded once, from the table's own game.  A second
+    finished game of the same players for table 1 was refused citing TOUR-4.2 (the log's
+    fitness), and a log from a file was imported into the store before the refusal."""
+    d, t = event()
+    g1 = quick_atkr(d.service, list("ABCD"), {"A": 600, "B": 0, "C": 0, "D": 0})
+    d.attach(t, g1)
+    again = quick_atkr(d.service, list("ABCD"), {"A": 0, "B": 600, "C": 0, "D": 0})
+    refused(d, t, IllegalCommand, f"^TOUR-4.3: table 1 of round 1 has its result already, "
+            f"from {g1}: a table's result is recorded once, from its own game$",
+            lambda: d.attach(t, again))
+    elsewhere = desk()  # the same players' game recorded by a referee, handed in as a file
+    from_file = quick_atkr(elsewhere.service, list("ABCD"), {"A": 0, "B": 0, "C": 600, "D": 0})
+    refused(d, t, IllegalCommand, f"^TOUR-4.3: table 1 of round 1 has its result already, "
+            f"from {g1}", lambda: d.attach(t, "t1.devlog",
+                                           data=elsewhere.store.log_bytes(from_file)))
+    assert from_file not in d.store.games()
+    # the rules refuse it too (a command submitted directly), with the same rule
+    from engine.tournament import events as ev
+    refused(d, t, IllegalCommand, f"^TOUR-4.3: table 1 of round 1 has its result already, "
+            f"from {g1}", lambda: d.submit(t, ev.Attach(round=1, table=1, game=again,
+                                                        created=0)))

@@ -87,7 +87,7 @@ def test_the_shared_reading_commands_read_a_tournament(tmp_path):
 def test_players_from_a_file(tmp_path):
     store = str(tmp_path / "store")
     names = tmp_path / "players.csv"
-    names.write_text("# name,club\nAnna,Köln\nBen,Bonn\n\nCleo\n")
+    names.write_text("# the club's players\nname,club\nAnna,Köln\nBen,Bonn\n\nCleo,\n")
     made = run(store, "new", "Cup", "--game", "atkr", "--rounds", "1", "--table-size", "3-3",
                "--players-file", str(names), "--player", "Dora", "--json")
     assert made.exit_code == 0, made.output
