@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.games.atkr import RULES
 from engine.games.atkr import events as ev
 
 
@@ -70,7 +71,7 @@ def _cell(value) -> str:
 
 def table(view: dict, you: str | None = None) -> str:
     """The table as text, from a view map (see engine.games.atkr.view)."""
-    head = (f"{view['game']}  Auf Teufel komm raus  "
+    head = (f"{view['game']}  {RULES.title}  "
             f"({'physical' if view['physical'] else 'digital'})  ")
     if view["phase"] == "over":
         head += f"game over after round {view['round']}"

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import click
 
+from engine.games import PLAYERS
+
 from ...common import emit, json_option, local_service, parse_bots
+from .. import described
 
 BOT_PEOPLE = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"]
 
@@ -26,8 +29,9 @@ BOT_PEOPLE = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"]
                    "was started with (a game made by `devil new`: every seat a person).")
 @json_option
 @click.pass_obj
+@described("atkr")
 def play_atkr(obj, players, bot_specs, first, seed, max_rounds, resume_game, as_json):
-    """Auf Teufel komm raus at one terminal.
+    """{title} at one terminal.
 
     People take turns at the keyboard: between two people the screen is cleared and the
     program waits ("Pass the terminal to Ben, then press Enter"); secret bets are typed
@@ -212,7 +216,7 @@ def simulate_games(service, players: int, games: int, bot: str, seed: int | None
 
 
 @click.command("atkr")
-@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True)
+@click.option("--players", type=click.IntRange(*PLAYERS["atkr"]), default=4, show_default=True)
 @click.option("--games", type=click.IntRange(1), default=10, show_default=True)
 @click.option("--bot", type=click.Choice(["random", "cautious"]), default="random",
               show_default=True, help="The bot at every seat.")
@@ -227,8 +231,9 @@ def simulate_games(service, players: int, games: int, bot: str, seed: int | None
               "each), as a real table does; default: play in memory, write each log once.")
 @json_option
 @click.pass_obj
+@described("atkr")
 def simulate_atkr(obj, players, games, bot, seed, out_dir, max_rounds, durable, as_json):
-    """K recorded Auf Teufel komm raus games between bots, then a summary: average rounds,
+    """K recorded {title} games between bots, then a summary: average rounds,
     the bank's flow and how often each seat won.
 
     \b

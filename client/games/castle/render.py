@@ -16,6 +16,7 @@ The renderer interface (``client.common.renderer_for``):
 
 from __future__ import annotations
 
+from engine.games.castle import RULES
 from engine.games.castle import events as ev
 
 SOCIETY_NAMES = {"order": "Order of Open Secrets", "brotherhood": "Brotherhood of True Lies"}
@@ -364,7 +365,7 @@ def _pending_line(p: dict) -> str | None:
 
 def table(view: dict, you: str | None = None) -> str:
     """The table as text, from a castle view map (what the viewer knows)."""
-    head = f"{view['game']}  Castle of the Devil"
+    head = f"{view['game']}  {RULES.title}"
     options = view.get("options") or {}
     tags = []
     if options.get("physical"):

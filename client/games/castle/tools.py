@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import click
 
+from engine.games import PLAYERS
+
 from ...common import emit, json_option, local_service
+from .. import described
 
 BOT_NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gina", "Hugo", "Ida", "Jon"]
 
@@ -55,7 +58,7 @@ def simulate_castle_games(service, players: int, games: int, bot: str, seed: int
 
 
 @click.command("castle")
-@click.option("--players", type=click.IntRange(3, 10), default=6, show_default=True)
+@click.option("--players", type=click.IntRange(*PLAYERS["castle"]), default=6, show_default=True)
 @click.option("--games", type=click.IntRange(1), default=10, show_default=True)
 @click.option("--bot", type=click.Choice(["random", "sensible"]), default="sensible",
               show_default=True, help="The bot at every seat.")
@@ -70,8 +73,9 @@ def simulate_castle_games(service, players: int, games: int, bot: str, seed: int
               "each), as a real table does; default: play in memory, write each log once.")
 @json_option
 @click.pass_obj
+@described("castle")
 def simulate_castle(obj, players, games, bot, seed, out_dir, max_rounds, durable, as_json):
-    """K recorded Castle of the Devil games between bots, then a summary: how many ended by a
+    """K recorded {title} games between bots, then a summary: how many ended by a
     declaration (and were right), how many hit the turn cap, who won.
 
     \b

@@ -92,10 +92,11 @@ def bots() -> dict:
 
 
 RULES = GameRules(
-    kind="castle", title="Die Kutschfahrt zur Teufelsburg", events=EVENTS, commands=COMMANDS,
+    kind="castle", title="Castle of the Devil", events=EVENTS, commands=COMMANDS,
     setup=setup, initial=initial, evolve=evolve, decide=decide, view=view, redact=redact,
     legal_commands=legal_commands, acting_seat=acting_seat, is_over=is_over, seats=seats,
-    physical=physical, command_for=command_for, summary=summary,
+    physical=physical, min_players=3, max_players=10, players_rule="CASTLE-2.8",
+    command_for=command_for, summary=summary,
     commitment=lambda state: state.commitment, seed_chosen=lambda state: state.seed_chosen,
     revealed=revealed, bots=bots, audit=None, notes=notes,
 )
