@@ -1,5 +1,6 @@
-"""Castle of the Devil in bulk: `devil simulate castle`, the kind's subcommand of the shared
-`simulate` group (`devil play castle` is in client.games.castle.play)."""
+"""Castle of the Devil in bulk: ``devil simulate castle`` (docs/tools.md), the kind's
+subcommand of the shared ``simulate`` group (``devil play castle`` is in
+client.games.castle.play)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from .. import described
 BOT_NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gina", "Hugo", "Ida", "Jon"]
 
 
-def simulate_castle_games(service, players: int, games: int, bot: str, seed: int | None,
+def simulate_games(service, players: int, games: int, bot: str, seed: int | None,
                           max_rounds: int, progress=None, durable: bool = False) -> dict:
     """Play ``games`` recorded castle games of ``players`` bots of kind ``bot`` in ``service``
     (``engine.simulate.play_game``: in memory, each log written once, or command by command
@@ -86,7 +87,7 @@ def simulate_castle(obj, players, games, bot, seed, out_dir, max_rounds, durable
 
     service = local_service(obj, out_dir)
     with click.progressbar(length=games, label=f"{games} games", file=sys.stderr) as bar:
-        summary = simulate_castle_games(service, players, games, bot, seed, max_rounds,
+        summary = simulate_games(service, players, games, bot, seed, max_rounds,
                                         progress=bar.update, durable=durable)
     if as_json:
         emit(summary)
