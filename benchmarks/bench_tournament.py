@@ -23,7 +23,7 @@ from engine.games import kinds
 from engine.service import GameService
 from engine.store import FileStore
 from engine.tournament.bundle import verify, write
-from engine.tournament.desk import Desk
+from engine.tournament.organiser import Organiser
 from engine.tournament.simulate import simulate
 
 
@@ -43,11 +43,11 @@ def main() -> None:
         total = time.perf_counter() - started
         tid = report["tournament"]
         cold_started = time.perf_counter()
-        desk = Desk(GameService(store))
-        standings = desk.standings(tid)
+        organiser = Organiser(GameService(store))
+        standings = organiser.standings(tid)
         cold = time.perf_counter() - cold_started
         again_started = time.perf_counter()
-        desk.standings(tid)
+        organiser.standings(tid)
         warm = time.perf_counter() - again_started
         out = os.path.join(root, "bundle")
         t0 = time.perf_counter()

@@ -14,26 +14,26 @@ from .common import DevilGroup, emit, json_option, read_json_file, write_new
 _GAMES = click.Choice(list(KINDS))
 
 
-def _desk(obj, local: bool = False):
-    """The organiser's desk: the local store's, or with --server the service's (the token
+def _organiser(obj, local: bool = False):
+    """The organiser: the local store's, or with --server the service's (the token
     is the organiser key).  ``local``: the command works on a local store only."""
     if obj.server:
         if local:
             raise UsageError("this command works on a local store (--store); fetch the logs "
                              "first, or run it where the store is")
-        from .tournament_remote import RemoteDesk
+        from .tournament_remote import RemoteOrganiser
 
-        return RemoteDesk(obj.client)
-    from engine.tournament.desk import Desk
+        return RemoteOrganiser(obj.client)
+    from engine.tournament.organiser import Organiser
 
-    return Desk(obj.client.service)
+    return Organiser(obj.client.service)
 
 
-def _maps(desk, tid, events) -> list[dict]:
-    """Events as maps (the remote desk answers maps already)."""
-    if getattr(desk, "remote", False):
+def _maps(organiser, tid, events) -> list[dict]:
+    """Events as maps (the remote organiser answers maps already)."""
+    if getattr(organiser, "remote", False):
         return list(events)
-    rules = desk.service.load(tid).rules
+    rules = organiser.service.load(tid).rules
     return [rules.events.to_map(e) for e in events]
 
 
@@ -146,9 +146,9 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
         settings["attributes"] = attributes
     if bye_points is not None:
         settings["bye_points"] = bye_points
-    desk = _desk(obj)
-    tid = desk.create(settings)
-    view = desk.show(tid)
+    organiser = _organiser(obj)
+    tid = organiser.create(settings)
+    view = organiser.show(tid)
     if as_json:
         emit({"tournament": tid, "players": len(view["players"]), "seed": view["seed"]})
         return
@@ -161,9 +161,9 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
 
 
 def _one(obj, tournament_id, as_json, action):
-    desk = _desk(obj)
-    tid = desk.resolve(tournament_id)
-    events = _maps(desk, tid, action(desk, tid))
+    organiser = _organiser(obj)
+    tid = organiser.resolve(tournament_id)
+    events = _maps(organiser, tid, action(organiser, tid))
     if as_json:
         emit({"tournament": tid, "events": events})
         return
@@ -253,9 +253,9 @@ def pair(obj, tournament_id, seating, no_games, as_json):
         else:
             raise click.BadParameter('give {"tables": [[names], ...], "byes": [names]}',
                                      param_hint="--seating")
-    desk = _desk(obj)
-    tid = desk.resolve(tournament_id)
-    result = desk.pair(tid, seating=tables, byes=byes, games=not no_games)
+    organiser = _organiser(obj)
+    tid = organiser.resolve(tournament_id)
+    result = organiser.pair(tid, seating=tables, byes=byes, games=not no_games)
     if as_json:
         emit({"tournament": tid, **result})
         return
@@ -276,10 +276,10 @@ def attach(obj, tournament_id, source, table, as_json):
 
     from engine.log import read_bytes
 
-    desk = _desk(obj)
-    tid = desk.resolve(tournament_id)
+    organiser = _organiser(obj)
+    tid = organiser.resolve(tournament_id)
     data = read_bytes(source) if os.path.isfile(source) else None
-    result = desk.attach(tid, source, table=table, data=data)
+    result = organiser.attach(tid, source, table=table, data=data)
     if as_json:
         emit({"tournament": tid, **result})
         return
@@ -305,9 +305,9 @@ def _show(text: str) -> str:
 def close_round(obj, tournament_id, as_json):
     """Collect the open round's finished games and close it (refused while a table's game
     is not finished)."""
-    desk = _desk(obj)
-    tid = desk.resolve(tournament_id)
-    result = desk.close_round(tid)
+    organiser = _organiser(obj)
+    tid = organiser.resolve(tournament_id)
+    result = organiser.close_round(tid)
     if as_json:
         emit({"tournament": tid, **result})
         return
@@ -348,8 +348,8 @@ def _standings_text(data: dict) -> None:
 @click.pass_obj
 def standings(obj, tournament_id, csv_path, html_path, force, as_json):
     """The standings: points, then the tiebreaks in the tournament's order."""
-    desk = _desk(obj)
-    data = desk.standings(desk.resolve(tournament_id))
+    organiser = _organiser(obj)
+    data = organiser.standings(organiser.resolve(tournament_id))
     if csv_path:
         import csv
         import io
@@ -414,9 +414,9 @@ def _seated(name: str, attributes: dict) -> str:
 @click.pass_obj
 def show(obj, tournament_id, as_json):
     """The open round: its tables, their games and where each game stands."""
-    desk = _desk(obj)
-    tid = desk.resolve(tournament_id)
-    view = desk.show(tid)
+    organiser = _organiser(obj)
+    tid = organiser.resolve(tournament_id)
+    view = organiser.show(tid)
     if as_json:
         emit(view)
         return
@@ -446,12 +446,12 @@ def bundle(obj, tournament_id, out, as_json):
     with each log's head and a Merkle root (RFC 6962)."""
     from engine.tournament.bundle import unpack, write
 
-    desk = _desk(obj)
-    tid = desk.resolve(tournament_id)
-    if getattr(desk, "remote", False):  # the service writes it; unpacked here, checked after
-        manifest = unpack(desk.bundle_zip(tid), out)
+    organiser = _organiser(obj)
+    tid = organiser.resolve(tournament_id)
+    if getattr(organiser, "remote", False):  # the service writes it; unpacked here, checked after
+        manifest = unpack(organiser.bundle_zip(tid), out)
     else:
-        manifest = write(desk.store, tid, out)
+        manifest = write(organiser.store, tid, out)
     if as_json:
         emit({"tournament": tid, "folder": out, "zip": out.rstrip("/") + ".zip",
               "logs": len(manifest["logs"]), "root": manifest["merkle"]["root"]})
@@ -477,11 +477,11 @@ def verify(obj, source, as_json):
     if os.path.exists(source) and is_bundle(source):
         result = check(source)
     else:
-        desk = _desk(obj, local=True)
-        tid = desk.resolve(source)
+        organiser = _organiser(obj, local=True)
+        tid = organiser.resolve(source)
         with tempfile.TemporaryDirectory() as tmp:
             folder = os.path.join(tmp, "bundle")
-            write(desk.store, tid, folder)
+            write(organiser.store, tid, folder)
             result = check(folder)
     if as_json:
         emit(result)
@@ -508,9 +508,9 @@ def simulate(obj, kind, players, rounds, table_size, seed, as_json):
     round: a rehearsal, or load.  With --json the last line names the tournament."""
     from engine.tournament.simulate import simulate as run
 
-    desk = _desk(obj, local=True)
+    organiser = _organiser(obj, local=True)
     size = _size(table_size)
-    report = run(desk.service, kind, players, rounds, seed=seed, table_size=tuple(size),
+    report = run(organiser.service, kind, players, rounds, seed=seed, table_size=tuple(size),
                  progress=None if as_json else lambda line: click.echo(line, err=True))
     if as_json:
         emit(report)

@@ -1,7 +1,7 @@
-"""The organiser's desk over HTTP: ``devil --server URL --token KEY tournament ...`` against a
+"""The organiser over HTTP: ``devil --server URL --token KEY tournament ...`` against a
 ``devil serve --organiser-key KEY`` service (engine/http_tournament.py).  Same methods and
-answers as :class:`engine.tournament.desk.Desk` for what the CLI uses, with events as maps;
-errors come back as the engine's exceptions (RemoteClient), so exit codes are the same."""
+answers as :class:`engine.tournament.organiser.Organiser` for what the CLI uses, with events as
+maps; errors come back as the engine's exceptions (RemoteClient), so exit codes are the same."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import base64
 from urllib.parse import quote
 
 
-class RemoteDesk:
+class RemoteOrganiser:
     """``client``: a client.remote.RemoteClient (its token: the organiser key)."""
 
     remote = True

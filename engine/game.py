@@ -58,6 +58,12 @@ class GameRules:
 
     * ``kind``: the short name used in logs and on the command line (a key of
       :data:`engine.games.KINDS`).
+    * ``title``: the kind's name in every text (help, errors, tables, ``devil games``);
+      ``min_players`` / ``max_players``: how many players a game seats, checked by
+      :meth:`check_players` citing ``players_rule``.  The one source of these: the light
+      manifest :data:`engine.games.KINDS` / :data:`engine.games.PLAYERS` copies them for the
+      CLI's help (tests/core/test_kind_facts.py checks they agree).  A stream that is not
+      played at a table (a tournament) leaves the counts 0.
     * ``events`` / ``commands``: the codec registries of the kind's tagged classes.
     * ``setup(options, chance) -> [event]``: the first events of a new game from a JSON-able
       options map (``players`` and the kind's own options); raises :class:`UsageError` for bad
@@ -125,6 +131,9 @@ class GameRules:
     is_over: Callable[[Any], bool]
     seats: Callable[[Any], list]
     physical: Callable[[Any], bool]
+    min_players: int = 0
+    max_players: int = 0
+    players_rule: str = ""
     command_for: "Callable[[Any, list], tuple[Any, list]] | None" = None
     summary: "Callable[[Any], dict] | None" = None
     commitment: "Callable[[Any], str | None] | None" = None
@@ -162,6 +171,13 @@ class GameRules:
         from .fold import Fold
 
         return Fold(self, state=state).advance(list(events)).state
+
+    def check_players(self, players) -> list[str]:
+        """A new game's player names checked against this kind's counts
+        (:func:`check_players` with ``min_players``, ``max_players``, ``title`` and
+        ``players_rule``); raises UsageError."""
+        return check_players(players, self.min_players, self.max_players, self.title,
+                             self.players_rule)
 
     def summarize(self, state) -> dict:
         """The ``summary`` hook's map for ``state`` (see the class docstring), or a bare one

@@ -39,10 +39,10 @@ class TournamentApi:
     """The endpoints, on the service's :class:`engine.http.Api`."""
 
     def __init__(self, api):
-        from .tournament.desk import Desk
+        from .tournament.organiser import Organiser
 
         self.api = api
-        self.desk = Desk(api.service)
+        self.tournaments = Organiser(api.service)
 
     def organiser(self, request: Request) -> None:
         from .http import ApiError
@@ -59,12 +59,12 @@ class TournamentApi:
                                 "the organiser key)", 4)
 
     async def tournament(self, request: Request) -> str:
-        return await run_in_threadpool(self.desk.resolve, request.path_params["tournament"])
+        return await run_in_threadpool(self.tournaments.resolve, request.path_params["tournament"])
 
     async def create(self, request: Request) -> Response:
         self.organiser(request)
         body = await self.api.read_json(request)
-        tid = await run_in_threadpool(self.desk.create, body)
+        tid = await run_in_threadpool(self.tournaments.create, body)
         return JSONResponse({"tournament": tid}, status_code=201)
 
     async def command(self, request: Request) -> Response:
@@ -82,18 +82,20 @@ class TournamentApi:
         return JSONResponse(await self.api.call(tid, self._run, tid, kind, body))
 
     def _run(self, tid: str, kind: str, body: dict) -> dict:
-        desk = self.desk
+        tournaments = self.tournaments
         events = None
         if kind == "add":
-            events = desk.add(tid, _text(body, "player"))
+            events = tournaments.add(tid, _text(body, "player"))
         elif kind == "drop":
-            events = desk.drop(tid, _text(body, "player"), _text(body, "reason", ""))
+            events = tournaments.drop(tid, _text(body, "player"), _text(body, "reason", ""))
         elif kind == "penalty":
             points = body.get("points")
             if not isinstance(points, (int, float, str)) or isinstance(points, bool):
                 raise UsageError("penalty: \"points\" is a number such as -2 or \"-1/2\"")
-            events = desk.adjust(tid, _text(body, "player"), str(points), _text(body, "reason", ""),
-                                 "correction" if body.get("correction") is True else "penalty")
+            events = tournaments.adjust(tid, _text(body, "player"), str(points),
+                                        _text(body, "reason", ""),
+                                        "correction" if body.get("correction") is True
+                                        else "penalty")
         elif kind == "pair":
             issued: dict[str, dict] = {}
 
@@ -105,8 +107,8 @@ class TournamentApi:
             games = body.get("games", True)
             if not isinstance(games, bool):
                 raise UsageError("pair: \"games\" is true or false")
-            result = desk.pair(tid, seating=body.get("seating"), byes=body.get("byes"),
-                               games=games, private=private)
+            result = tournaments.pair(tid, seating=body.get("seating"), byes=body.get("byes"),
+                                      games=games, private=private)
             for row in result["tables"]:
                 row["tokens"] = issued.get(row["game"], {})
             return {"tournament": tid, **result}
@@ -124,16 +126,17 @@ class TournamentApi:
             table = body.get("table")
             if table is not None and (type(table) is not int or table < 1):
                 raise UsageError("attach: \"table\" is a table number from 1")
-            return {"tournament": tid, **desk.attach(tid, source or "", table=table, data=data)}
+            return {"tournament": tid,
+                    **tournaments.attach(tid, source or "", table=table, data=data)}
         elif kind == "close-round":
-            return {"tournament": tid, **desk.close_round(tid)}
-        rules = desk.service.load(tid).rules
+            return {"tournament": tid, **tournaments.close_round(tid)}
+        rules = tournaments.service.load(tid).rules
         return {"tournament": tid, "events": [rules.events.to_map(e) for e in events]}
 
     async def show(self, request: Request) -> Response:
         self.organiser(request)
         tid = await self.tournament(request)
-        return JSONResponse(await self.api.call(tid, self.desk.show, tid))
+        return JSONResponse(await self.api.call(tid, self.tournaments.show, tid))
 
     async def bundle(self, request: Request) -> Response:
         self.organiser(request)
@@ -159,14 +162,14 @@ class TournamentApi:
 
     async def standings(self, request: Request) -> Response:
         tid = await self.tournament(request)
-        return JSONResponse(await self.api.call(tid, self.desk.standings, tid))
+        return JSONResponse(await self.api.call(tid, self.tournaments.standings, tid))
 
     async def standings_page(self, request: Request) -> Response:
         from .tournament.page import page
 
         tid = await self.tournament(request)
-        data = await self.api.call(tid, self.desk.standings, tid)
-        paired = (await self.api.call(tid, self.desk.service.view, tid)).get("paired", [])
+        data = await self.api.call(tid, self.tournaments.standings, tid)
+        paired = (await self.api.call(tid, self.tournaments.service.view, tid)).get("paired", [])
         return HTMLResponse(page(data, paired))
 
 

@@ -20,7 +20,7 @@ import importlib
 from types import ModuleType
 
 from engine.errors import UsageError
-from engine.games import KINDS
+from engine.games import KINDS, players_text
 
 
 def manifest(kind: str) -> ModuleType:
@@ -67,6 +67,22 @@ def audit_renderer(kind: str) -> ModuleType | None:
     """The module rendering ``kind``'s audit (``text``, ``csv``), or None if it has none."""
     name = getattr(manifest(kind), "AUDIT", None)
     return None if name is None else importlib.import_module(name)
+
+
+def described(kind: str):
+    """A decorator for a kind's command: its docstring (the command's help) with ``{title}``
+    and ``{players}`` ("2 to 6") filled in from the registry's light copy of the kind's RULES
+    (:data:`engine.games.KINDS`, :data:`engine.games.PLAYERS`), so no help text writes them
+    again.  Put it below the click decorators (click reads the docstring)."""
+    facts = {"{title}": KINDS[kind], "{players}": players_text(kind)}
+
+    def fill(function):
+        text = function.__doc__
+        for key, value in facts.items():
+            text = text.replace(key, value)
+        function.__doc__ = text
+        return function
+    return fill
 
 
 def examples() -> list[str]:

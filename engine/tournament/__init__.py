@@ -3,9 +3,10 @@ same store as the games, with the same record format, hash chain and ``devil ver
 
 Parts: ``events`` (facts and commands), ``rules`` (setup, decide, evolve, command_for: the
 decider), ``pairing`` (swiss seating of multiplayer tables), ``standings`` (points and
-tiebreaks, a fold), ``desk`` (the organiser's operations: games created and results read from
-verified logs), ``bundle`` (the bundle and its offline check), ``roster`` (players files),
-``simulate`` (bots play a whole event).  It names no game kind: a game's result comes from its kind's ``placings`` hook.
+tiebreaks, a fold), ``organiser`` (the organiser's operations: games created and results read
+from verified logs), ``bundle`` (the bundle and its offline check), ``roster`` (players files),
+``simulate`` (bots play a whole event).  It names no game kind: a game's result comes from its
+kind's ``placings`` hook.
 """
 
 from __future__ import annotations

@@ -142,7 +142,7 @@ def write(store, tournament: str, out: str) -> dict:
     Returns the manifest.  UsageError if ``out`` exists and is not an empty folder, or if
     ``out.zip`` exists."""
     from ..replay import load_bytes
-    from .desk import Desk, attached_games
+    from .organiser import Organiser, attached_games
     from .standings import rows
 
     _check_out(out)
@@ -153,7 +153,7 @@ def write(store, tournament: str, out: str) -> dict:
     for round_, table, game in attached_games(state):
         logs.append({"role": "game", "game": game, "round": round_, "table": table,
                      "file": f"games/{game}.devlog", "data": store.log_bytes(game)})
-    measure = Desk.measure(state)
+    measure = Organiser.measure(state)
     manifest = {"format": FORMAT, "version": VERSION, "tournament": tournament,
                 "name": state.created.name, "game": state.created.game,
                 "finished": state.finished, "logs": [], "files": {},
@@ -349,7 +349,7 @@ def verify(path: str) -> dict:
     "games": count, "root"}``.  UsageError when ``path`` is not a bundle at all."""
     from ..jsonsafe import loads
     from ..replay import load_bytes, verify_bytes
-    from .desk import Desk, attached_games
+    from .organiser import Organiser, attached_games
     from .standings import rows
 
     reader = Reader(path)
@@ -483,7 +483,7 @@ def verify(path: str) -> dict:
     extra = listed - {g for _r, _t, g in attached_games(state)} - {tournament}
     for game in sorted(extra):
         problems.append(f"game {game} is in the bundle but attached to no table")
-    measure = Desk.measure(state)
+    measure = Organiser.measure(state)
     if rows(state, measure) != manifest.get("standings"):
         problems.append("the standings recomputed from the stream differ from the published ones")
     else:

@@ -15,7 +15,7 @@ from ..codec import Registry
 
 
 @attrs.frozen
-class Table:
+class PairedTable:
     """One table of a round: ``players`` in seat order, ``first`` the start player."""
 
     players: list[str]
@@ -80,7 +80,7 @@ class RoundPaired:
 
     TYPE: ClassVar[str] = "round_paired"
     round: int
-    tables: list[Table]
+    tables: list[PairedTable]
     byes: list[str]
     repeats: int
 
@@ -195,7 +195,7 @@ class Attach:
 
 
 @attrs.frozen
-class Record:
+class RecordResult:
     """Record table ``table``'s result: the log's head (``seq``, ``link`` hex) and the game's
     placings (GameRules.placings, seats in table order)."""
 
@@ -232,4 +232,4 @@ class Adjust:
     kind: str = "penalty"
 
 
-COMMANDS = Registry("tournament command", [Add, Drop, Pair, Attach, Record, Close, Adjust])
+COMMANDS = Registry("tournament command", [Add, Drop, Pair, Attach, RecordResult, Close, Adjust])

@@ -58,7 +58,7 @@ def _tables(paired: list) -> list[str]:
 
 
 def page(data: dict, paired: list | None = None) -> str:
-    """The HTML page of ``data`` (``Desk.standings``'s map).  ``paired`` (the served page
+    """The HTML page of ``data`` (``Organiser.standings``'s map).  ``paired`` (the served page
     only: the tournament view's rounds) adds every table with a link to its game's replay
     page; the offline file (`standings --html`) has no server to link to."""
     measure = data["measure"]

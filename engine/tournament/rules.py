@@ -5,7 +5,7 @@ The same shape as a game (engine.game): ``setup(options)`` gives the first event
 IllegalCommand / UsageError, recording nothing), ``evolve`` applies one fact.  There is no
 hidden chance: every draw comes from the public seed in ``tournament_created``, so
 ``devil verify`` re-decides every command, pairings included.  What a game's log says is
-checked before a result is submitted (engine.tournament.desk): the rules here do no I/O.
+checked before a result is submitted (engine.tournament.organiser): the rules here do no I/O.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ MAX_COLUMNS, MAX_COLUMN, MAX_VALUE = 16, 32, 80
 
 
 @attrs.define
-class State:
+class TournamentState:
     """The fold of a tournament stream.
 
     ``created`` (the first event); ``players`` (registration order); ``joined``/``dropped``:
@@ -86,8 +86,8 @@ class State:
         return out
 
 
-def initial() -> State:
-    return State()
+def initial() -> TournamentState:
+    return TournamentState()
 
 
 # -- setup -----------------------------------------------------------------------------------
@@ -231,7 +231,7 @@ def setup(options: dict, chance=None) -> list:
 
 
 # -- evolve ----------------------------------------------------------------------------------
-def evolve(state: State, event) -> State:
+def evolve(state: TournamentState, event) -> TournamentState:
     """Apply one fact (in place)."""
     t = type(event)
     if t is ev.TournamentCreated:
@@ -266,7 +266,7 @@ def evolve(state: State, event) -> State:
 
 
 # -- decide ----------------------------------------------------------------------------------
-def _known(state: State, name: str, rule: str) -> str:
+def _known(state: TournamentState, name: str, rule: str) -> str:
     from ..seats import seat_named
 
     if name not in state.joined:
@@ -275,12 +275,12 @@ def _known(state: State, name: str, rule: str) -> str:
     return name
 
 
-def _open(state: State) -> None:
+def _open(state: TournamentState) -> None:
     if state.finished:
         raise IllegalCommand("TOUR-5.3", "the tournament is finished: nothing more can be recorded")
 
 
-def _table(state: State, round_: int, table: int, rule: str):
+def _table(state: TournamentState, round_: int, table: int, rule: str):
     if round_ != state.round or state.closed >= round_:
         raise IllegalCommand(rule, f"round {round_} is not the open round "
                                    f"({'none is open' if state.closed == state.round else f'round {state.round} is'})")
@@ -290,7 +290,8 @@ def _table(state: State, round_: int, table: int, rule: str):
     return tables[table - 1]
 
 
-def pairing(state: State, round_: int) -> tuple[list[tuple[list[str], str]], list[str], int]:
+def pairing(state: TournamentState, round_: int
+            ) -> tuple[list[tuple[list[str], str]], list[str], int]:
     """The swiss pairing of round ``round_`` from ``state`` (see engine.tournament.pairing):
     ``([(seat order, first), ...], byes, repeats)``.  Raises IllegalCommand when the active
     players cannot fill a table."""
@@ -315,7 +316,7 @@ def pairing(state: State, round_: int) -> tuple[list[tuple[list[str], str]], lis
     return seated, byes, repeats(tables, met)
 
 
-def _fixed(state: State, round_: int, seating, byes) -> tuple[list, list[str], int]:
+def _fixed(state: TournamentState, round_: int, seating, byes) -> tuple[list, list[str], int]:
     created = state.created
     if not isinstance(seating, list) or not seating:
         raise UsageError("a fixed round needs its seating: tables of player names")
@@ -352,7 +353,7 @@ def _fixed(state: State, round_: int, seating, byes) -> tuple[list, list[str], i
     return out, byes, repeats([t for t, _ in out], state.met())
 
 
-def decided(state: State, round_: int, table: int) -> str | None:
+def decided(state: TournamentState, round_: int, table: int) -> str | None:
     """Why table ``table`` of round ``round_`` takes no other game (TOUR-4.3: its result is
     recorded already), or None."""
     result = state.results.get((round_, table))
@@ -362,7 +363,7 @@ def decided(state: State, round_: int, table: int) -> str | None:
             "table's result is recorded once, from its own game")
 
 
-def decide(state: State, command, chance=None) -> list:
+def decide(state: TournamentState, command, chance=None) -> list:
     """The facts ``command`` causes (see the module doc).  Raises IllegalCommand (rule id
     TOUR-n.m), UnknownPlayer or UsageError; never changes ``state``."""
     if state.created is None:
@@ -401,7 +402,7 @@ def decide(state: State, command, chance=None) -> list:
             seated, byes, count = pairing(state, round_)
         else:
             seated, byes, count = _fixed(state, round_, command.seating, command.byes)
-        tables = [ev.Table(players=players, first=first) for players, first in seated]
+        tables = [ev.PairedTable(players=players, first=first) for players, first in seated]
         return [ev.RoundPaired(round=round_, tables=tables, byes=byes, repeats=count)]
     if t is ev.Attach:
         _open(state)
@@ -420,7 +421,7 @@ def decide(state: State, command, chance=None) -> list:
                                  "once, from its own game")
         return [ev.GameAttached(round=command.round, table=command.table, game=command.game,
                                 created=command.created)]
-    if t is ev.Record:
+    if t is ev.RecordResult:
         _open(state)
         table = _table(state, command.round, command.table, "TOUR-4.3")
         if state.games.get((command.round, command.table)) != command.game:
@@ -473,13 +474,13 @@ def decide(state: State, command, chance=None) -> list:
     raise UsageError(f"not a tournament command: {type(command).__name__}")
 
 
-def _copy(state: State) -> State:
+def _copy(state: TournamentState) -> TournamentState:
     return attrs.evolve(state, results=dict(state.results), tables=dict(state.tables),
                         byes=dict(state.byes), adjustments=list(state.adjustments),
                         dropped=dict(state.dropped))
 
 
-def command_for(state: State, events: list) -> tuple[Any, list]:
+def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
     """The command (for the first batch: the options) that gave ``events``; ValueError if none."""
     first = events[0]
     t = type(first)
@@ -507,10 +508,11 @@ def command_for(state: State, events: list) -> tuple[Any, list]:
                          created=first.created), []
     if t is ev.ResultRecorded:
         own = [int(fraction(p)) for p in first.points] if first.scored else None
-        return ev.Record(round=first.round, table=first.table, game=first.game, seq=first.seq,
-                         link=first.link, places=list(first.places), values=list(first.values),
-                         winners=list(first.winners), measure=first.measure, share=first.share,
-                         points=own), []
+        return ev.RecordResult(
+            round=first.round, table=first.table, game=first.game, seq=first.seq,
+            link=first.link, places=list(first.places), values=list(first.values),
+            winners=list(first.winners), measure=first.measure, share=first.share,
+            points=own), []
     if t is ev.RoundClosed:
         return ev.Close(round=first.round), []
     if t is ev.PointsAdjusted:
@@ -519,7 +521,7 @@ def command_for(state: State, events: list) -> tuple[Any, list]:
     raise ValueError(f"no command gives {first.TYPE} first")
 
 
-def measure_of(state: State) -> str:
+def measure_of(state: TournamentState) -> str:
     """The name of the value summed for the measure tiebreak (the game kind's placings
     ``measure``, e.g. final money): from a recorded result, else from a throwaway game."""
     for result in state.results.values():

@@ -56,3 +56,12 @@ def test_the_table_shows_advanced_3p_cards_and_a_pile_known_as_a_set():
     g = from_position(position(CLAIR, ordered=False, active="Ann"))
     table = render.table(dict(RULES.view(g.state, 0), game="g2"), "Ann")
     assert "item pile known only as a set below its top 0" in table
+
+
+def test_a_physical_draw_and_a_hidden_seat_are_described():
+    """A tie in a physical game (CASTLE-6.6; the pile's order unknown, CASTLE-7.1): Ben draws
+    and the card is to be reported; a seat the viewer may not see is "someone"."""
+    text = render.describe(E.DrawAwaited(player=1, reason="tie"), ["Ann", "Ben", "Cid"])
+    assert text == ("Ben draws from the item pile (tie, CASTLE-6.6); the card drawn is to be "
+                    "reported (CASTLE-7.1)")
+    assert render.describe(E.TurnPassed(player=None), ["Ann"]) == "someone passes (CASTLE-8.1)"

@@ -146,3 +146,34 @@ def test_every_command_has_one_json_option():
     walk(cli, [])
     assert missing == []
     assert CliRunner().invoke(cli, ["--help"]).exit_code == 0
+
+
+def _layer_table() -> str:
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    return text[text.index("| path | what | may import |"):text.index("\n\nAdding a game is adding")]
+
+
+def test_the_layer_table_lists_every_module_and_every_kind_has_each_common_part():
+    """docs/architecture.md's layer table names every module of engine/ and client/ by its
+    path; a kind's module is named either as `engine|client/games/<kind>/NAME.py` (a part every
+    kind has, under the same name) or by its own path (a part only that kind has)."""
+    table = _layer_table()
+    listed = set(re.findall(r"`((?:engine|client)/[\w/<>]+\.py)`", table))
+    modules = sorted((ROOT / "engine").rglob("*.py")) + sorted((ROOT / "client").rglob("*.py"))
+    missing = []
+    for path in modules:
+        rel = path.relative_to(ROOT).as_posix()
+        parts = rel.split("/")
+        generic = "/".join(parts[:2] + ["<kind>"] + parts[3:]) if kind_folder(path) else None
+        if rel not in listed and generic not in listed:
+            missing.append(rel)
+    assert missing == []
+    for entry in listed:  # no stale row, and a common part is there in every kind
+        paths = ([entry.replace("<kind>", kind) for kind in KINDS] if "<kind>" in entry
+                 else [entry])
+        for rel in paths:
+            assert (ROOT / rel).is_file(), (entry, rel)
+        if "<kind>" not in entry and len(entry.split("/")) > 3 and entry.split("/")[1] == "games":
+            kind = entry.split("/")[2]
+            generic = entry.replace(f"/{kind}/", "/<kind>/", 1)
+            assert generic not in listed, entry

@@ -159,3 +159,21 @@ def test_a_doctored_pact_payer(physical, tmp_path):
     result = audit(open_log(str(target)))
     assert not result.ok and result.first_bad_seq == 41
     assert run("audit", str(target)).exit_code == 3
+
+
+def test_the_audit_walks_every_event_type_that_moves_money_through_its_handler():
+    """The audit's dispatch table (event class -> handler) names every atkr event type but
+    the furnace's refill (ATKR-7.1: coals back in the furnace, no money moves)."""
+    import importlib
+    import pathlib
+
+    from engine.games.atkr import events as E
+    from engine.replay import load_bytes
+
+    module = importlib.import_module("engine.games.atkr.audit")
+    root = pathlib.Path(__file__).resolve().parents[2]
+    log = load_bytes((root / "replays" / "atkr-2p-random-seed102.devlog").read_bytes())
+    handled = set(module._Auditor(log).handlers())
+    kinds = {cls for cls in E.EVENTS.by_type.values() if cls.__module__ == E.__name__}
+    assert kinds - handled == {E.FurnaceRefilled}
+    assert handled <= kinds

@@ -1,4 +1,4 @@
-"""Helpers for the tournament tests: a desk on a store, physical Auf Teufel komm raus games
+"""Helpers for the tournament tests: an organiser on a store, physical Auf Teufel komm raus games
 played to a chosen end, Castle of the Devil games that end by a declaration from a deal."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ from engine.games.atkr import commands as A
 from engine.games.castle import commands as C
 from engine.service import GameService
 from engine.store import MemoryStore
-from engine.tournament.desk import Desk
+from engine.tournament.organiser import Organiser
 
 DEVIL = 0
 
 
-def desk(store=None) -> Desk:
-    return Desk(GameService(store or MemoryStore()))
+def organiser(store=None) -> Organiser:
+    return Organiser(GameService(store or MemoryStore()))
 
 
 def fixed(players, rounds=2, size=(4, 4), **more) -> dict:

@@ -5,13 +5,13 @@ import pytest
 from engine.errors import DevilError, IllegalCommand, UsageError
 from engine.games.atkr import commands as A
 
-from .helpers import desk, fixed, quick_atkr
+from .helpers import fixed, organiser, quick_atkr
 
 PLAYERS = list("ABCDEFGH")
 
 
 def event():
-    d = desk()
+    d = organiser()
     t = d.create(fixed(PLAYERS, game="atkr", options={"physical": True}))
     d.pair(t, seating=[list("ABCD"), list("EFGH")], games=False)
     return d, t
@@ -27,7 +27,7 @@ def refused(d, t, error, match, action):
 
 
 def test_a_player_at_two_tables_of_one_round():
-    d = desk()
+    d = organiser()
     t = d.create(fixed(PLAYERS, game="atkr"))
     refused(d, t, IllegalCommand, r"TOUR-2.2: A is seated at two tables of round 1 \(tables 1 "
             r"and 2\)", lambda: d.pair(t, seating=[list("ABCD"), list("AFGH")], games=False))
@@ -100,7 +100,7 @@ def test_an_unfinished_game_and_a_log_from_another_tournament():
 
 
 def test_a_game_recorded_before_its_round_was_paired():
-    d = desk()
+    d = organiser()
     t = d.create(fixed(PLAYERS, game="atkr", options={"physical": True}))
     early = quick_atkr(d.service, list("ABCD"), {"A": 600, "B": 0, "C": 0, "D": 0})
     import time
@@ -114,7 +114,7 @@ def test_a_damaged_log_file_is_refused_and_not_imported(tmp_path):
     g = quick_atkr(d.service, list("ABCD"), {"A": 600, "B": 0, "C": 0, "D": 0})
     data = bytearray(d.store.log_bytes(g))
     data[len(data) // 2] ^= 0x01
-    other = desk()
+    other = organiser()
     t2 = other.create(fixed(PLAYERS, game="atkr", options={"physical": True}))
     other.pair(t2, seating=[list("ABCD"), list("EFGH")], games=False)
     refused(other, t2, IllegalCommand, "TOUR-4.1: the log .*does not verify: record \\d+ is bad",
@@ -161,7 +161,7 @@ def test_dropping_an_unknown_player_and_other_registration_errors():
     ({"rounds": 0}, "number of rounds"),
 ])
 def test_bad_settings_create_nothing(change, match):
-    d = desk()
+    d = organiser()
     options = {**fixed(PLAYERS, game="atkr"), **change}
     with pytest.raises(UsageError, match=match):
         d.create(options)

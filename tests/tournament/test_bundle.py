@@ -11,7 +11,7 @@ import pytest
 from engine.tournament.bundle import merkle_root, verify, write
 from engine.store import FileStore
 
-from .helpers import desk, fixed, quick_atkr
+from .helpers import fixed, organiser, quick_atkr
 
 import hashlib
 
@@ -29,7 +29,7 @@ def test_merkle_root_is_rfc_6962():
 
 @pytest.fixture
 def bundle(tmp_path):
-    d = desk(FileStore(str(tmp_path / "store")))
+    d = organiser(FileStore(str(tmp_path / "store")))
     t = d.create(fixed(list("ABCDEFGH"), rounds=1, game="atkr", options={"physical": True}))
     d.pair(t, seating=[list("ABCD"), list("EFGH")], games=False)
     g1 = quick_atkr(d.service, list("ABCD"), {"A": 600, "B": 300, "C": 0, "D": 0})
@@ -202,7 +202,7 @@ def test_a_finished_game_whose_seal_was_dropped_is_named(bundle, tmp_path):
 def test_an_attached_file_never_sealed_is_sealed_in_its_bundle(tmp_path):
     """A game attached from a file (imported, never sealed by the store) gets its seal when the
     bundle is written, so the offline check can require one."""
-    d = desk(FileStore(str(tmp_path / "store")))
+    d = organiser(FileStore(str(tmp_path / "store")))
     t = d.create(fixed(list("ABCDEFGH"), rounds=1, game="atkr", options={"physical": True}))
     d.pair(t, seating=[list("ABCD"), list("EFGH")], games=False)
     g1 = quick_atkr(d.service, list("ABCD"), {"A": 600, "B": 300, "C": 0, "D": 0})
@@ -299,7 +299,7 @@ def test_games_disputed_after_their_end_attach_and_verify_in_the_bundle(tmp_path
     was taken, folded the desk record as a game event (KeyError, exit 70)."""
     from engine.desk.commands import Dispute
 
-    d = desk(FileStore(str(tmp_path / "store")))
+    d = organiser(FileStore(str(tmp_path / "store")))
     t = d.create(fixed(list("ABCDEFGH"), rounds=1, game="atkr", options={"physical": True}))
     d.pair(t, seating=[list("ABCD"), list("EFGH")], games=False)
     g1 = quick_atkr(d.service, list("ABCD"), {"A": 600, "B": 300, "C": 0, "D": 0})

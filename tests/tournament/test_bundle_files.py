@@ -16,14 +16,14 @@ from engine.errors import UsageError
 from engine.store import FileStore
 from engine.tournament.bundle import verify, write
 
-from .helpers import desk, fixed, quick_atkr
+from .helpers import fixed, organiser, quick_atkr
 
 MiB = 1024 * 1024
 
 
 @pytest.fixture
 def bundle(tmp_path):
-    d = desk(FileStore(str(tmp_path / "store")))
+    d = organiser(FileStore(str(tmp_path / "store")))
     t = d.create(fixed(list("ABCD"), rounds=1, game="atkr", options={"physical": True}))
     d.pair(t, seating=[list("ABCD")], games=False)
     game = quick_atkr(d.service, list("ABCD"), {"A": 600, "B": 0, "C": 0, "D": 0})

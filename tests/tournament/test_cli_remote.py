@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from client.cli import cli
 from tests.service.conftest import Server
 
-from .helpers import desk, quick_atkr
+from .helpers import organiser, quick_atkr
 
 KEY = "the-organisers-key"
 
@@ -57,7 +57,7 @@ def test_referees_logs_attached_over_http(server, tmp_path):
     seating.write_text(json.dumps([list("ABCD"), list("EFGH")]))
     assert "table 2   E*  F  G  H" in devil(server, "pair", t, "--seating", seating,
                                               "--no-games").output
-    local = desk()  # the referees recorded the tables elsewhere
+    local = organiser()  # the referees recorded the tables elsewhere
     for number, (names, bets) in enumerate([("ABCD", {"A": 600, "B": 300, "C": 0, "D": 0}),
                                             ("EFGH", {"E": 0, "F": 600, "G": 600, "H": 0})], 1):
         game = quick_atkr(local.service, list(names), bets)

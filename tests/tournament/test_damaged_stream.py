@@ -15,7 +15,7 @@ from engine.log import encode_header, scan
 from engine.store import FileStore
 from engine.tournament.bundle import verify, write
 
-from .helpers import desk, fixed, quick_atkr
+from .helpers import fixed, organiser, quick_atkr
 
 
 def run(store, *args):
@@ -54,7 +54,7 @@ def test_a_bundle_whose_stream_holds_only_its_header_fails_verify(tmp_path):
     around a stream cut back to its header: named as a problem, exit 3, never a crash."""
     from .test_bundle import _reman
 
-    d = desk(FileStore(str(tmp_path / "store")))
+    d = organiser(FileStore(str(tmp_path / "store")))
     t = d.create(fixed(list("ABCD"), rounds=1, game="atkr", options={"physical": True}))
     d.pair(t, seating=[list("ABCD")], games=False)
     d.attach(t, quick_atkr(d.service, list("ABCD"), {"A": 600, "B": 0, "C": 0, "D": 0}))

@@ -8,7 +8,7 @@ from starlette.testclient import TestClient
 from engine.http import create_app
 from engine.store import MemoryStore
 
-from .helpers import desk, quick_atkr
+from .helpers import organiser, quick_atkr
 
 KEY = "organiser-secret"
 AUTH = {"Authorization": f"Bearer {KEY}"}
@@ -63,7 +63,7 @@ def test_a_round_over_http_with_seat_tokens():
 
 def test_attach_a_referees_log_in_base64():
     store = MemoryStore()
-    local = desk(store)
+    local = organiser(store)
     with TestClient(create_app(store, KEY)) as http:
         t = http.post("/tournaments", headers=AUTH, json={
             "name": "Box cup", "game": "atkr", "rounds": 1, "table_size": [4, 4],
@@ -71,7 +71,7 @@ def test_attach_a_referees_log_in_base64():
             "options": {"physical": True}}).json()["tournament"]
         http.post(f"/tournaments/{t}/commands", headers=AUTH,
                   json={"type": "pair", "seating": [list("ABCD")], "games": False})
-        other = desk()  # the referee recorded the game elsewhere
+        other = organiser()  # the referee recorded the game elsewhere
         game = quick_atkr(other.service, list("ABCD"), {"A": 600, "B": 0, "C": 0, "D": 300})
         log = base64.b64encode(other.store.log_bytes(game)).decode()
         done = http.post(f"/tournaments/{t}/commands", headers=AUTH,

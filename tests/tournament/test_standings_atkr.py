@@ -33,7 +33,7 @@ Ranking: A, B, E, H, C, I, G, F, D.
 
 from engine.errors import IllegalCommand
 
-from .helpers import by_player, desk, fixed, quick_atkr
+from .helpers import by_player, fixed, organiser, quick_atkr
 
 import pytest
 
@@ -41,7 +41,7 @@ PLAYERS = list("ABCDEFGHI")
 
 
 def run_event():
-    d = desk()
+    d = organiser()
     t = d.create(fixed(PLAYERS, game="atkr", options={"physical": True}))
     svc = d.service
     d.pair(t, seating=[list("ABCD"), list("EFGH")], byes=["I"], games=False)
@@ -96,7 +96,7 @@ def test_the_stream_verifies_and_a_penalty_moves_a_player():
 
 
 def test_a_penalty_is_an_event_with_its_reason():
-    d = desk()
+    d = organiser()
     t = d.create(fixed(PLAYERS, game="atkr", options={"physical": True}))
     with pytest.raises(IllegalCommand, match="TOUR-3.5: a penalty or correction needs its reason"):
         d.adjust(t, "C", "-1", "  ")

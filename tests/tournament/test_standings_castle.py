@@ -30,13 +30,13 @@ opponents' points leave tied goes to the seeded draw: C, I; then {E, F}, {A, B, 
 {G, J}; then L, H.
 """
 
-from .helpers import by_player, castle_declared, desk, fixed
+from .helpers import by_player, castle_declared, fixed, organiser
 
 PLAYERS = list("ABCDEFGHIJKL")
 
 
 def test_a_hand_worked_castle_event():
-    d = desk()
+    d = organiser()
     t = d.create(fixed(PLAYERS, size=(6, 6), game="castle", options={"physical": True}))
     svc = d.service
     d.pair(t, seating=[list("ABCDEF"), list("GHIJKL")], games=False)
@@ -68,7 +68,7 @@ def test_a_hand_worked_castle_event():
 def test_castle_scoring_variant_points_are_the_personal_scores():
     """CASTLE-10.3: A declares right with C and E, each holding one needed item: A scores 3,
     C and E 2 each, the losers 0; those scores are the tournament points (TOUR-3.3)."""
-    d = desk()
+    d = organiser()
     players = list("ABCDEF")
     t = d.create(fixed(players, rounds=1, size=(6, 6), game="castle",
                        options={"physical": True, "variants": ["scoring"]}))

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import click
 
+from engine.games import players_text
+
 from ...common import id_option, json_option, print_created, seat_entropy_option, submit_command
+from .. import described
 
 
 @click.command("atkr")
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME",
-              help="A player, 2 to 6 in seat order (repeat the option).")
+              help=f"A player, {players_text('atkr')} in seat order (repeat the option).")
 @click.option("--first", metavar="NAME", help="Start player of round 1 (default: drawn).")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Fix the digital furnace's "
               "seed, for tests and demos: the game is reproducible, and so predictable to anyone "
@@ -26,8 +29,9 @@ from ...common import id_option, json_option, print_created, seat_entropy_option
 @seat_entropy_option
 @json_option
 @click.pass_obj
+@described("atkr")
 def new_atkr(obj, players, first, seed, physical, ring, track, as_json):
-    """A new Auf Teufel komm raus game.
+    """A new {title} game.
 
     \b
     Example:
@@ -49,8 +53,9 @@ def new_atkr(obj, players, first, seed, physical, ring, track, as_json):
 @id_option
 @json_option
 @click.pass_obj
+@described("atkr")
 def bet(obj, game, amount, as_name, command_id, as_json):
-    """Place a secret bet (Auf Teufel komm raus, phase 1).
+    """Place a secret bet ({title}, phase 1).
 
     AMOUNT is a multiple of 10 from 0 to all of the player's money.  Nobody sees a bet until
     every player with money has bet (ATKR-3.2).
@@ -75,8 +80,9 @@ COAL_CHOICES = ["10", "20", "25", "50", "75", "100", "devil"]
 @id_option
 @json_option
 @click.pass_obj
+@described("atkr")
 def draw(obj, game, as_name, coal, command_id, as_json):
-    """Draw a coal from the furnace (Auf Teufel komm raus, phase 2).
+    """Draw a coal from the furnace ({title}, phase 2).
 
     In a digital game the furnace draws; in a physical game give the coal drawn with --coal.
 
@@ -98,8 +104,9 @@ def draw(obj, game, as_name, coal, command_id, as_json):
 @id_option
 @json_option
 @click.pass_obj
+@described("atkr")
 def stop(obj, game, as_name, command_id, as_json):
-    """Stop drawing and lay out your coals (Auf Teufel komm raus, phase 2).
+    """Stop drawing and lay out your coals ({title}, phase 2).
 
     At least one coal must be drawn first (ATKR-4.2).  The last stop of a round settles the
     bets, prizes, pawns and pacts at once.

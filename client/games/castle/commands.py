@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import click
 
+from engine.games import players_text
+
+from .. import described
 from ...common import (id_option, json_option, print_created, read_json_file,
                        seat_entropy_option, submit_command)
 
@@ -80,7 +83,7 @@ def send(obj, game, command: dict, as_name, command_id, as_json):
 # -- devil new castle ------------------------------------------------------------------
 @click.command("castle")
 @click.option("--player", "players", multiple=True, metavar="NAME",
-              help="A player, 3 to 10 in seat order = clockwise (repeat the option). "
+              help=f"A player, {players_text('castle')} in seat order = clockwise (repeat the option). "
                    "With --deal, defaults to the seats of the deal file in file order.")
 @click.option("--first", metavar="NAME", help="The start player (default: drawn by chance; "
               "in a physical game the first player listed).  CASTLE-2.8.")
@@ -109,9 +112,10 @@ def send(obj, game, command: dict, as_name, command_id, as_json):
 @seat_entropy_option
 @json_option
 @click.pass_obj
+@described("castle")
 def new_castle(obj, players, first, seed, deal_file, position_file, variants, beginner, house,
                show_deal, as_json):
-    """A new Castle of the Devil (Die Kutschfahrt zur Teufelsburg) game, 3 to 10 players.
+    """A new {title} (Die Kutschfahrt zur Teufelsburg) game, {players} players.
 
     \b
     Examples:
@@ -139,7 +143,8 @@ def new_castle(obj, players, first, seed, deal_file, position_file, variants, be
         if seed is None:
             options["physical"] = True
     if not options["players"]:
-        raise click.UsageError("name the players with --player (3 to 10), or give --deal")
+        raise click.UsageError(f"name the players with --player ({players_text('castle')}), "
+                               "or give --deal")
     if house:
         rules = {}
         for text in house:

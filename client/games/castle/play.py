@@ -14,6 +14,7 @@ from __future__ import annotations
 import click
 
 from ...common import emit, game_value, json_option, local_service, parse_bots
+from .. import described
 from ...play import secret_prompt
 
 #: menu lines for a kind of move with several forms
@@ -215,9 +216,10 @@ def decide(session, seat: int, legal: list, *, ask_always: bool = False) -> None
                    "window then shows who had a choice).")
 @json_option
 @click.pass_obj
+@described("castle")
 def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_rounds,
                 resume_game, ask_always, as_json):
-    """Castle of the Devil at one terminal: people and bots mixed.
+    """{title} at one terminal: people and bots mixed.
 
     Between two people the screen is cleared and the program waits ("Pass the terminal to
     Ben, then press Enter"); a person's screen then recaps what happened since their last
@@ -234,6 +236,7 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
 
     from engine.bots import Table, make_bot
     from engine.errors import UsageError
+    from engine.game import rules_for
 
     from ...play import Session, resume_announced, start
     from . import render
@@ -246,9 +249,10 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
             bool(players or first or seed is not None or variants or beginner))
     else:
         seats = list(players) + [name for name in bots if name not in players]
-        if not 3 <= len(seats) <= 10:
-            raise UsageError(f"Castle of the Devil takes 3 to 10 players, not {len(seats)} "
-                             "(--player / --bot)")
+        rules = rules_for("castle")
+        if not rules.min_players <= len(seats) <= rules.max_players:
+            raise UsageError(f"{rules.title} takes {rules.min_players} to {rules.max_players} "
+                             f"players, not {len(seats)} (--player / --bot)")
         people = [name for name in seats if name not in bots or name in players]
         bots = {name: kind for name, kind in bots.items() if name not in players}
         options = {"players": seats, "first": first, "variants": list(variants),

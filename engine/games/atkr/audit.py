@@ -263,128 +263,145 @@ class _Auditor:
             self.expected = []
 
     def describe(self, item: tuple) -> str:
-        kind = item[0]
-        if kind == "bet_won":
-            _, seat, stake, win, rule = item
-            return f"{self.names[seat]}'s bet of {stake} wins {win} ({rule})"
-        if kind == "bet_lost":
-            _, seat, stake, rule = item
-            return f"{self.names[seat]}'s bet of {stake} is lost ({rule})"
-        if kind == "prize_paid":
-            _, seat, amount, rule = item
-            return f"a prize of {amount} to {self.names[seat]} ({rule})"
-        if kind == "pact_paid":
-            _, drawer, payer, to, amount, rule = item
-            return (f"{self.name(payer)} pays {self.names[to]} {amount} after "
-                    f"{self.names[drawer]}'s devil ({rule})")
-        return _fmt(item)  # pragma: no cover
+        """An expected or recorded payment item in words (:data:`_ITEM_TEXT` by its kind)."""
+        text = _ITEM_TEXT.get(item[0])
+        if text is None:  # pragma: no cover - the auditor makes only items it has words for
+            return _fmt(item)
+        return text(self, *item[1:])
 
-    # -- the walk ---------------------------------------------------------------------------
-    def run(self) -> Audit:
+    # -- the walk: one handler per event type -------------------------------------------------
+    def handlers(self) -> dict:
+        """event class -> the method that walks it (types not named leave the accounts alone)."""
         ev = self.ev
+        return {ev.GameCreated: self.game_created, ev.RoundStarted: self.round_started,
+                ev.BetPlaced: self.bet_placed, ev.BetsRevealed: self.bets_revealed,
+                ev.CoalDrawn: self.coal_drawn, ev.Stopped: self.stopped,
+                ev.PactPaid: self.pact_paid, ev.BetWon: self.bet_won, ev.BetLost: self.bet_lost,
+                ev.PrizePaid: self.prize_paid, ev.PawnsPlaced: self.pawns_placed,
+                ev.GameEnded: self.game_ended}
+
+    def game_created(self, event, seq: int) -> None:
+        self.names = list(event.players)
+        self.n = len(self.names)
+        self.money = [event.start_money] * self.n
+        self.track_low, self.track = event.track_low, list(event.track)
+        self.bank = 0
+        self.bank_low = 0
+        self.pacts: list[int] = []
+        self.result = Audit(self.log.header.game, list(self.names),
+                            start_money=event.start_money)
+        self.result.ledger = {name: [] for name in self.names}
+        if event.start_money != 200:
+            self.problem(seq, f"players start with {event.start_money}, not 200 "
+                              "(ATKR-1.3)")
+        self.round = Round(0, self.names[event.first])
+
+    def round_started(self, event, seq: int) -> None:
+        self.check_none_pending(seq)
+        self.close_round()
+        self.start = event.start
+        self.round = Round(event.round, self.names[event.start],
+                           pacts=[self.names[s] for s in self.pacts])
+        self.result.rounds.append(self.round)
+        self.bets = [0] * self.n
+        self.placed = [False] * self.n
+        self.coals = [[] for _ in range(self.n)]
+        self.busted = [False] * self.n
+        self.phase3 = False
+
+    def bet_placed(self, event, seq: int) -> None:
+        if event.amount is None:
+            self.problem(seq, "a sealed bet: audit the referee's log, which holds every bet")
+            return
+        if event.amount > self.money[event.seat]:
+            self.problem(seq, f"{self.names[event.seat]} bets {event.amount} with only "
+                              f"{self.money[event.seat]} (ATKR-3.1)")
+        self.bets[event.seat] = event.amount
+        self.placed[event.seat] = True
+        self.move(self.names[event.seat], TABLE_NAME, event.amount, "ATKR-3.5", seq)
+
+    def bets_revealed(self, event, seq: int) -> None:
+        if list(event.bets) != self.bets:
+            self.problem(seq, f"the revealed bets {list(event.bets)} are not the bets "
+                              f"placed {self.bets}")
+        self.round.bets = {self.names[s]: b for s, b in enumerate(event.bets)}
+
+    def coal_drawn(self, event, seq: int) -> None:
+        self.check_none_pending(seq)
+        self.coals[event.seat].append(event.coal)
+        if event.coal == self.ev.DEVIL:
+            self.busted[event.seat] = True
+            self.derive_pact(event.seat)
+
+    def stopped(self, event, seq: int) -> None:
+        self.check_none_pending(seq)
+
+    def pact_paid(self, event, seq: int) -> None:
+        self.check_expected(("pact_paid", event.drawer, event.payer, event.to,
+                             event.amount, event.rule), seq)
+        self.move(self.name(event.payer), self.names[event.to], event.amount,
+                  event.rule, seq)
+
+    def enter_phase3(self, seq: int) -> None:
+        """At phase 3's first record: phase 2 is complete, re-derive its payouts."""
+        if not self.phase3:
+            self.check_none_pending(seq)
+            self.derive_winnings()
+
+    def bet_won(self, event, seq: int) -> None:
+        self.enter_phase3(seq)
+        self.check_expected(("bet_won", event.seat, event.stake, event.win,
+                             event.rule), seq)
+        name = self.names[event.seat]
+        self.move(TABLE_NAME, name, event.stake, event.rule, seq)
+        self.move(BANK_NAME, name, event.win, event.rule, seq)
+
+    def bet_lost(self, event, seq: int) -> None:
+        self.enter_phase3(seq)
+        self.check_expected(("bet_lost", event.seat, event.stake, event.rule), seq)
+        self.move(TABLE_NAME, BANK_NAME, event.stake, event.rule, seq)
+
+    def prize_paid(self, event, seq: int) -> None:
+        self.enter_phase3(seq)
+        self.check_expected(("prize_paid", event.seat, event.amount, event.rule), seq)
+        self.move(BANK_NAME, self.names[event.seat], event.amount, event.rule, seq)
+
+    def pawns_placed(self, event, seq: int) -> None:
+        self.enter_phase3(seq)
+        self.check_none_pending(seq)
+        spaces, pacts = self.derive_pacts()
+        if list(event.spaces) != spaces or list(event.pacts) != pacts:
+            self.problem(seq, f"pawns and pacts recorded as {list(event.spaces)} / "
+                              f"{[self.names[s] for s in event.pacts]}, but the money "
+                              f"gives {spaces} / {[self.names[s] for s in pacts]} "
+                              "(ATKR-6.1, 6.2)")
+        wanted = [self.money[s] for s in event.pacts]
+        if list(event.pact_money) != wanted:
+            self.problem(seq, f"the pact holders' money is recorded as "
+                              f"{list(event.pact_money)}, but the transfers give {wanted}")
+        self.pacts = list(event.pacts)
+
+    def game_ended(self, event, seq: int) -> None:
+        self.check_none_pending(seq)
+        self.result.finished = True
+        if list(event.money) != self.money:
+            self.problem(seq, f"the final money is recorded as {list(event.money)}, but "
+                              f"the transfers give {self.money}")
+
+    def run(self) -> Audit:
         log = self.log
         if log.header.kind != "atkr":
             raise UsageError(f"the bank audit is for Auf Teufel komm raus (atkr) games, not "
                              f"{log.header.kind}")
+        handlers = self.handlers()
+        created = self.ev.GameCreated
         for record, event in zip(log.records, log.events):
-            seq = record.seq
             t = type(event)
-            if t is ev.GameCreated:
-                self.names = list(event.players)
-                self.n = len(self.names)
-                self.money = [event.start_money] * self.n
-                self.track_low, self.track = event.track_low, list(event.track)
-                self.bank = 0
-                self.bank_low = 0
-                self.pacts: list[int] = []
-                self.result = Audit(log.header.game, list(self.names),
-                                    start_money=event.start_money)
-                self.result.ledger = {name: [] for name in self.names}
-                if event.start_money != 200:
-                    self.problem(seq, f"players start with {event.start_money}, not 200 "
-                                      "(ATKR-1.3)")
-                self.round = Round(0, self.names[event.first])
-                continue
-            if self.result is None:
+            if self.result is None and t is not created:
                 raise UsageError("the log does not begin with game_created")
-            if t is ev.RoundStarted:
-                self.check_none_pending(seq)
-                self.close_round()
-                self.start = event.start
-                self.round = Round(event.round, self.names[event.start],
-                                   pacts=[self.names[s] for s in self.pacts])
-                self.result.rounds.append(self.round)
-                self.bets = [0] * self.n
-                self.placed = [False] * self.n
-                self.coals = [[] for _ in range(self.n)]
-                self.busted = [False] * self.n
-                self.phase3 = False
-            elif t is ev.BetPlaced:
-                if event.amount is None:
-                    self.problem(seq, "a sealed bet: audit the referee's log, which holds every bet")
-                    continue
-                if event.amount > self.money[event.seat]:
-                    self.problem(seq, f"{self.names[event.seat]} bets {event.amount} with only "
-                                      f"{self.money[event.seat]} (ATKR-3.1)")
-                self.bets[event.seat] = event.amount
-                self.placed[event.seat] = True
-                self.move(self.names[event.seat], TABLE_NAME, event.amount, "ATKR-3.5", seq)
-            elif t is ev.BetsRevealed:
-                if list(event.bets) != self.bets:
-                    self.problem(seq, f"the revealed bets {list(event.bets)} are not the bets "
-                                      f"placed {self.bets}")
-                self.round.bets = {self.names[s]: b for s, b in enumerate(event.bets)}
-            elif t is ev.CoalDrawn:
-                self.check_none_pending(seq)
-                self.coals[event.seat].append(event.coal)
-                if event.coal == ev.DEVIL:
-                    self.busted[event.seat] = True
-                    self.derive_pact(event.seat)
-            elif t is ev.Stopped:
-                self.check_none_pending(seq)
-            elif t is ev.PactPaid:
-                self.check_expected(("pact_paid", event.drawer, event.payer, event.to,
-                                     event.amount, event.rule), seq)
-                self.move(self.name(event.payer), self.names[event.to], event.amount,
-                          event.rule, seq)
-            elif t in (ev.BetWon, ev.BetLost, ev.PrizePaid):
-                if not self.phase3:
-                    self.check_none_pending(seq)
-                    self.derive_winnings()
-                if t is ev.BetWon:
-                    self.check_expected(("bet_won", event.seat, event.stake, event.win,
-                                         event.rule), seq)
-                    name = self.names[event.seat]
-                    self.move(TABLE_NAME, name, event.stake, event.rule, seq)
-                    self.move(BANK_NAME, name, event.win, event.rule, seq)
-                elif t is ev.BetLost:
-                    self.check_expected(("bet_lost", event.seat, event.stake, event.rule), seq)
-                    self.move(TABLE_NAME, BANK_NAME, event.stake, event.rule, seq)
-                else:
-                    self.check_expected(("prize_paid", event.seat, event.amount, event.rule), seq)
-                    self.move(BANK_NAME, self.names[event.seat], event.amount, event.rule, seq)
-            elif t is ev.PawnsPlaced:
-                if not self.phase3:
-                    self.check_none_pending(seq)
-                    self.derive_winnings()
-                self.check_none_pending(seq)
-                spaces, pacts = self.derive_pacts()
-                if list(event.spaces) != spaces or list(event.pacts) != pacts:
-                    self.problem(seq, f"pawns and pacts recorded as {list(event.spaces)} / "
-                                      f"{[self.names[s] for s in event.pacts]}, but the money "
-                                      f"gives {spaces} / {[self.names[s] for s in pacts]} "
-                                      "(ATKR-6.1, 6.2)")
-                wanted = [self.money[s] for s in event.pacts]
-                if list(event.pact_money) != wanted:
-                    self.problem(seq, f"the pact holders' money is recorded as "
-                                      f"{list(event.pact_money)}, but the transfers give {wanted}")
-                self.pacts = list(event.pacts)
-            elif t is ev.GameEnded:
-                self.check_none_pending(seq)
-                self.result.finished = True
-                if list(event.money) != self.money:
-                    self.problem(seq, f"the final money is recorded as {list(event.money)}, but "
-                                      f"the transfers give {self.money}")
+            handler = handlers.get(t)
+            if handler is not None:
+                handler(event, record.seq)
         if self.result is None:
             raise UsageError("the log holds no game yet")
         self.close_round()
@@ -397,6 +414,18 @@ class _Auditor:
         if total != self.n * self.result.start_money:  # pragma: no cover - by construction
             self.problem(self.log.records[-1].seq, "money is not conserved")
         return self.result
+
+
+#: a payment item's kind -> its words, given the auditor and the item's fields
+_ITEM_TEXT = {
+    "bet_won": lambda a, seat, stake, win, rule:
+        f"{a.names[seat]}'s bet of {stake} wins {win} ({rule})",
+    "bet_lost": lambda a, seat, stake, rule: f"{a.names[seat]}'s bet of {stake} is lost ({rule})",
+    "prize_paid": lambda a, seat, amount, rule: f"a prize of {amount} to {a.names[seat]} ({rule})",
+    "pact_paid": lambda a, drawer, payer, to, amount, rule:
+        (f"{a.name(payer)} pays {a.names[to]} {amount} after "
+         f"{a.names[drawer]}'s devil ({rule})"),
+}
 
 
 def audit(log: "LoadedLog") -> Audit:

@@ -2,7 +2,7 @@
 
 Options (a JSON-able map, as ``devil new atkr`` and ``POST /games`` give them):
 
-``players``  2 to 6 unique names in seat order (ATKR-1.6)
+``players``  unique names in seat order, as many as ``RULES`` seats (ATKR-1.6)
 ``first``    the start player of round 1, or None: drawn by chance (ATKR-1.7 [house]); in a
              physical game without ``first`` the first seat starts
 ``physical`` True: played with the box, the referee reports every coal (ATKR-9.3)
@@ -14,7 +14,6 @@ Options (a JSON-able map, as ``devil new atkr`` and ``POST /games`` give them):
 from __future__ import annotations
 
 from ...errors import UsageError
-from ...game import check_players
 from . import events as ev
 from .state import DEFAULT_RING, DEFAULT_TRACK, DEFAULT_TRACK_LOW, GOAL, START_MONEY
 
@@ -69,8 +68,9 @@ def setup(options: dict, chance) -> list:
     if unknown:
         raise UsageError(f"unknown atkr option(s): {', '.join(sorted(unknown))} "
                          f"(known: {', '.join(sorted(KNOWN))})")
-    players = check_players(options.get("players") or [], 2, 6, "Auf Teufel komm raus",
-                            "ATKR-1.6")
+    from . import RULES
+
+    players = RULES.check_players(options.get("players") or [])
     physical = options.get("physical", False)
     if not isinstance(physical, bool):
         raise UsageError(f"physical must be true or false, not {physical!r}")

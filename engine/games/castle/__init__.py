@@ -4,7 +4,7 @@ Rules: docs/rules/castle.md (rule ids CASTLE-n.m); house rules and the deal form
 docs/castle-rules.md.  Modules: ``cards`` (the components), ``events``, ``commands``,
 ``state`` (state and public questions), ``options`` (options, deal, ``setup``), ``position``
 (position files, ``devil new castle --position``), ``rules`` (checks), ``decide``, ``evolve``,
-``view`` (view, redact, legal_commands), ``replay`` (``command_for`` for the strict refold of
+``view`` (view, redact, legal_commands), ``rebuild`` (``command_for`` for the strict refold of
 ``devil verify``), ``bots``.  ``game_created.rules`` names the rules text (options.RULES_VERSIONS):
 logs recorded before the corrected text keep its behaviour (``State.r2`` False).
 """
@@ -17,7 +17,7 @@ from .decide import acting_seat, decide
 from .events import EVENTS
 from .evolve import evolve, initial
 from .options import setup
-from .replay import command_for
+from .rebuild import command_for
 from .view import legal_commands, redact, view
 
 
@@ -92,10 +92,11 @@ def bots() -> dict:
 
 
 RULES = GameRules(
-    kind="castle", title="Die Kutschfahrt zur Teufelsburg", events=EVENTS, commands=COMMANDS,
+    kind="castle", title="Castle of the Devil", events=EVENTS, commands=COMMANDS,
     setup=setup, initial=initial, evolve=evolve, decide=decide, view=view, redact=redact,
     legal_commands=legal_commands, acting_seat=acting_seat, is_over=is_over, seats=seats,
-    physical=physical, command_for=command_for, summary=summary,
+    physical=physical, min_players=3, max_players=10, players_rule="CASTLE-2.8",
+    command_for=command_for, summary=summary,
     commitment=lambda state: state.commitment, seed_chosen=lambda state: state.seed_chosen,
     revealed=revealed, bots=bots, audit=None, notes=notes,
 )

@@ -3,7 +3,7 @@
 ``setup(options, chance)`` checks the options map and returns the first events:
 ``game_created``, ``cards_dealt``, ``turn_started``.  Options (docs/castle-rules.md)::
 
-    {"players": ["Ann", "Ben", "Cid"],   # 3-10 unique names, seat order = clockwise
+    {"players": ["Ann", "Ben", "Cid"],   # RULES.min_players to max_players, clockwise
      "first": "Ben" | None,                # None: drawn by chance (physical: the first listed)
      "beginner": False,                    # CASTLE-2.6
      "variants": ["smuggling", "prophecy", "scoring"],   # CASTLE-10, any subset
@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import UsageError
-from ...game import check_players
 from .cards import (ALL_ITEMS, BAGS, BROTHERHOOD, ORDER, PROFESSIONS, SEALED, SOCIETIES,
                     UNSEALED, hand_limit)
 from .events import BagsTurned, CardsDealt, GameCreated, TurnStarted
@@ -90,7 +89,9 @@ def parse_options(options: Any) -> dict:
     if unknown:
         raise UsageError(f"unknown castle option(s): {', '.join(sorted(unknown))} "
                          f"(known: {', '.join(sorted(KNOWN_OPTIONS))})")
-    players = check_players(options.get("players"), 3, 10, "Castle of the Devil", "CASTLE-2.8")
+    from . import RULES
+
+    players = RULES.check_players(options.get("players"))
     rules = options.get("rules", NEW_RULES)
     if rules not in RULES_VERSIONS:
         raise UsageError(f"rules must be one of {', '.join(RULES_VERSIONS)}, not {rules!r}")

@@ -1,6 +1,6 @@
-"""The organiser's desk: a tournament's operations on a store (docs/tournaments.md).
+"""The organiser: a tournament's operations on a store (docs/tournaments.md).
 
-:class:`Desk` wraps a :class:`engine.service.GameService`: the tournament stream is appended
+:class:`Organiser` wraps a :class:`engine.service.GameService`: the tournament stream is appended
 through it (with the store's expected-version check), the tables' games are created in the
 same store, and a result is taken only from a game log that verifies strictly, is finished,
 has exactly the table's players in the table's seat order and the tournament's options, was
@@ -18,7 +18,7 @@ from ..game import rules_for
 from ..log import iso_time
 from . import KIND
 from . import events as ev
-from .rules import PER_TABLE, State, decided
+from .rules import PER_TABLE, TournamentState, decided
 from .standings import rows
 
 
@@ -33,7 +33,7 @@ def game_options(log) -> dict:
     return dict(options)
 
 
-class Desk:
+class Organiser:
     """A tournament's operations.  ``service``: the GameService of the store."""
 
     def __init__(self, service):
@@ -63,7 +63,7 @@ class Desk:
             raise UsageError(f"{text} is a game, not a tournament")
         return resolve_id(text, self.tournaments(), "the tournaments of this store")
 
-    def state(self, tournament: str) -> State:
+    def state(self, tournament: str) -> TournamentState:
         return self.service.state(tournament)
 
     def submit(self, tournament: str, command) -> list:
@@ -126,7 +126,7 @@ class Desk:
     def check_log(self, tournament: str, data: bytes, round_: int | None = None,
                   table: int | None = None, finished: bool = True) -> dict:
         """Check a game log for a table (TOUR-4.1, 4.2): returns ``{"game", "round", "table",
-        "created", "record": Record command or None}``; raises IllegalCommand with the reason.
+        "created", "record": RecordResult command or None}``; raises IllegalCommand with the reason.
         ``table`` None: the open round's table whose players the log has."""
         from ..replay import load_bytes, verify_bytes
 
@@ -195,12 +195,12 @@ class Desk:
             state_end = rules.fold(log.effective().events)
             placed = rules.placings(state_end)
             last = log.records[-1]
-            record = ev.Record(round=round_, table=table, game=game, seq=last.seq,
-                               link=last.link.hex(), places=list(placed["places"]),
-                               values=list(placed["values"]),
-                               winners=[names[s] for s in placed["winners"]],
-                               measure=placed["measure"], share=bool(placed["share"]),
-                               points=None if placed["points"] is None else list(placed["points"]))
+            record = ev.RecordResult(
+                round=round_, table=table, game=game, seq=last.seq, link=last.link.hex(),
+                places=list(placed["places"]), values=list(placed["values"]),
+                winners=[names[s] for s in placed["winners"]], measure=placed["measure"],
+                share=bool(placed["share"]),
+                points=None if placed["points"] is None else list(placed["points"]))
         return {"game": game, "round": round_, "table": table, "created": log.header.created,
                 "record": record}
 
@@ -340,4 +340,4 @@ def attached_games(state) -> list[tuple[int, int, str]]:
     return sorted((r, t, g) for (r, t), g in state.games.items())
 
 
-__all__: list[Any] = ["Desk", "attached_games", "game_options"]
+__all__: list[Any] = ["Organiser", "attached_games", "game_options"]

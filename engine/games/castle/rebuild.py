@@ -1,4 +1,4 @@
-"""``command_for``: which command produced a batch of recorded events (for ``devil verify``).
+"""Rebuilding the command a batch of recorded events came from (``GameRules.command_for``).
 
 ``engine.replay`` refolds a .devlog strictly: it groups the records into commands, asks this
 hook for the command (and the chance answers it drew) and re-decides it; ``decide`` must give

@@ -1,16 +1,20 @@
-"""Castle of the Devil in bulk: `devil simulate castle`, the kind's subcommand of the shared
-`simulate` group (`devil play castle` is in client.games.castle.play)."""
+"""Castle of the Devil in bulk: ``devil simulate castle`` (docs/tools.md), the kind's
+subcommand of the shared ``simulate`` group (``devil play castle`` is in
+client.games.castle.play)."""
 
 from __future__ import annotations
 
 import click
 
+from engine.games import PLAYERS
+
 from ...common import emit, json_option, local_service
+from .. import described
 
 BOT_NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gina", "Hugo", "Ida", "Jon"]
 
 
-def simulate_castle_games(service, players: int, games: int, bot: str, seed: int | None,
+def simulate_games(service, players: int, games: int, bot: str, seed: int | None,
                           max_rounds: int, progress=None, durable: bool = False) -> dict:
     """Play ``games`` recorded castle games of ``players`` bots of kind ``bot`` in ``service``
     (``engine.simulate.play_game``: in memory, each log written once, or command by command
@@ -55,7 +59,7 @@ def simulate_castle_games(service, players: int, games: int, bot: str, seed: int
 
 
 @click.command("castle")
-@click.option("--players", type=click.IntRange(3, 10), default=6, show_default=True)
+@click.option("--players", type=click.IntRange(*PLAYERS["castle"]), default=6, show_default=True)
 @click.option("--games", type=click.IntRange(1), default=10, show_default=True)
 @click.option("--bot", type=click.Choice(["random", "sensible"]), default="sensible",
               show_default=True, help="The bot at every seat.")
@@ -70,8 +74,9 @@ def simulate_castle_games(service, players: int, games: int, bot: str, seed: int
               "each), as a real table does; default: play in memory, write each log once.")
 @json_option
 @click.pass_obj
+@described("castle")
 def simulate_castle(obj, players, games, bot, seed, out_dir, max_rounds, durable, as_json):
-    """K recorded Castle of the Devil games between bots, then a summary: how many ended by a
+    """K recorded {title} games between bots, then a summary: how many ended by a
     declaration (and were right), how many hit the turn cap, who won.
 
     \b
@@ -82,7 +87,7 @@ def simulate_castle(obj, players, games, bot, seed, out_dir, max_rounds, durable
 
     service = local_service(obj, out_dir)
     with click.progressbar(length=games, label=f"{games} games", file=sys.stderr) as bar:
-        summary = simulate_castle_games(service, players, games, bot, seed, max_rounds,
+        summary = simulate_games(service, players, games, bot, seed, max_rounds,
                                         progress=bar.update, durable=durable)
     if as_json:
         emit(summary)
