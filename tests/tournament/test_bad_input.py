@@ -179,7 +179,7 @@ def test_a_second_game_for_a_decided_table_cites_tour_4_3():
     refused(d, t, IllegalCommand, f"^TOUR-4.3: table 1 of round 1 has its result already, "
             f"from {g1}: a table's result is recorded once, from its own game$",
             lambda: d.attach(t, again))
-    elsewhere = desk()  # the same players' game recorded by a referee, handed in as a file
+    elsewhere = organiser()  # the same players' game recorded by a referee, handed in as a file
     from_file = quick_atkr(elsewhere.service, list("ABCD"), {"A": 0, "B": 0, "C": 600, "D": 0})
     refused(d, t, IllegalCommand, f"^TOUR-4.3: table 1 of round 1 has its result already, "
             f"from {g1}", lambda: d.attach(t, "t1.devlog",

@@ -196,9 +196,9 @@ def test_attributes_given_otherwise_are_checked_by_the_rules(attributes, message
     checks them; nothing is created."""
     from engine.errors import UsageError
 
-    from .helpers import desk, fixed
+    from .helpers import fixed, organiser
 
-    d = desk()
+    d = organiser()
     with pytest.raises(UsageError, match=message):
         d.create(fixed(["Anna", "Ben", "Cleo", "Dora"], game="atkr", attributes=attributes))
     assert d.store.games() == []
