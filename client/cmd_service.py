@@ -50,7 +50,7 @@ def serve(obj, host, port, store_dir, organiser_key, max_body, log_level, as_jso
     """
     import uvicorn
 
-    from engine.http import MAX_BODY, create_app
+    from engine.web.app import MAX_BODY, create_app
 
     store = store_dir or obj.store_dir
     from .page import texts

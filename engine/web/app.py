@@ -7,7 +7,7 @@ its own but tokens' hashes).  The local CLI may use the same store at the same t
 optimistic with an expected version, and watchers notice appends by other processes by polling
 the game's head (last sequence number and link) in the store.
 
-Who may do what (tokens: :mod:`engine.auth`):
+Who may do what (tokens: :mod:`engine.web.auth`):
 
 * creating a game: anyone, or only the organiser key holder when the server has one;
 * a seat's token: act as that seat, read that seat's view, legal commands and stream;
@@ -36,16 +36,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from ..errors import (CodecError, ConcurrencyConflict, DevilError, IllegalCommand, LogDamaged,
+                      NotAllowed, StoreUnavailable, UnknownGame, UsageError)
+from ..game import PUBLIC, REFEREE, STREAMS
+from ..jsonsafe import loads as json_loads
+from ..log import iso_time
+from ..service import MAX_COMMAND_ID, GameService, actor_code
+from ..store import EventStore, open_store
+from ..store.protocol import resolve_id
 from .auth import Role, TokenBook, keys_equal
-from .errors import (CodecError, ConcurrencyConflict, DevilError, IllegalCommand, LogDamaged,
-                     NotAllowed, StoreUnavailable, UnknownGame, UsageError)
-from .game import PUBLIC, REFEREE, STREAMS
-from .jsonsafe import loads as json_loads
-from .log import iso_time
 from .openapi import build as build_openapi
-from .service import MAX_COMMAND_ID, GameService, actor_code
-from .store import EventStore, open_store
-from .store.protocol import resolve_id
 
 #: default request body limit (bytes)
 MAX_BODY = 64 * 1024
@@ -55,7 +55,7 @@ MAX_WAIT = 60.0
 MAX_STREAM = 3600.0
 #: how often a waiting reader checks the log for appends by other processes (seconds)
 POLL_INTERVAL = 0.25
-#: the OpenAPI document served at /openapi.json (engine/openapi.py)
+#: the OpenAPI document served at /openapi.json (engine/web/openapi.py)
 OPENAPI = build_openapi(MAX_WAIT, MAX_STREAM)
 _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,%d}$" % MAX_COMMAND_ID)
 #: the longest a request body may take to arrive once its headers are in (seconds)
@@ -213,7 +213,7 @@ class Api:
         if role.is_referee:
             if as_name is None:
                 return REFEREE
-            from .answers import seat_named
+            from ..answers import seat_named
 
             return seat_named(names, as_name)
         if role.kind == "spectator":
@@ -334,7 +334,7 @@ class Api:
 
     def _row(self, game: str, viewer) -> dict:
         """A row of GET /games (engine.answers.summary_row) from what ``viewer`` knows."""
-        from .answers import summary_row
+        from ..answers import summary_row
 
         try:
             loaded = self.service.load(game)
@@ -347,7 +347,7 @@ class Api:
     def _events(self, game: str, viewer, after: int) -> tuple[list[dict], int, bool]:
         """``(entries, version, over)`` from one read: the entries of ``viewer``'s stream after
         ``after`` (engine.answers) and the version they run to."""
-        from .answers import events_answer
+        from ..answers import events_answer
 
         service = self.service
         with service.cache.lock(game):
@@ -358,7 +358,7 @@ class Api:
 
     def _submit(self, game: str, body: dict, role: Role, as_name: str | None, key: str,
                 with_legal: bool = False) -> dict:
-        from .answers import submit_answer
+        from ..answers import submit_answer
 
         if role.kind == "spectator":
             raise NotAllowed("a spectator cannot give commands")
@@ -378,7 +378,7 @@ class Api:
         return submit_answer(self.service, result, viewer, with_legal=with_legal)
 
     def _legal_maps(self, game: str, viewer) -> list[dict]:
-        from .answers import legal_answer
+        from ..answers import legal_answer
 
         return legal_answer(self.service, self.service.load(game), viewer)
 
@@ -417,7 +417,7 @@ class Api:
         if not isinstance(seat_entropy, bool):
             raise ApiError(400, '"seat_entropy" must be true or false')
         if not isinstance(kind, str):
-            from .games import KINDS
+            from ..games import KINDS
 
             raise ApiError(400, 'a new game needs "kind": one of '
                                 + ", ".join(f'"{kind}"' for kind in KINDS))
@@ -570,7 +570,7 @@ class Api:
 
     async def get_key(self, request: Request) -> Response:
         """The service's public signing key (anyone: it checks receipts and seals)."""
-        from .receipts import public_key
+        from ..receipts import public_key
 
         return JSONResponse({"algorithm": "ed25519",
                              "public": await run_in_threadpool(public_key, self.store)})
@@ -621,7 +621,7 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
                max_body: int = MAX_BODY, poll_interval: float = POLL_INTERVAL,
                texts=None) -> Starlette:
     """The ASGI app serving every game in ``store`` (an EventStore, or a folder path for a
-    FileStore).  ``texts``: the kinds' words for the replay page (engine.pages; the CLI passes
+    FileStore).  ``texts``: the kinds' words for the replay page (engine.web.pages; the CLI passes
     client.page.texts)."""
     api = Api(store, organiser_key, max_body, poll_interval)
     routes = [
@@ -639,9 +639,9 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
         Route("/openapi.json", api.openapi, methods=["GET"]),
         Route("/health", api.health, methods=["GET"]),
     ]
-    from .http_tournament import routes as tournament_routes
+    from .tournament import routes as tournament_routes
 
-    routes += tournament_routes(api)  # the organiser's tournaments (engine/http_tournament.py)
+    routes += tournament_routes(api)  # the organiser's tournaments (engine/web/tournament.py)
     from .pages.routes import routes as page_routes  # the replay and audit pages (issue 13)
 
     routes += page_routes(api, texts)
