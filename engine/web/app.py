@@ -31,20 +31,18 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ..errors import (CodecError, ConcurrencyConflict, DevilError, IllegalCommand, LogDamaged,
-                      NotAllowed, StoreUnavailable, UnknownGame, UsageError)
+from ..errors import DevilError, NotAllowed, UnknownGame, UsageError
 from ..game import PUBLIC, REFEREE, STREAMS
 from ..jsonsafe import loads as json_loads
-from ..log import iso_time
 from ..service import MAX_COMMAND_ID, GameService, actor_code
 from ..store import EventStore, open_store
 from ..store.protocol import resolve_id
 from .auth import Role, TokenBook, keys_equal
+from .errors import HANDLERS, ApiError
 from .openapi import build as build_openapi
 
 #: default request body limit (bytes)
@@ -61,43 +59,6 @@ _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,%d}$" % MAX_COMMAND_ID)
 #: the longest a request body may take to arrive once its headers are in (seconds)
 BODY_TIMEOUT = 10.0
 
-
-class ApiError(Exception):
-    """An error answered as JSON with ``status``."""
-
-    def __init__(self, status: int, message: str, code: int = 2, rule: str | None = None,
-                 headers: dict | None = None):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.code = code
-        self.rule = rule
-        self.headers = headers
-
-
-def error_body(message: str, code: int, rule: str | None = None) -> dict:
-    """The JSON body of every error answer: ``{"error", "rule", "code"}`` (code: the CLI's exit
-    code for the same error)."""
-    return {"error": message, "rule": rule, "code": code}
-
-
-def status_of(exc: DevilError) -> int:
-    """The HTTP status answering an engine error."""
-    if isinstance(exc, StoreUnavailable):
-        return 503  # the database went away: nothing taken, try again (Retry-After)
-    if isinstance(exc, IllegalCommand):
-        return 409
-    if isinstance(exc, NotAllowed):
-        return 403
-    if isinstance(exc, UnknownGame):
-        return 404
-    if isinstance(exc, ConcurrencyConflict):
-        return 409
-    if isinstance(exc, LogDamaged):
-        return 500
-    if isinstance(exc, (CodecError, UsageError)):
-        return 400
-    return 400
 
 
 class Hub:
@@ -591,31 +552,6 @@ class Api:
         return JSONResponse({"ok": True})
 
 
-# -- errors as JSON ---------------------------------------------------------------------------
-async def _api_error(request: Request, exc: ApiError) -> Response:
-    return JSONResponse(error_body(exc.message, exc.code, exc.rule), status_code=exc.status,
-                        headers=exc.headers)
-
-
-async def _devil_error(request: Request, exc: DevilError) -> Response:
-    status = status_of(exc)
-    return JSONResponse(error_body(exc.message, exc.exit_code, getattr(exc, "rule", None)),
-                        status_code=status,
-                        headers={"Retry-After": "1"} if status == 503 else None)
-
-
-async def _http_error(request: Request, exc: HTTPException) -> Response:
-    message = {404: "no such endpoint (see /openapi.json)",
-               405: f"method {request.method} is not allowed here (see /openapi.json)"
-               }.get(exc.status_code, str(exc.detail))
-    return JSONResponse(error_body(message, 2), status_code=exc.status_code,
-                        headers=getattr(exc, "headers", None))
-
-
-async def _server_error(request: Request, exc: Exception) -> Response:
-    return JSONResponse(error_body("internal server error (the server's log has the details)",
-                                   2), status_code=500)
-
 
 def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
                max_body: int = MAX_BODY, poll_interval: float = POLL_INTERVAL,
@@ -651,8 +587,6 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
         await run_in_threadpool(api.start, asyncio.get_running_loop())  # may wait (briefly) for the listener to connect
         yield
 
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        ApiError: _api_error, DevilError: _devil_error, HTTPException: _http_error,
-        Exception: _server_error})
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS)
     app.state.api = api
     return app

@@ -27,6 +27,7 @@ from starlette.routing import Route
 
 from ..errors import UsageError
 from .auth import keys_equal
+from .errors import ApiError
 
 #: the fields of each command (besides "type")
 FIELDS = {"add": {"player"}, "drop": {"player", "reason"},
@@ -45,8 +46,6 @@ class TournamentApi:
         self.desk = Desk(api.service)
 
     def organiser(self, request: Request) -> None:
-        from .app import ApiError
-
         if not self.api.organiser_key:
             raise ApiError(403, "this server has no organiser key: tournaments are run by the "
                                 "organiser (devil serve --organiser-key KEY)", 4)
@@ -68,8 +67,6 @@ class TournamentApi:
         return JSONResponse({"tournament": tid}, status_code=201)
 
     async def command(self, request: Request) -> Response:
-        from .app import ApiError
-
         self.organiser(request)
         tid = await self.tournament(request)
         body = await self.api.read_json(request)
