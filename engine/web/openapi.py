@@ -1,7 +1,8 @@
-"""The OpenAPI 3.1 document of the devil table service (served at /openapi.json by engine.web.app).
+"""The OpenAPI 3.1 document of the devil table service (served at /openapi.json by
+engine.web.games).
 
-Written by hand so that it describes exactly the routes, roles and errors of engine.web.app; a
-test checks that it covers every route.
+Written by hand so that it describes exactly the routes, roles and errors of engine.web (the
+app's routes: games, tournaments, pages); a test checks that it covers every route.
 """
 
 from __future__ import annotations
