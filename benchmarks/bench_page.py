@@ -1,6 +1,6 @@
 """Replay page benchmark: how long the replay page's data takes to build and how large it is,
 for the shipped recordings, as the referee, a seat and a spectator: each step's view sent as a
-patch of the previous one (what engine.pages.replay_data sends) against every step's whole
+patch of the previous one (what engine.web.pages.replay_data sends) against every step's whole
 view (what it sent first), raw and gzipped (what the server sends a browser that takes gzip).
 
     python -m benchmarks.bench_page [FILES...]
@@ -18,7 +18,7 @@ import os
 import time
 
 from engine.game import PUBLIC, REFEREE
-from engine.pages import expand, replay_data
+from engine.web.pages import expand, replay_data
 from engine.replay import open_log
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

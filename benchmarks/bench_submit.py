@@ -17,7 +17,7 @@ through ``GameService.submit`` on a FileStore (every command fsynced; not timed)
 
 * in-process: ``--commands`` further commands through ``GameService.submit`` on the same warm
   service, each timed alone (decide, append, fsync, fold): median and p90;
-* HTTP: a real uvicorn process on 127.0.0.1 serving ``engine.http.create_app`` on the same store
+* HTTP: a real uvicorn process on 127.0.0.1 serving ``engine.web.app.create_app`` on the same store
   folder, an httpx client (keep-alive) posting ``/games/{id}/commands`` with the seat's token for
   a bet and the referee's for a coal report, with an Idempotency-Key; 5 warm-up commands per
   game first (the server's first request folds the game from its log);
@@ -137,7 +137,7 @@ def fsync_floor(directory: str, count: int = 50) -> list[float]:
 
 # -- HTTP -----------------------------------------------------------------------------------------
 SERVER = ("import sys, uvicorn\n"
-          "from engine.http import create_app\n"
+          "from engine.web import create_app\n"
           "uvicorn.run(create_app(sys.argv[1]), host='127.0.0.1', port=int(sys.argv[2]), "
           "log_level='warning', access_log=False)\n")
 
@@ -279,7 +279,7 @@ def main(argv=None):
         if not args.no_http:
             import httpx
 
-            from engine.auth import TokenBook
+            from engine.web.auth import TokenBook
 
             book = TokenBook(service.store)
             tokens = {length: book.issue(game, PLAYERS) for length, (game, _) in games.items()}

@@ -402,7 +402,7 @@ def throwaway_database():
 
 def matrix(args) -> int:
     if args.database:
-        from engine.store.postgres import init
+        from engine.store.postgres.schema import init
 
         base = args.database.rsplit("/", 1)[0]
         counter = iter(range(1, 1000))

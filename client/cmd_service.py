@@ -47,7 +47,7 @@ def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
     """
     import uvicorn
 
-    from engine.http import MAX_BODY, create_app
+    from engine.web.app import MAX_BODY, create_app
 
     store = obj.store_dir  # --store before or after `serve`; many nodes may share a database
     from .page import texts

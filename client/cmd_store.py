@@ -109,7 +109,8 @@ def db_init(obj, url, as_json):
     Example:
       devil db init postgresql://devil@localhost/devil
     """
-    from engine.store.postgres import init, safe_url
+    from engine.store.postgres.connections import safe_url
+    from engine.store.postgres.schema import init
 
     url = _url(obj, url)
     before, after = init(url)
@@ -128,7 +129,8 @@ def db_upgrade(obj, url, as_json):
     Example:
       devil db upgrade postgresql://devil@localhost/devil
     """
-    from engine.store.postgres import safe_url, upgrade
+    from engine.store.postgres.connections import safe_url
+    from engine.store.postgres.schema import upgrade
 
     url = _url(obj, url)
     before, after = upgrade(url)

@@ -123,8 +123,8 @@ def _check_to(to_seq: int | None, log) -> None:
 
 def _write_replay_html(log, viewer, to_seq, path: str, force: bool, as_json: bool) -> None:
     """The replay page of ``log`` for ``viewer`` (up to ``to_seq``), data inlined, to
-    ``path`` (engine.pages)."""
-    from engine.pages import replay_data, replay_html
+    ``path`` (engine.web.pages)."""
+    from engine.web.pages import replay_data, replay_html
 
     from .page import texts
 

@@ -1,4 +1,4 @@
-"""The kinds' words for the replay page (engine.pages): each kind's event sentence and text
+"""The kinds' words for the replay page (engine.web.pages): each kind's event sentence and text
 table from its client renderer (client.games.<kind>.render), given to the page builder by
 ``devil serve`` and ``devil replay --html`` (the engine never imports the client)."""
 

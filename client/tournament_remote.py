@@ -1,5 +1,5 @@
 """The organiser over HTTP: ``devil --server URL --token KEY tournament ...`` against a
-``devil serve --organiser-key KEY`` service (engine/http_tournament.py).  Same methods and
+``devil serve --organiser-key KEY`` service (engine/web/tournament.py).  Same methods and
 answers as :class:`engine.tournament.organiser.Organiser` for what the CLI uses, with events as
 maps; errors come back as the engine's exceptions (RemoteClient), so exit codes are the same."""
 

@@ -134,7 +134,7 @@ class Cluster:
         self._run("pg_ctl", "-D", self.data, "-l", self.log, "-w", "-t", "60", "start")
         atexit.register(self.stop)
         self.execute(f"CREATE DATABASE {TEMPLATE}")
-        from engine.store.postgres import init
+        from engine.store.postgres.schema import init
 
         init(self.url(TEMPLATE))
 

@@ -393,7 +393,7 @@ def verify(path: str) -> dict:
         if role == KIND:
             stream_bytes = data
         if hashlib.sha256(data).hexdigest() != entry.get("sha256") or len(data) != entry.get("bytes"):
-            size = (f"its SHA-256 is not the manifest's" if len(data) == entry.get("bytes")
+            size = ("its SHA-256 is not the manifest's" if len(data) == entry.get("bytes")
                     else f"{len(data)} bytes, the manifest lists {entry.get('bytes')}")
             problems.append(f"{label} was altered: {name} is not the file the manifest lists "
                             f"({size})")

@@ -14,7 +14,6 @@ import secrets as _secrets
 from typing import Any
 
 from ..errors import IllegalCommand, UnknownGame, UsageError
-from ..game import rules_for
 from ..log import iso_time
 from . import KIND
 from . import events as ev

@@ -40,7 +40,7 @@ def _chart(by_round: dict, rounds: int, top: float, big: float, width: int = 160
 
 def _tables(paired: list) -> list[str]:
     """The served page's list of every round's tables, each game linked to its replay page
-    (``/games/{id}/replay``, engine.pages: it asks for a token, a seat's shows what that seat
+    (``/games/{id}/replay``, engine.web.pages: it asks for a token, a seat's shows what that seat
     knew).  ``paired``: the tournament view's ``paired`` list."""
     lines = ["<h2>Tables</h2>", "<table><thead><tr><th>round</th><th>table</th>"
              "<th class=player>players (seat order)</th><th class=player>game</th></tr>"

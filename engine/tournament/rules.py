@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from ..errors import IllegalCommand, UnknownPlayer, UsageError
+from ..errors import IllegalCommand, UsageError
 from ..game import MAX_NAME, ROLE_NAMES, rules_for
 from . import events as ev
 from .pairing import repeats, seat, swiss

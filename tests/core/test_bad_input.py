@@ -152,7 +152,7 @@ def test_devil_submit_in_a_subprocess_says_what_is_wrong(tmp_path):
 def http(tmp_path):
     from starlette.testclient import TestClient
 
-    from engine.http import create_app
+    from engine.web import create_app
 
     with TestClient(create_app(str(tmp_path / "served"))) as client:
         client.store = tmp_path / "served"

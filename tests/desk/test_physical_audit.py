@@ -8,7 +8,7 @@ import json
 
 from engine.replay import verify_path
 
-from .helpers import devil, log_json, ok, seq_of
+from .helpers import log_json, ok, seq_of
 
 
 def _round_one(store, game, second_coal):

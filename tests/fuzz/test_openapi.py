@@ -1,4 +1,4 @@
-"""Fuzz: schemathesis against the service's own /openapi.json (engine/openapi.py), in process
+"""Fuzz: schemathesis against the service's own /openapi.json (engine/web/openapi.py), in process
 through the ASGI app (issue 4d).  Every operation is called with generated parameters and
 bodies, as the referee of a real game (so most requests get past authentication): no answer
 may be a 500, every answer must conform to the document (status, content type, schema), and
@@ -11,7 +11,7 @@ from hypothesis import given
 
 schemathesis = pytest.importorskip("schemathesis")
 
-from engine.http import create_app  # noqa: E402
+from engine.web import create_app  # noqa: E402
 from engine.store import MemoryStore  # noqa: E402
 
 from .conftest import StoredGameChanged, case, fuzz_settings  # noqa: E402

@@ -31,9 +31,9 @@ ORGANISER_KEY = "page-test-organiser"
 @pytest.fixture(scope="module")
 def finished_games(tmp_path_factory):
     """A real ``devil serve`` on a store holding the shipped recordings, each with fresh tokens
-    (engine.auth.TokenBook.issue, as for a game created over HTTP); the organiser key is the
+    (engine.web.auth.TokenBook.issue, as for a game created over HTTP); the organiser key is the
     referee of both.  ``(server, {kind: {"game", "players", "tokens"}})``."""
-    from engine.auth import TokenBook
+    from engine.web.auth import TokenBook
     from engine.replay import open_log
     from engine.store import open_store
 

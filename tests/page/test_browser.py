@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from client.cli import cli
-from engine.pages import expand
+from engine.web.pages import expand
 from engine.replay import load_bytes
 from tests.service.conftest import auth
 
@@ -208,7 +208,7 @@ def test_replay_html_opens_offline_with_no_request(browser, tmp_path, shots):
 
 
 def test_voided_events_are_struck_through_with_their_reason(browser, shots):
-    from engine.pages import replay_data, replay_html
+    from engine.web.pages import replay_data, replay_html
     from engine.replay import open_log
 
     log = open_log(os.path.join(ROOT, "replays", "atkr-2p-random-seed102.devlog"))

@@ -12,7 +12,7 @@ import pytest
 
 from engine.chart import svg
 from engine.games.atkr.audit import audit
-from engine.pages import expand, replay_data, replay_html, rule_ids, script_json
+from engine.web.pages import expand, replay_data, replay_html, rule_ids, script_json
 from engine.replay import open_log
 from tests.service.conftest import App, auth
 from tests.tools.helpers import run
@@ -94,7 +94,7 @@ def test_replay_html_holds_only_what_the_seat_saw(tmp_path):
 @pytest.mark.parametrize("path", [CASTLE, ATKR])
 def test_every_step_carries_the_view_the_viewer_had_then(path):
     from engine.game import PUBLIC, REFEREE
-    from engine.pages import expand
+    from engine.web.pages import expand
     from engine.replay import steps, view_at
 
     log = open_log(path)

@@ -1,6 +1,6 @@
 """Fixtures of the service tests.
 
-``server``: the HTTP app (``engine.http.create_app``) on a fresh store, served in this process
+``server``: the HTTP app (``engine.web.app.create_app``) on a fresh store, served in this process
 through httpx's ASGI transport.  Most tests use it: no port, no subprocess, no start-up wait.
 
 ``real_server`` / :class:`Server`: a real ``devil serve`` (uvicorn) subprocess on a free
@@ -27,7 +27,7 @@ import httpx
 import pytest
 
 from client.remote import RemoteClient
-from engine.http import create_app
+from engine.web import create_app
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -10,7 +10,6 @@ import os
 from click.testing import CliRunner
 
 from client.cli import cli
-from engine.log import scan
 from engine.receipts import check_receipt_in, check_seal_of, check_signature
 from engine.store import FileStore
 

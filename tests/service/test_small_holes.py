@@ -9,7 +9,7 @@ import json
 import pytest
 
 from engine.errors import UsageError
-from engine.http import create_app
+from engine.web import create_app
 from tests.service.conftest import App
 from engine.service import GameService
 from engine.store import MemoryStore

@@ -1,5 +1,5 @@
 """What only the PostgreSQL store has to show: many nodes on one database, notifications between
-them, the columns beside the bytes, and versioned schema migrations (engine/store/postgres.py).
+them, the columns beside the bytes, and versioned schema migrations (engine/store/postgres/).
 
 The contract every store keeps is tested in test_contract.py (which runs on PostgreSQL too).
 """
@@ -19,6 +19,7 @@ from engine.errors import ConcurrencyConflict, UsageError
 from engine.log import scan
 from engine.store import DuplicateCommand, FileStore, open_store
 from engine.store import postgres
+from engine.store.postgres import connections, schema
 from tests import pg
 from tests.store.conftest import open_pg
 
@@ -199,18 +200,18 @@ def test_importing_the_store_package_does_not_import_psycopg():
 
 def test_a_database_without_the_schema_is_refused_until_init_and_init_is_idempotent():
     url = pg.fresh_database(initialized=False)
-    with pytest.raises(postgres.SchemaMismatch, match="devil db init"):
+    with pytest.raises(schema.SchemaMismatch, match="devil db init"):
         postgres.PostgresStore(url)
-    with pytest.raises(postgres.SchemaMismatch, match="devil db init"):
-        postgres.upgrade(url)
-    target = postgres.package_version()
+    with pytest.raises(schema.SchemaMismatch, match="devil db init"):
+        schema.upgrade(url)
+    target = schema.package_version()
     assert target >= 1
-    assert postgres.init(url) == (0, target)
+    assert schema.init(url) == (0, target)
     store = open_pg(url)
     _new(store)
     before = store.log_bytes(GAME)
-    assert postgres.init(url) == (target, target)  # again: nothing changes, nothing is lost
-    assert postgres.upgrade(url) == (target, target)
+    assert schema.init(url) == (target, target)  # again: nothing changes, nothing is lost
+    assert schema.upgrade(url) == (target, target)
     assert store.log_bytes(GAME) == before
 
 
@@ -218,17 +219,17 @@ def test_an_older_schema_is_refused_naming_the_upgrade_then_upgrade_brings_it_up
                                                                                   monkeypatch):
     store = open_pg(url)
     _new(store)
-    shipped = postgres.migrations()
+    shipped = schema.migrations()
     later = shipped[-1][0] + 1
-    monkeypatch.setattr(postgres, "migrations", lambda: shipped + [
+    monkeypatch.setattr(schema, "migrations", lambda: shipped + [
         (later, "add_a_note", "ALTER TABLE games ADD COLUMN note text")])
-    with pytest.raises(postgres.SchemaMismatch) as info:
+    with pytest.raises(schema.SchemaMismatch) as info:
         postgres.PostgresStore(url)
     assert f"devil db upgrade {url}" in info.value.message
     assert f"version {later - 1}" in info.value.message
-    assert postgres.upgrade(url) == (later - 1, later)
-    assert postgres.upgrade(url) == (later, later)  # idempotent
-    assert postgres.init(url) == (later, later)
+    assert schema.upgrade(url) == (later - 1, later)
+    assert schema.upgrade(url) == (later, later)  # idempotent
+    assert schema.init(url) == (later, later)
     upgraded = open_pg(url)
     assert upgraded.read(GAME).records == store.read(GAME).records
     with psycopg.connect(url) as conn:
@@ -238,14 +239,14 @@ def test_an_older_schema_is_refused_naming_the_upgrade_then_upgrade_brings_it_up
 def test_a_newer_schema_is_refused(url):
     with psycopg.connect(url) as conn:
         conn.execute("INSERT INTO schema_version (version, name) VALUES (999, 'future')")
-    with pytest.raises(postgres.SchemaMismatch, match="newer than this devil"):
+    with pytest.raises(schema.SchemaMismatch, match="newer than this devil"):
         postgres.PostgresStore(url)
-    with pytest.raises(postgres.SchemaMismatch, match="newer than this devil"):
-        postgres.upgrade(url)
+    with pytest.raises(schema.SchemaMismatch, match="newer than this devil"):
+        schema.upgrade(url)
 
 
 def test_migrations_ship_in_the_package():
-    shipped = postgres.migrations()
+    shipped = schema.migrations()
     assert [version for version, _, _ in shipped] == list(range(1, len(shipped) + 1))
     assert "CREATE TABLE records" in shipped[0][2]
 
@@ -255,5 +256,5 @@ def test_an_unreachable_database_is_a_clear_error_without_the_password(tmp_path)
     with pytest.raises(UsageError, match="cannot connect") as info:
         postgres.PostgresStore(url)
     assert "hunter2" not in info.value.message
-    assert postgres.safe_url("postgresql://u:pw@h:5/db?password=x&sslmode=require") == \
+    assert connections.safe_url("postgresql://u:pw@h:5/db?password=x&sslmode=require") == \
         "postgresql://u@h:5/db?password=***&sslmode=require"

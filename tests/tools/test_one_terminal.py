@@ -15,7 +15,6 @@ import signal
 import sys
 
 import pexpect
-import pytest
 
 from client.play import CLEAR
 from engine.replay import verify_path

@@ -1,11 +1,11 @@
-"""The service's tournament operations for the organiser's key (engine/http_tournament.py),
+"""The service's tournament operations for the organiser's key (engine/web/tournament.py),
 in process through the ASGI app."""
 
 import base64
 
 from starlette.testclient import TestClient
 
-from engine.http import create_app
+from engine.web import create_app
 from engine.store import MemoryStore
 
 from .helpers import organiser, quick_atkr

@@ -1,3 +1,3 @@
 """The PostgreSQL store's schema migrations, ``NNNN_name.sql``, applied in order by
-:func:`engine.store.postgres.init` / :func:`~engine.store.postgres.upgrade`.  Never edit a
-shipped migration: add the next number."""
+:func:`engine.store.postgres.schema.init` / :func:`~engine.store.postgres.schema.upgrade`.
+Never edit a shipped migration: add the next number."""

@@ -26,7 +26,7 @@ import threading
 
 import attrs
 
-from .errors import DevilError, StoreUnavailable
+from ..errors import DevilError, StoreUnavailable
 
 REFEREE_ROLE = "referee"
 SPECTATOR_ROLE = "spectator"

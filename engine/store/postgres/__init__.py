@@ -1,8 +1,8 @@
 """The PostgreSQL store: every game's stream in one database, shared by any number of nodes.
 
 Implements :class:`engine.store.protocol.EventStore` with psycopg 3 and a small pool of its
-own (:class:`Connections`: fails fast while the database is away, reconnects on demand).  The
-schema (engine/store/migrations/*.sql; docs/postgres.md) keeps:
+own (:class:`~engine.store.postgres.connections.Connections`: fails fast while the database is
+away, reconnects on demand).  The schema (engine/store/migrations/*.sql; docs/postgres.md) keeps:
 
 * ``games``: one row a game with its header's exact .devlog bytes and its head (the last
   record's seq and link);
@@ -27,9 +27,9 @@ the .devlog the file store writes for the same commands.
   within milliseconds; if that connection fails they poll every :data:`POLL` seconds until it
   is back.
 
-Schema versions: :func:`init` and :func:`upgrade` apply the migrations shipped in the package
-(idempotent); a store refuses (:class:`SchemaMismatch`) a database whose schema is missing,
-older (``run `devil db upgrade URL` ``) or newer than the package's.
+Schema versions (:mod:`engine.store.postgres.schema`): ``init`` and ``upgrade`` apply the
+migrations shipped in the package (idempotent); a store refuses (``SchemaMismatch``) a database
+whose schema is missing, older (``run `devil db upgrade URL` ``) or newer than the package's.
 
 This module imports psycopg: :func:`engine.store.open_store` imports it only for a
 ``postgresql://`` location, so the CLI's start-up does not pay for it.
@@ -37,13 +37,9 @@ This module imports psycopg: :func:`engine.store.open_store` imports it only for
 
 from __future__ import annotations
 
-import contextlib
-import importlib.resources
 import re
-import select
 import threading
 import time
-import urllib.parse
 
 import msgpack
 import psycopg
@@ -51,140 +47,21 @@ from psycopg import errors as pg_errors
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
-from ..errors import ConcurrencyConflict, StoreUnavailable, UnknownGame, UsageError
-from ..log import (VERSION, Header, Record, encode_command, encode_header, encode_records, now_ms,
-                   scan)
-from .protocol import Batch, DuplicateCommand, Head, check_append, new_id, resolve_id
+from ...errors import ConcurrencyConflict, StoreUnavailable, UnknownGame, UsageError
+from ...log import (VERSION, Header, Record, encode_command, encode_header, encode_records,
+                    now_ms, scan)
+from ..protocol import Batch, DuplicateCommand, Head, check_append, new_id, resolve_id
+from .connections import Connections, connect, safe_url
+from .schema import check_schema
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
 _PRIVATE = re.compile(r"^[a-z]{1,16}$")
-_MIGRATION = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 #: how often a waiter polls while the notification connection is down (s)
 POLL = 0.05
 #: how often a waiter looks again even while notifications flow (a safety net, s)
 RECHECK = 1.0
 #: how long to wait before reconnecting a failed notification connection (s)
 RELISTEN = 0.5
-#: how long opening a connection may take before the database counts as unavailable (s)
-CONNECT_TIMEOUT = 5
-#: how long a call waits for one of the store's connections while all are busy (s)
-BUSY_TIMEOUT = 30.0
-#: serializes migrations: two nodes running `devil db upgrade` at once apply each one once
-_MIGRATION_LOCK = 0x64657669  # "devi"
-
-
-class SchemaMismatch(UsageError):
-    """The database's schema is not the one this package needs: missing (``devil db init``),
-    older (``devil db upgrade``) or newer (upgrade devil)."""
-
-
-# -- migrations ---------------------------------------------------------------------------------
-def migrations() -> list[tuple[int, str, str]]:
-    """The schema migrations shipped in the package, in order: ``(version, name, sql)`` from
-    ``engine/store/migrations/NNNN_name.sql``."""
-    found = []
-    for entry in importlib.resources.files("engine.store.migrations").iterdir():
-        match = _MIGRATION.match(entry.name)
-        if match:
-            found.append((int(match.group(1)), match.group(2), entry.read_text("utf-8")))
-    found.sort()
-    return found
-
-
-def package_version() -> int:
-    """The schema version this package needs (its last migration's number)."""
-    shipped = migrations()
-    return shipped[-1][0] if shipped else 0
-
-
-def safe_url(url: str) -> str:
-    """``url`` without its password, for messages."""
-    if "://" not in url:
-        return re.sub(r"password\s*=\s*('[^']*'|\S+)", "password=***", url)
-    parts = urllib.parse.urlsplit(url)
-    netloc = parts.netloc
-    if "@" in netloc:
-        userinfo, _, hostport = netloc.rpartition("@")
-        netloc = userinfo.partition(":")[0] + "@" + hostport
-    query = urllib.parse.urlencode([(k, "***" if k == "password" else v) for k, v in
-                                    urllib.parse.parse_qsl(parts.query, keep_blank_values=True)],
-                                   safe="/*")
-    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
-
-
-def _connect(url: str, **kwargs) -> psycopg.Connection:
-    try:
-        return psycopg.connect(url, connect_timeout=10, **kwargs)
-    except psycopg.OperationalError as exc:
-        raise UsageError(f"cannot connect to {safe_url(url)}: "
-                         f"{str(exc).strip() or type(exc).__name__}") from None
-
-
-def schema_version(conn: psycopg.Connection) -> int | None:
-    """The schema version of the database ``conn`` is connected to (in its current schema), or
-    None where devil's schema was never initialized."""
-    exists = conn.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()[0]
-    if not exists:
-        return None
-    return conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()[0]
-
-
-def init(url: str) -> tuple[int, int]:
-    """Create devil's schema in the database at ``url`` (``devil db init URL``), or bring it up
-    to date if it is there already: idempotent.  Returns ``(version before, version now)``
-    (0 before for a new schema).  SchemaMismatch if the database is newer than the package."""
-    return _migrate(url, create=True)
-
-
-def upgrade(url: str) -> tuple[int, int]:
-    """Apply the package's migrations the database at ``url`` lacks (``devil db upgrade URL``),
-    all in one transaction; idempotent.  Returns ``(version before, version now)``.
-    SchemaMismatch if the database has no devil schema (run init) or a newer one."""
-    return _migrate(url, create=False)
-
-
-def _migrate(url: str, create: bool) -> tuple[int, int]:
-    shipped = migrations()
-    target = shipped[-1][0] if shipped else 0
-    where = safe_url(url)
-    with _connect(url) as conn:
-        with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-            before = schema_version(conn)
-            if before is None:
-                if not create:
-                    raise SchemaMismatch(f"{where} has no devil schema: run "
-                                         f"`devil db init {where}` first")
-                conn.execute("CREATE TABLE schema_version (version integer PRIMARY KEY, "
-                             "name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())")
-                before = 0
-            if before > target:
-                raise SchemaMismatch(_newer(where, before, target))
-            for version, name, text in shipped:
-                if version > before:
-                    conn.execute(text)  # type: ignore[arg-type] - our own, trusted SQL
-                    conn.execute("INSERT INTO schema_version (version, name) VALUES (%s, %s)",
-                                 (version, name))
-    return before, target
-
-
-def _newer(where: str, found: int, target: int) -> str:
-    return (f"{where} has devil schema version {found}, newer than this devil knows "
-            f"({target}): upgrade devil")
-
-
-def check_schema(conn: psycopg.Connection, url: str) -> None:
-    """Refuse (SchemaMismatch) a database whose schema is not the package's version."""
-    where = safe_url(url)
-    found = schema_version(conn)
-    target = package_version()
-    if found is None:
-        raise SchemaMismatch(f"{where} has no devil schema: run `devil db init {where}` first")
-    if found < target:
-        raise SchemaMismatch(f"{where} has devil schema version {found}, this devil needs "
-                             f"{target}: run `devil db upgrade {where}`")
-    if found > target:
-        raise SchemaMismatch(_newer(where, found, target))
 
 
 # -- the store ----------------------------------------------------------------------------------
@@ -207,100 +84,6 @@ def _records(chunks: list[bytes]) -> list[Record]:
     return [Record(*obj) for obj in unpacker]
 
 
-def unavailable(where: str, exc: BaseException, doubt: str | None = None) -> StoreUnavailable:
-    """The StoreUnavailable error for a connection failure ``exc`` (its first line, no
-    password: libpq's messages name the host or socket, never the password)."""
-    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
-    tail = doubt or "nothing was recorded; try again shortly"
-    return StoreUnavailable(f"the database is unavailable ({where}: {reason}); {tail}")
-
-
-class Connections:
-    """The store's connections: at most ``size`` open at once, kept while they work.
-
-    Made for a database that may go away and come back: a connection is opened on demand
-    (failing at once, as StoreUnavailable, while the server is down, instead of queueing
-    callers behind a pool that reconnects with a back-off), an idle one the server has closed
-    (it restarted: the socket is readable) is dropped before use without a round trip, and a
-    connection that failed is closed rather than kept.  Every psycopg OperationalError (the
-    connection, the server shutting down, resources) becomes StoreUnavailable.
-    """
-
-    def __init__(self, url: str, size: int, where: str):
-        self.url = url
-        self.size = max(1, size)
-        self.where = where
-        self._idle: list[psycopg.Connection] = []
-        self._lock = threading.Lock()
-        self._slots = threading.BoundedSemaphore(self.size)
-        self._closed = False
-
-    @contextlib.contextmanager
-    def connection(self):
-        if not self._slots.acquire(timeout=BUSY_TIMEOUT):
-            raise StoreUnavailable(f"the database is unavailable ({self.where}: all {self.size} "
-                                   f"connections stayed busy for {BUSY_TIMEOUT:g} s); try again")
-        conn = None
-        try:
-            conn = self._take()
-            yield conn
-        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
-            raise unavailable(self.where, exc) from None
-        finally:
-            if conn is not None:
-                self._give(conn)
-            self._slots.release()
-
-    def _take(self) -> psycopg.Connection:
-        while True:
-            with self._lock:
-                if self._closed:
-                    raise psycopg.InterfaceError("the store is closed")
-                conn = self._idle.pop() if self._idle else None
-            if conn is None:
-                return psycopg.connect(self.url, autocommit=True,
-                                       connect_timeout=CONNECT_TIMEOUT)
-            if _alive(conn):
-                return conn
-            _close(conn)
-
-    def _give(self, conn: psycopg.Connection) -> None:
-        keep = (not conn.closed and not conn.broken
-                and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE)
-        if keep:
-            with self._lock:
-                if not self._closed:
-                    self._idle.append(conn)
-                    return
-        _close(conn)
-
-    def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            _close(conn)
-
-
-def _alive(conn: psycopg.Connection) -> bool:
-    """Whether an idle connection may still work: not closed, and the server has sent nothing
-    (an idle connection reads nothing unless the server closed it or is shutting down)."""
-    if conn.closed or conn.broken:
-        return False
-    try:
-        readable, _, _ = select.select([conn.pgconn.socket], [], [], 0)
-    except (OSError, ValueError, psycopg.Error):
-        return False
-    return not readable
-
-
-def _close(conn: psycopg.Connection) -> None:
-    try:
-        conn.close()
-    except psycopg.Error:  # pragma: no cover
-        pass
-
-
 class PostgresStore:
     """The streams in a PostgreSQL database (an :class:`~engine.store.protocol.EventStore`).
 
@@ -317,7 +100,7 @@ class PostgresStore:
     def __init__(self, url: str, pool_size: int = 10):
         self.url = url
         self._where = safe_url(url)
-        with _connect(url, autocommit=True) as conn:
+        with connect(url, autocommit=True) as conn:
             check_schema(conn, url)
             schema = conn.execute("SELECT current_schema()").fetchone()[0]
         self.channel = f"devil_{schema}"

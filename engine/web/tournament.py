@@ -1,5 +1,5 @@
 """The tournament operations of the HTTP service, for the organiser's key (issue 11;
-docs/tournaments.md, docs/service.md).  Mounted by :func:`engine.http.create_app`.
+docs/tournaments.md, docs/service.md).  Mounted by :func:`engine.web.app.create_app`.
 
 * ``POST /tournaments``: a new tournament (the body: the settings of
   :func:`engine.tournament.rules.setup`), 201 ``{"tournament"}``;
@@ -25,8 +25,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from ..errors import UsageError
 from .auth import keys_equal
-from .errors import UsageError
+from .errors import ApiError
 
 #: the fields of each command (besides "type")
 FIELDS = {"add": {"player"}, "drop": {"player", "reason"},
@@ -36,17 +37,15 @@ FIELDS = {"add": {"player"}, "drop": {"player", "reason"},
 
 
 class TournamentApi:
-    """The endpoints, on the service's :class:`engine.http.Api`."""
+    """The endpoints, on the service's :class:`engine.web.app.Api`."""
 
     def __init__(self, api):
-        from .tournament.organiser import Organiser
+        from ..tournament.organiser import Organiser
 
         self.api = api
         self.tournaments = Organiser(api.service)
 
     def organiser(self, request: Request) -> None:
-        from .http import ApiError
-
         if not self.api.organiser_key:
             raise ApiError(403, "this server has no organiser key: tournaments are run by the "
                                 "organiser (devil serve --organiser-key KEY)", 4)
@@ -68,8 +67,6 @@ class TournamentApi:
         return JSONResponse({"tournament": tid}, status_code=201)
 
     async def command(self, request: Request) -> Response:
-        from .http import ApiError
-
         self.organiser(request)
         tid = await self.tournament(request)
         body = await self.api.read_json(request)
@@ -149,7 +146,7 @@ class TournamentApi:
         import os
         import tempfile
 
-        from .tournament.bundle import write
+        from ..tournament.bundle import write
 
         with tempfile.TemporaryDirectory() as tmp:
             folder = os.path.join(tmp, tid)
@@ -165,7 +162,7 @@ class TournamentApi:
         return JSONResponse(await self.api.call(tid, self.tournaments.standings, tid))
 
     async def standings_page(self, request: Request) -> Response:
-        from .tournament.page import page
+        from ..tournament.page import page
 
         tid = await self.tournament(request)
         data = await self.api.call(tid, self.tournaments.standings, tid)
@@ -181,7 +178,7 @@ def _text(body: dict, key: str, default: str | None = None) -> str:
 
 
 def routes(api) -> list[Route]:
-    """The tournament routes on ``api`` (an engine.http.Api)."""
+    """The tournament routes on ``api`` (an engine.web.app.Api)."""
     t = TournamentApi(api)
     return [Route("/tournaments", t.create, methods=["POST"]),
             Route("/tournaments/{tournament}", t.show, methods=["GET"]),

@@ -1,4 +1,4 @@
-// devil's pages (engine/pages): the replay and the audit.  Game-agnostic: the server (or the
+// devil's pages (engine/web/pages): the replay and the audit.  Game-agnostic: the server (or the
 // file) gives every step's sentence, rule ids, text table and the view as data; the view is
 // drawn generically.  Everything user-given is set with textContent, never as HTML.
 "use strict";
@@ -123,7 +123,7 @@
     return line;
   }
 
-  // a step's view is whole ("view") or a patch of the previous one (engine.pages.view_patch)
+  // a step's view is whole ("view") or a patch of the previous one (engine.web.pages.view_patch)
   function applyPatch(old, patch) {
     const out = Object.assign({}, old);
     for (const key of patch["-"] || []) delete out[key];

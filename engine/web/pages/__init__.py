@@ -11,7 +11,7 @@ one self-contained HTML file each.  Game-agnostic: every kind is shown through i
 * :func:`replay_html` / :func:`audit_html` put a page together from the package's assets
   (``replay.html``, ``audit.html``, ``page.css``, ``page.js``): with the data inlined it is a
   file that opens offline (``devil replay FILE --html``); without, the page asks the server for
-  its data with the token the user gives it (``devil serve``: :mod:`engine.pages.routes`).
+  its data with the token the user gives it (``devil serve``: :mod:`engine.web.pages.routes`).
 
 ``texts(kind)`` (optional) answers ``(describe, table)``: ``describe(event, names) -> str`` and
 ``table(view, you) -> str``; the engine never imports the client, so the CLI passes it in.
@@ -24,8 +24,8 @@ import re
 from importlib import resources
 from typing import Any, Callable
 
-from ..game import PUBLIC, REFEREE
-from ..log import REFEREE_ACTOR, iso_time
+from ...game import PUBLIC, REFEREE
+from ...log import REFEREE_ACTOR, iso_time
 
 #: a rule id as the rules documents write them (``KIND-3.1``, ``KIND-11.2``)
 RULE_ID = re.compile(r"\b[A-Z]{2,}-\d+(?:\.\d+)*\b")
@@ -97,7 +97,7 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
     step its whole view back.  A seat's steps are the events of its redacted stream only; events it never saw
     are left out.  ``voided``/``reason`` are present only for events a correction voided.
     """
-    from ..replay import steps, view_at
+    from ...replay import steps, view_at
 
     rules = log.rules
     names = log.names
@@ -195,8 +195,8 @@ def audit_data(log) -> dict:
     """The audit page's data: ``{"format", "game", "kind", "title", "ok", "finished",
     "problems": [{"seq", "reason"}], "chart": the chart spec (engine.chart), "svg": the chart
     as SVG}``.  Raises UsageError for a kind without an audit or whose audit draws no chart."""
-    from ..chart import svg
-    from ..errors import UsageError
+    from ...chart import svg
+    from ...errors import UsageError
 
     rules = log.rules
     if rules.audit is None:

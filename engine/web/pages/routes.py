@@ -1,8 +1,8 @@
-"""The pages' routes in ``devil serve`` (mounted by engine.http.create_app; docs/service.md):
+"""The pages' routes in ``devil serve`` (mounted by engine.web.app.create_app; docs/service.md):
 
 * ``GET /games/{id}/replay``: the replay page (HTML; holds no game data: it reads the token
   from its address's fragment, ``#token=...``, never sent to the server, or asks for it);
-* ``GET /games/{id}/replay/data[?as=NAME]``: its data (:func:`engine.pages.replay_data`) for
+* ``GET /games/{id}/replay/data[?as=NAME]``: its data (:func:`engine.web.pages.replay_data`) for
   the bearer token: a seat's token gets the steps of its own redacted stream only, the
   spectator's the public stream, the referee's everything (or, with ``as``, one seat's);
 * ``GET /games/{id}/audit``, ``GET /games/{id}/audit/data``: the audit page and its data (the
@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from ..errors import NotAllowed
+from ...errors import NotAllowed
 from . import audit_data, audit_html, replay_data, replay_html
 
 #: the pages' headers: no caching of game data, no framing, no referrer (the token is in the
@@ -32,12 +32,12 @@ HEADERS = {"Cache-Control": "no-store", "X-Frame-Options": "DENY", "Referrer-Pol
 
 
 def routes(api, texts=None) -> list[Route]:
-    """The page routes for ``api`` (an engine.http.Api); ``texts``: see engine.pages."""
+    """The page routes for ``api`` (an engine.web.app.Api); ``texts``: see engine.web.pages."""
 
     async def loaded_log(game: str):
         """The game's log as of now (read holding the game's lock; decoded outside it, so a
         long replay does not hold up the game's commands)."""
-        from ..replay import load_bytes
+        from ...replay import load_bytes
 
         data = await api.call(game, api.store.log_bytes, game)
         return await run_in_threadpool(load_bytes, data, game)

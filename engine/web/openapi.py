@@ -1,14 +1,15 @@
-"""The OpenAPI 3.1 document of the devil table service (served at /openapi.json by engine.http).
+"""The OpenAPI 3.1 document of the devil table service (served at /openapi.json by
+engine.web.games).
 
-Written by hand so that it describes exactly the routes, roles and errors of engine.http; a
-test checks that it covers every route.
+Written by hand so that it describes exactly the routes, roles and errors of engine.web (the
+app's routes: games, tournaments, pages); a test checks that it covers every route.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .games import KINDS
+from ..games import KINDS
 
 # -- the OpenAPI document ----------------------------------------------------------------------
 def _op(summary: str, who: str, responses: dict, params: list | None = None,
@@ -233,14 +234,14 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                     "public": {"type": "string"}}}, "The key.")},
                                 secured=False)},
             **_tournament_paths(),
-            # the pages (engine/pages; docs/service.md#the-replay-and-audit-pages)
+            # the pages (engine/web/pages; docs/service.md#the-replay-and-audit-pages)
             "/games/{game}/replay": {"get": _op(
                 "The replay page (HTML; no game data: it reads the token from #token=...)",
                 "anyone", {"200": {"description": "The page.", "content": {"text/html": {
                     "schema": {"type": "string"}}}}}, [_GAME], secured=False)},
             "/games/{game}/replay/data": {"get": _op(
                 "The replay page's data: every event as the caller saw it, its rule ids and the "
-                "view after it (engine.pages.replay_data)",
+                "view after it (engine.web.pages.replay_data)",
                 "any token of the game (a seat: its own redacted stream; ?as: the referee)",
                 {"200": _json({"type": "object"}, "The steps."), **_ERR}, [_GAME, _AS])},
             "/games/{game}/audit": {"get": _op(
@@ -265,7 +266,7 @@ _T = {"name": "tournament", "in": "path", "required": True, "schema": {"type": "
 
 
 def _tournament_paths() -> dict:
-    """The organiser's tournament operations (engine/http_tournament.py; docs/tournaments.md)."""
+    """The organiser's tournament operations (engine/web/tournament.py; docs/tournaments.md)."""
     errors = {"400": {"$ref": "#/components/responses/BadRequest"},
               "401": {"$ref": "#/components/responses/Unauthorized"},
               "403": {"$ref": "#/components/responses/Forbidden"},

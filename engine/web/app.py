@@ -1,0 +1,302 @@
+"""The HTTP service around :class:`engine.service.GameService` (issue 5; docs/service.md).
+
+``create_app(store, organiser_key=None)`` returns a Starlette (ASGI) app; ``devil serve``
+runs it with uvicorn.  Every game of every kind in the store is served, through one
+:class:`engine.service.GameService` (which keeps every game's folds; the app keeps no state of
+its own but tokens' hashes).  The local CLI may use the same store at the same time: appends are
+optimistic with an expected version, and watchers notice appends by other processes by polling
+the game's head (last sequence number and link) in the store.
+
+The app (:func:`create_app`) is the core every route shares, :class:`Api` (the service, the
+token book, the game a path names, the viewer a request reads as, bodies and query parameters,
+:class:`Hub`'s per-game locks and change notifications), with the routes of
+:mod:`engine.web.games` (who may do what), :mod:`engine.web.tournament` and
+:mod:`engine.web.pages`.
+
+Blocking work (fsync, flock, folds) runs in a thread pool; every access to one game is
+serialized by an ``asyncio.Lock`` per game, so concurrent commands are neither lost nor applied
+twice.  Errors are JSON: ``{"error": message, "rule": rule-or-null, "code": CLI exit code}``
+(:mod:`engine.web.errors`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+
+from ..errors import DevilError, NotAllowed, UnknownGame, UsageError
+from ..game import PUBLIC, REFEREE
+from ..jsonsafe import loads as json_loads
+from ..service import GameService
+from ..store import EventStore, open_store
+from ..store.protocol import resolve_id
+from .auth import Role, TokenBook, keys_equal
+from .errors import HANDLERS, ApiError
+from .games import routes as game_routes
+from .pages.routes import routes as page_routes
+from .tournament import routes as tournament_routes
+
+#: default request body limit (bytes)
+MAX_BODY = 64 * 1024
+#: how often a waiting reader checks the log for appends by other processes (seconds)
+POLL_INTERVAL = 0.25
+#: the longest a request body may take to arrive once its headers are in (seconds)
+BODY_TIMEOUT = 10.0
+
+
+class Hub:
+    """Per-game locks and change notifications (within this process)."""
+
+    def __init__(self):
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._changed: dict[str, asyncio.Event] = {}
+
+    def lock(self, game: str) -> asyncio.Lock:
+        """The lock every access to ``game`` holds (one per game)."""
+        lock = self._locks.get(game)
+        if lock is None:
+            lock = self._locks[game] = asyncio.Lock()
+        return lock
+
+    def changed(self, game: str) -> asyncio.Event:
+        """An event set at the next append to ``game`` by this process."""
+        event = self._changed.get(game)
+        if event is None:
+            event = self._changed[game] = asyncio.Event()
+        return event
+
+    def notify(self, game: str | None) -> None:
+        """Wake the waiters of ``game`` (of every game for None)."""
+        if game is None:
+            events, self._changed = list(self._changed.values()), {}
+        else:
+            event = self._changed.pop(game, None)
+            events = [] if event is None else [event]
+        for event in events:
+            event.set()
+
+
+class Api:
+    """The endpoints, sharing one service, token book and hub."""
+
+    def __init__(self, store: "str | EventStore", organiser_key: str | None = None,
+                 max_body: int = MAX_BODY, poll_interval: float = POLL_INTERVAL):
+        self.store = open_store(store) if isinstance(store, str) else store
+        self.service = GameService(self.store)
+        self.book = TokenBook(self.store)
+        self.organiser_key = organiser_key or None
+        self.max_body = max_body
+        self.poll_interval = poll_interval
+        self.body_timeout = BODY_TIMEOUT
+        self.hub = Hub()
+        #: the default of POST /games's "seat_entropy" for a digital game without a chosen
+        #: seed (`devil serve --seat-entropy`)
+        self.seat_entropy = False
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """For the server's ``loop``: if the store tells of appends by other nodes (PostgreSQL's
+        LISTEN/NOTIFY: ``store.subscribe``), wake this node's watchers at once instead of at
+        their next poll of the head."""
+        subscribe = getattr(self.store, "subscribe", None)
+        if subscribe is None:
+            return
+
+        def appended(game: str | None) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closing
+                loop.call_soon_threadsafe(self.hub.notify, game)
+
+        subscribe(appended)
+
+    # -- helpers --------------------------------------------------------------------------
+    async def call(self, game: str, fn, *args, **kwargs):
+        """``fn(*args)`` in the thread pool, holding ``game``'s lock."""
+        async with self.hub.lock(game):
+            return await run_in_threadpool(fn, *args, **kwargs)
+
+    @staticmethod
+    def bearer(request: Request) -> str | None:
+        """The bearer token of the Authorization header (None without one; 401 if malformed)."""
+        header = request.headers.get("authorization")
+        if not header:
+            return None
+        scheme, _, value = header.partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            raise ApiError(401, "the Authorization header must read 'Bearer <token>'", 4,
+                           headers={"WWW-Authenticate": "Bearer"})
+        return value.strip()
+
+    def authenticate(self, request: Request) -> Role:
+        """The role of the request's token (401 without a valid one)."""
+        token = self.bearer(request)
+        if token is None:
+            raise ApiError(401, "this needs a token: send 'Authorization: Bearer <token>' "
+                                "(devil --token, env DEVIL_TOKEN)", 4,
+                           headers={"WWW-Authenticate": "Bearer"})
+        if self.organiser_key and keys_equal(token, self.organiser_key):
+            return Role("organiser")
+        role = self.book.role(token)
+        if role is None:
+            raise ApiError(401, "the token is not valid (wrong or unknown token)", 4,
+                           headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+        return role
+
+    async def game_for(self, request: Request, role: Role) -> str:
+        """The game the path names, if ``role`` may reach it (404 / 403 otherwise)."""
+        text = request.path_params["game"]
+        if role.kind == "organiser":
+            return await run_in_threadpool(self.service.resolve, text)
+        game = role.game
+        try:  # named as anywhere else: the id, or 3+ characters of its start, end or suffix
+            resolve_id(text, [game], "this server")
+        except (UnknownGame, UsageError):
+            # the same answer whether or not that game exists: a token tells nothing of others
+            raise NotAllowed(f"this token belongs to game {game}, not {text}") from None
+        if not self.store.exists(game):
+            raise UnknownGame(f"no game {game!r} on this server")
+        return game
+
+    def viewer_for(self, role: Role, names: list[str], as_name: str | None):
+        """The viewer a request reads as: REFEREE, a seat index or PUBLIC."""
+        if role.is_referee:
+            if as_name is None:
+                return REFEREE
+            from ..seats import seat_named
+
+            return seat_named(names, as_name)
+        if role.kind == "spectator":
+            if as_name is not None:
+                raise NotAllowed(f"a spectator sees only public information, not {as_name}'s view")
+            return PUBLIC
+        own = names[role.seat]
+        if as_name is not None and as_name != own:
+            raise NotAllowed(f"your token is {own}'s: you cannot act or read as {as_name}")
+        return role.seat
+
+    def names(self, game: str) -> list[str]:
+        """The game's players, seat by seat (they never change: a game the service holds is not
+        read again)."""
+        return self.service.players(game)
+
+    async def read_json(self, request: Request) -> dict:
+        """The request body as a JSON object (413 over ``max_body``, 408 if it does not arrive
+        within ``body_timeout``, 400 if empty or not an object)."""
+        length = request.headers.get("content-length")
+        if length is not None:
+            try:
+                too_big = int(length) > self.max_body
+            except ValueError:
+                raise ApiError(400, "the Content-Length header is not a number") from None
+            if too_big:
+                raise ApiError(413, f"the request body is larger than {self.max_body} bytes")
+        body = bytearray()
+
+        async def receive() -> None:
+            async for chunk in request.stream():
+                body.extend(chunk)
+                if len(body) > self.max_body:
+                    raise ApiError(413, f"the request body is larger than {self.max_body} bytes")
+
+        try:
+            await asyncio.wait_for(receive(), timeout=self.body_timeout)
+        except asyncio.TimeoutError:
+            raise ApiError(408, f"the request body did not arrive within {self.body_timeout:g} s "
+                                "(is it shorter than its Content-Length?)") from None
+        if not body.strip():
+            raise ApiError(400, "the request body is empty: send a JSON object")
+        try:  # the same rules as every JSON devil reads (engine.jsonsafe)
+            data = json_loads(bytes(body), "the request body")
+        except UsageError as exc:
+            raise ApiError(400, exc.message) from None
+        if not isinstance(data, dict):
+            raise ApiError(400, "the request body must be a JSON object")
+        return data
+
+    @staticmethod
+    def query_int(request: Request, name: str, default: int, low: int = 0) -> int:
+        """Query parameter ``name`` as a whole number of at least ``low`` (400 otherwise)."""
+        value = request.query_params.get(name)
+        if value is None or value == "":
+            return default
+        try:
+            number = int(value)
+        except ValueError:
+            raise ApiError(400, f"query parameter {name} must be a whole number, not {value!r}"
+                           ) from None
+        if number < low:
+            raise ApiError(400, f"query parameter {name} must be at least {low}")
+        return number
+
+    @staticmethod
+    def query_flag(request: Request, name: str) -> bool:
+        """Query parameter ``name`` as true or false (400 otherwise)."""
+        value = request.query_params.get(name, "").lower()
+        if value in ("", "0", "false", "no"):
+            return False
+        if value in ("1", "true", "yes"):
+            return True
+        raise ApiError(400, f"query parameter {name} must be true or false, not {value!r}")
+
+    @staticmethod
+    def query_float(request: Request, name: str, default: float, high: float) -> float:
+        """Query parameter ``name`` as a number of at least 0, capped at ``high``."""
+        value = request.query_params.get(name)
+        if value is None or value == "":
+            return default
+        try:
+            number = float(value)
+        except ValueError:
+            raise ApiError(400, f"query parameter {name} must be a number, not {value!r}") from None
+        if not number >= 0:
+            raise ApiError(400, f"query parameter {name} must not be negative")
+        return min(number, high)
+
+    def head(self, game: str):
+        """The game's head in the store (None if it cannot be read)."""
+        try:
+            return self.store.head(game)
+        except DevilError:
+            return None
+
+    async def wait_change(self, game: str, head, changed: asyncio.Event,
+                          deadline: float) -> None:
+        """Return once ``game`` changed (an append here, or its head in the store moved: an
+        append by another process) or at ``deadline``."""
+        loop = asyncio.get_running_loop()
+        while True:
+            left = deadline - loop.time()
+            if left <= 0 or changed.is_set():
+                return
+            try:
+                await asyncio.wait_for(changed.wait(), timeout=min(left, self.poll_interval))
+                return
+            except asyncio.TimeoutError:
+                pass
+            if await run_in_threadpool(self.head, game) != head:
+                return
+
+
+
+def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
+               max_body: int = MAX_BODY, poll_interval: float = POLL_INTERVAL,
+               texts=None) -> Starlette:
+    """The ASGI app serving every game in ``store`` (an EventStore, or a folder path for a
+    FileStore).  ``texts``: the kinds' words for the replay page (engine.web.pages; the CLI passes
+    client.page.texts)."""
+    api = Api(store, organiser_key, max_body, poll_interval)
+    routes = (game_routes(api)  # the games, the key, /openapi.json, /health
+              + tournament_routes(api)  # the organiser's tournaments
+              + page_routes(api, texts))  # the replay and audit pages (issue 13)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        # may wait (briefly) for the store's listener to connect
+        await run_in_threadpool(api.start, asyncio.get_running_loop())
+        yield
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS)
+    app.state.api = api
+    return app
