@@ -25,10 +25,6 @@ from tests.store.conftest import open_pg
 
 GAME = "atkr-pgnodes1"
 
-if pg.NO_POSTGRES:
-    pytestmark = pytest.mark.skip(reason=pg.SKIP_REASON)
-
-
 @pytest.fixture
 def url():
     return pg.fresh_database()
