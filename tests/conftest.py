@@ -2,13 +2,33 @@
 
 The CLI client keeps the receipts it is given in its config folder (client/receipts.py):
 every test run points ``DEVIL_CONFIG`` at a fresh temporary folder, inherited by the
-subprocesses tests start, so no test writes into the user's own config folder."""
+subprocesses tests start, so no test writes into the user's own config folder.
+
+The tests skipped because a program they need is missing (PostgreSQL's server programs,
+Chromium: tests/needs.py) are named in one line of the summary, with how to enable them."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+
+from tests import needs
+
+
+def pytest_report_teststatus(report, config):
+    """A test skipped for a missing program is counted apart (``needs.CATEGORY``), so the
+    summary names those skips in one line (below), not one ``SKIPPED`` line each."""
+    if needs.need_of(report) is not None:
+        return needs.CATEGORY, "s", "SKIPPED"
+    return None
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line naming the tests skipped for a missing program (tests/needs.py)."""
+    line = needs.summary(terminalreporter.stats.get(needs.CATEGORY, []))
+    if line:
+        terminalreporter.write_line(line, yellow=True, bold=True)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -16,8 +16,9 @@ creates it; .ci/run creates it where it is missing).  Commands run as that user 
 ``runuser -u USER --`` (or ``su USER -s /bin/sh -c`` where there is no runuser).  The tests
 still connect as the cluster's superuser ``devil`` over the socket, whoever runs them.
 
-If the binaries are missing the tests that need the cluster FAIL with how to install them;
-``DEVIL_TEST_NO_POSTGRES=1`` makes them skip instead.
+If the binaries are missing (or hidden: ``DEVIL_TEST_NO_POSTGRES=1``, or ``DEVIL_PG_BIN`` naming
+a folder without them) the tests that need the cluster are skipped, named in one line of the
+summary (tests/needs.py); under CI (``CI=true``) they fail instead, with how to install them.
 
 Reusable from any test folder::
 
@@ -40,12 +41,15 @@ import threading
 
 import pytest
 
+from tests.needs import POSTGRES
+
 NO_POSTGRES = os.environ.get("DEVIL_TEST_NO_POSTGRES") == "1"
-SKIP_REASON = "DEVIL_TEST_NO_POSTGRES=1: the PostgreSQL store tests are skipped"
-INSTALL_HINT = ("PostgreSQL's server binaries (initdb, pg_ctl) were not found. Install them "
-                "(Debian/Ubuntu: `apt-get install -y postgresql`; Fedora/RHEL: `dnf install -y "
+HIDDEN = "DEVIL_TEST_NO_POSTGRES=1 hides PostgreSQL's server programs"
+INSTALL_HINT = ("PostgreSQL's server binaries (initdb, pg_ctl) were not found (on PATH, in "
+                "DEVIL_PG_BIN, in /usr/lib/postgresql/*/bin). Install them (Debian/Ubuntu: "
+                "`apt-get install -y postgresql`; Fedora/RHEL: `dnf install -y "
                 "postgresql-server`; macOS: `brew install postgresql`), or point DEVIL_PG_BIN at "
-                "their folder; or set DEVIL_TEST_NO_POSTGRES=1 to skip these tests")
+                "their folder")
 SUPERUSER = "devil"
 TEMPLATE = "devil_template"
 
@@ -69,6 +73,12 @@ def find_bin() -> str | None:
                 and os.path.exists(os.path.join(folder, "pg_ctl")):
             return folder
     return None
+
+
+def available() -> bool:
+    """Whether the cluster can be started here: PostgreSQL's binaries are found and not
+    hidden by DEVIL_TEST_NO_POSTGRES=1."""
+    return not NO_POSTGRES and find_bin() is not None
 
 
 class Cluster:
@@ -174,16 +184,17 @@ _cluster_lock = threading.Lock()
 
 
 def cluster() -> Cluster:
-    """The session's cluster, started on first use.  Skips with DEVIL_TEST_NO_POSTGRES=1;
-    fails (with how to install PostgreSQL) when its binaries are missing."""
+    """The session's cluster, started on first use.  Without PostgreSQL's binaries (or with
+    them hidden by DEVIL_TEST_NO_POSTGRES=1) the test is skipped, or under CI fails with how
+    to install them (tests/needs.py)."""
     global _cluster
     if NO_POSTGRES:
-        pytest.skip(SKIP_REASON)
+        POSTGRES.missing(HIDDEN)
     with _cluster_lock:
         if _cluster is None:
             bindir = find_bin()
             if bindir is None:
-                pytest.fail(INSTALL_HINT, pytrace=False)
+                POSTGRES.missing(INSTALL_HINT)
             started = Cluster(bindir)
             try:
                 started.start()

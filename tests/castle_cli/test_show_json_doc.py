@@ -77,10 +77,12 @@ def test_the_documented_view_keys_are_the_keys_the_view_produces(tmp_path):
     seen = {"view": set(), "player": set(), "result": set(), "declaration": set(),
             "knowledge": set(), "options": set(), "uses": set()}
     whats, reasons, stages = set(), set(), set()
+    declarations = []  # (the declaration, the players' names) of every view that had one
     def covered() -> bool:  # what the check needs to have seen to prove something
         return ({"offer", "effect", "fight"} <= set(frames)
                 and {"support", "abilities", "choice", "take"} <= stages
-                and bool(seen["result"] and seen["knowledge"] and seen["declaration"]))
+                and bool(seen["result"] and seen["knowledge"] and seen["declaration"])
+                and any(d["allies"] for d, _ in declarations))
 
     views = (view for number in range(40) if number < 6 or not covered()
              for view in views_of_game(number))
@@ -98,6 +100,7 @@ def test_the_documented_view_keys_are_the_keys_the_view_produces(tmp_path):
                     seen["uses"] |= set(use)
         if view["declaration"]:
             seen["declaration"] |= set(view["declaration"])
+            declarations.append((view["declaration"], [p["name"] for p in view["players"]]))
         for entries in view["knowledge"].values():
             for entry in entries:
                 seen["knowledge"] |= set(entry)
@@ -117,6 +120,19 @@ def test_the_documented_view_keys_are_the_keys_the_view_produces(tmp_path):
     for table in ("player", "result", "declaration", "knowledge", "options"):
         assert keys(table) == seen[table], table
     assert keys("fight") == frames["fight"]
+    # the declaration's values are what its table says: `player` and `allies` are names, as
+    # every other player field of the view (`turn`, `waiting_for`, `winners`), not seats
+    declaration_doc = DOC.read_text(encoding="utf-8").split("<!-- castle-keys: declaration -->")[1]
+    allies_row = next(line for line in declaration_doc.splitlines()
+                      if line.startswith("| `allies`"))
+    assert "names" in allies_row, allies_row
+    for declaration, names in declarations:
+        assert declaration["player"] in names, declaration
+        assert isinstance(declaration["allies"], list), declaration
+        assert all(isinstance(a, str) and a in names for a in declaration["allies"]), declaration
+        assert declaration["player"] not in declaration["allies"], declaration
+        assert isinstance(declaration["right"], bool), declaration
+        assert declaration["winning_society"] in ("order", "brotherhood", None), declaration
     # every kind of open decision is documented with exactly its keys
     pending = tables["pending"]
     assert set(frames) <= set(pending)

@@ -5,7 +5,8 @@ store holding a finished game of each kind (the shipped recordings), with tokens
 
 ``browser``: headless Chromium (Debian's ``chromium`` package, /usr/bin/chromium, or
 ``DEVIL_CHROMIUM``) driven by Playwright; never a downloaded browser.  .ci/run installs
-Chromium where it is missing.
+Chromium where it is missing; without it the page tests are skipped, named in one line of the
+summary, and under CI (``CI=true``) fail (tests/needs.py).
 
 ``shots``: the folder the tests save their screenshots in: ``DEVIL_SCREENSHOTS`` if set, else
 ``<pytest's tmp dir>/screenshots``.
@@ -18,6 +19,7 @@ import shutil
 
 import pytest
 
+from tests.needs import CHROMIUM as NEEDS_CHROMIUM
 from tests.service.conftest import ROOT, Server
 
 CHROMIUM = os.environ.get("DEVIL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -59,8 +61,9 @@ def browser():
     # module scope: Playwright's sync API runs an event loop in this thread while it is open,
     # and later tests call asyncio.run()
     if not os.path.exists(CHROMIUM):
-        pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's chromium package "
-                    "(`apt-get install -y chromium`; .ci/run does) or set DEVIL_CHROMIUM")
+        NEEDS_CHROMIUM.missing(f"no Chromium at {CHROMIUM}: install Debian's chromium package "
+                               "(`apt-get install -y chromium`; .ci/run does) or set "
+                               "DEVIL_CHROMIUM")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

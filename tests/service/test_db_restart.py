@@ -13,6 +13,7 @@ The outage is the session's throwaway cluster (tests/pg.py) stopped and started 
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 import threading
@@ -198,7 +199,7 @@ def test_an_older_schema_is_refused_with_the_command_that_upgrades_it(tmp_path):
                      "name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())")
     refused = devil("serve", "--store", url, "--port", "0")
     assert refused.returncode == 2, refused
-    assert f"run `devil db upgrade {url}`" in refused.stderr
+    assert f"run `devil db upgrade {shlex.quote(url)}`" in refused.stderr
     assert "version 0" in refused.stderr
     upgraded = devil("db", "upgrade", url)
     assert upgraded.returncode == 0, upgraded.stderr

@@ -9,7 +9,8 @@
      "variants": ["smuggling", "prophecy", "scoring"],   # CASTLE-10, any subset
      "house": {"doctor_cancels_tie_draw": True, ...},    # see HOUSE_DEFAULTS
      "deal": None | {...},                 # a fixed deal, see parse_deal
-     "position": None | {...},             # a game already under way, see engine.games.castle.position
+     "position": None | {...},             # a game already under way: the position file itself
+                                           # (engine.games.castle.position; see position_options)
      "physical": False,                    # True: played with the box, no chance (needs a deal)
      "rules": "castle-2006-r2"}            # the rules text: RULES_VERSIONS (old logs: castle-2006)
 
@@ -81,10 +82,50 @@ def _seed_chosen(options: dict, chance) -> bool:
     return chosen
 
 
+#: the game's options a position file may carry (its other fields are the cards), and the
+#: option each one is: ``active`` is the start player (``first``)
+POSITION_OPTIONS = {"players": "players", "active": "first", "variants": "variants",
+                    "beginner": "beginner", "house": "house"}
+
+
+def position_options(options: dict) -> dict:
+    """``options`` with a ``position`` given as the position file itself (the file
+    ``devil new castle --position FILE`` reads, docs/castle-rules.md) taken apart: its
+    ``players``, ``active``, ``variants``, ``beginner`` and ``house`` become the options
+    ``players``, ``first``, ``variants``, ``beginner`` and ``house``, its cards stay the
+    ``position``; without ``players`` anywhere the seats are the order of its ``seats``.
+    An option given both beside the position and in it must agree (UsageError naming both);
+    a position of cards only is returned as it is."""
+    position = options.get("position")
+    if not isinstance(position, dict):
+        return options
+    lifted = {key: position[key] for key in POSITION_OPTIONS if key in position}
+    if not lifted and options.get("players") is not None:
+        return options
+    out = dict(options)
+    out["position"] = {k: v for k, v in position.items() if k not in POSITION_OPTIONS}
+    if "players" not in lifted and options.get("players") is None:
+        seats = position.get("seats")
+        if isinstance(seats, dict):
+            lifted["players"] = list(seats)
+    for key, value in lifted.items():
+        option = POSITION_OPTIONS[key]
+        if value is None:
+            continue
+        beside = options.get(option)
+        if beside is not None and beside != value:
+            raise UsageError(f"position.{key} is {value!r} but the option {option!r} beside it "
+                             f"is {beside!r}: give it once (docs/castle-rules.md)"[:300])
+        out[option] = value
+    return out
+
+
 def parse_options(options: Any) -> dict:
-    """The checked options as a dict with every key filled in; raises UsageError."""
+    """The checked options as a dict with every key filled in; raises UsageError.  A
+    ``position`` may be the position file itself (:func:`position_options`)."""
     if not isinstance(options, dict):
         raise UsageError("castle options must be a map")
+    options = position_options(options)
     unknown = set(options) - KNOWN_OPTIONS
     if unknown:
         raise UsageError(f"unknown castle option(s): {', '.join(sorted(unknown))} "

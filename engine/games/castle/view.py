@@ -130,7 +130,8 @@ def view(state: State, viewer) -> dict:
         "hand_limit": state.limit, "pending": pending, "fight": fight,
         "waiting_for": [state.players[s] for s in waiting_for(state)],
         "declaration": None if state.declaration is None else dict(
-            state.declaration, player=state.players[state.declaration["player"]]),
+            state.declaration, player=state.players[state.declaration["player"]],
+            allies=[state.players[a] for a in state.declaration["allies"]]),
         "winners": None if state.winners is None else [state.players[s] for s in state.winners],
         "points": state.points, "knowledge": knowledge,
         "options": {"beginner": state.beginner, "variants": list(state.variants),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.resources
 import re
+import shlex
 
 import psycopg
 
@@ -78,7 +79,7 @@ def _migrate(url: str, create: bool) -> tuple[int, int]:
             if before is None:
                 if not create:
                     raise SchemaMismatch(f"{where} has no devil schema: run "
-                                         f"`devil db init {where}` first")
+                                         f"{_run('init', where)} first")
                 conn.execute("CREATE TABLE schema_version (version integer PRIMARY KEY, "
                              "name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())")
                 before = 0
@@ -92,6 +93,12 @@ def _migrate(url: str, create: bool) -> tuple[int, int]:
     return before, target
 
 
+def _run(command: str, where: str) -> str:
+    """The hint `devil db COMMAND URL`, with the URL quoted for the shell (a libpq URL's
+    query holds ``&``), so the command pastes as written."""
+    return f"`devil db {command} {shlex.quote(where)}`"
+
+
 def _newer(where: str, found: int, target: int) -> str:
     return (f"{where} has devil schema version {found}, newer than this devil knows "
             f"({target}): upgrade devil")
@@ -103,9 +110,9 @@ def check_schema(conn: psycopg.Connection, url: str) -> None:
     found = schema_version(conn)
     target = package_version()
     if found is None:
-        raise SchemaMismatch(f"{where} has no devil schema: run `devil db init {where}` first")
+        raise SchemaMismatch(f"{where} has no devil schema: run {_run('init', where)} first")
     if found < target:
         raise SchemaMismatch(f"{where} has devil schema version {found}, this devil needs "
-                             f"{target}: run `devil db upgrade {where}`")
+                             f"{target}: run {_run('upgrade', where)}")
     if found > target:
         raise SchemaMismatch(_newer(where, found, target))
