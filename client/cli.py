@@ -18,9 +18,13 @@ import click
 
 from engine.games import KINDS
 
-from .common import (Context, DevilGroup, as_option, damage_lines, emit, game_value, id_option,
-                     json_option, log_file, read_json_text, renderer_for, seat_entropy_option,
-                     store_option, submit_command, token_seat)
+from .context import Context, token_seat
+from .files import log_file, read_json_text
+from .group import DevilGroup
+from .options import (as_option, game_value, id_option, json_option, seat_entropy_option,
+                      store_option)
+from .output import damage_lines, emit, renderer_for
+from .submit import submit_command
 from .games import examples
 
 DEFAULT_STORE = click.get_app_dir("devil")

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import click
 
-from .common import emit, id_option, json_option, print_answer, renderer_for, token_seat
+from .context import token_seat
+from .options import id_option, json_option
+from .output import emit, renderer_for
+from .submit import print_answer
 
 
 def _give(obj, game: str, command: dict, as_name: str | None, command_id, as_json: bool):

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import click
 
-from .common import emit, json_option
+from .options import json_option
+from .output import emit
 
 
 @click.command()

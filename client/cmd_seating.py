@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import click
 
-from .common import json_option, submit_command, token_seat
+from .context import token_seat
+from .options import json_option
+from .submit import submit_command
 
 
 @click.command()

@@ -11,7 +11,8 @@ import time
 
 import click
 
-from .common import json_option, renderer_for
+from .options import json_option
+from .output import renderer_for
 from .desk import entry_line
 
 

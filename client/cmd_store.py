@@ -7,7 +7,10 @@ import click
 
 from engine.errors import UsageError
 
-from .common import DevilGroup, emit, json_option, read_json_file
+from .files import read_json_file
+from .group import DevilGroup
+from .options import json_option
+from .output import emit
 
 
 @click.command("import")

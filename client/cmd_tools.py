@@ -12,7 +12,9 @@ import click
 
 from engine.errors import UsageError
 
-from .common import emit, json_option, log_file, renderer_for, write_new
+from .files import log_file, write_new
+from .options import json_option
+from .output import emit, renderer_for
 
 
 # -- replay ------------------------------------------------------------------------------------

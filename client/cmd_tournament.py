@@ -9,7 +9,10 @@ import click
 from engine.errors import UsageError
 from engine.games import KINDS
 
-from .common import DevilGroup, emit, json_option, read_json_file, write_new
+from .files import read_json_file, write_new
+from .group import DevilGroup
+from .options import json_option
+from .output import emit
 
 _GAMES = click.Choice(list(KINDS))
 

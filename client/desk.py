@@ -2,7 +2,7 @@
 how a voided record is shown: struck through (``~~...~~``, and the terminal's strike-through
 where it has one), with the correction that voided it and the reason.
 
-:class:`DeskAware` wraps a kind's renderer (client.common.renderer_for): its ``describe`` and
+:class:`DeskAware` wraps a kind's renderer (client.output.renderer_for): its ``describe`` and
 ``describe_map`` read the desk's events too, so every listing (log, replay, submit) does.
 """
 

@@ -4,7 +4,7 @@ table from its client renderer (client.games.<kind>.render), given to the page b
 
 from __future__ import annotations
 
-from .common import renderer_for
+from .output import renderer_for
 
 
 def texts(kind: str):

@@ -288,7 +288,7 @@ def resume_announced(service, kind: str, game: str, bots: dict[str, str], made_o
 
 def kind_of(obj, game: str) -> str:
     """The kind of the local store's ``game`` (for `devil play --resume GAME`)."""
-    from .common import local_service
+    from .context import local_service
 
     service = local_service(obj)
     return service.load(service.resolve(game)).header.kind

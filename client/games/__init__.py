@@ -10,7 +10,7 @@ A kind's package ``__init__`` is a light manifest (it imports nothing heavy) wit
   ``csv(result) -> str``), or None when the kind has no audit;
 * ``EXAMPLES``: lines for ``devil --help``.
 
-and the modules those name, plus ``render`` (the text renderer: client.common.renderer_for).
+and the modules those name, plus ``render`` (the text renderer: client.output.renderer_for).
 The shared CLI (client.cli) finds them through these functions; it never names a kind.
 """
 

@@ -120,7 +120,6 @@ def test_a_seat_replay_page_shows_what_it_knew_and_no_hidden_card(finished_games
     for seat in unknown:
         assert players[names[seat]]["society"] == "?"
 
-    dom = page.content()
     bodies = [(r.url, r.body().decode("utf-8")) for r in responses]
     context.close()
     assert errors == []

@@ -77,8 +77,9 @@ def test_the_remote_client_keeps_the_receipts_a_server_gives(server, http):
                                         "options": {"players": ["Anna", "Ben"]}}).json()
     game = created["game"]
     client = server.remote(created["tokens"]["Ben"])
-    # the CLI's submit path, on the in-process app (client.common.submit_command)
-    from client.common import Context, submit_command
+    # the CLI's submit path, on the in-process app (client.submit.submit_command)
+    from client.context import Context
+    from client.submit import submit_command
 
     obj = Context("unused", server.url, created["tokens"]["Ben"])
     obj._client = client

@@ -72,13 +72,14 @@ def test_a_server_may_give_every_digital_game_seat_entropy(tmp_path):
 
 
 def test_a_seats_first_command_gives_its_entropy_first(server, http):
-    """The CLI's submit path (client.common.submit_command) with a seat's token: the seat's
+    """The CLI's submit path (client.submit.submit_command) with a seat's token: the seat's
     first command of a seated game carries its value, then is refused while others wait."""
     import click
     import pytest
 
     from client.cli import cli
-    from client.common import Context, submit_command
+    from client.context import Context
+    from client.submit import submit_command
     from engine.errors import IllegalCommand
 
     created = http.post("/games", json={"kind": "atkr", "seat_entropy": True,

@@ -1,7 +1,7 @@
 """Auf Teufel komm raus commands: ``devil new atkr``, ``bet``, ``draw``, ``stop``.
 
 Each builds the JSON command object ``devil submit`` accepts (docs/commands.md) and submits it
-through client.common.submit_command; no rules here.
+through client.submit.submit_command; no rules here.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import click
 
 from engine.games import players_text
 
-from ...common import id_option, json_option, print_created, seat_entropy_option, submit_command
+from ...options import id_option, json_option, seat_entropy_option
+from ...submit import print_created, submit_command
 from .. import described
 
 

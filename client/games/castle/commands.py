@@ -1,7 +1,7 @@
 """Castle of the Devil commands: ``devil new castle`` and the friendly subcommands.
 
 Every friendly subcommand builds the same JSON command object ``devil submit`` accepts
-(docs/commands.md) and submits it through ``client.common.submit_command``, so output and exit
+(docs/commands.md) and submits it through ``client.submit.submit_command``, so output and exit
 codes are those of every other game command (0 done, 1 refused by the rules, 2 usage error,
 3 damaged log, 4 not allowed).  No rules here: the engine checks every command.
 """
@@ -13,8 +13,9 @@ import click
 from engine.games import players_text
 
 from .. import described
-from ...common import (id_option, json_option, print_created, read_json_file,
-                       seat_entropy_option, submit_command)
+from ...files import read_json_file
+from ...options import id_option, json_option, seat_entropy_option
+from ...submit import print_created, submit_command
 
 VARIANTS = ("smuggling", "prophecy", "scoring", "advanced-3p")
 SIDES = ("attacker", "defender", "neutral")
@@ -24,7 +25,7 @@ def read_deal(path: str) -> dict:
     """The deal map in the JSON file at ``path`` (docs/castle-rules.md, "The deal format").
 
     The file holds the deal itself, or a map with a ``deal`` key (and optionally ``players``).
-    Raises click.BadParameter if it is not readable, safe JSON (client.common.read_json_file:
+    Raises click.BadParameter if it is not readable, safe JSON (client.files.read_json_file:
     UTF-8, at most 1 MB, bounded nesting and digits); the engine checks the deal itself.
     """
     data = read_json_file(path, param_hint="--deal")
@@ -77,7 +78,7 @@ def game_command(name: str):
     return wrap
 
 def send(obj, game, command: dict, as_name, command_id, as_json):
-    """Submit a castle command map (client.common.submit_command)."""
+    """Submit a castle command map (client.submit.submit_command)."""
     submit_command(obj, game, command, as_name, command_id, as_json)
 
 # -- devil new castle ------------------------------------------------------------------

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import click
 
-from ...common import emit, game_value, json_option, local_service, parse_bots
+from ...context import local_service
+from ...options import game_value, json_option, parse_bots
+from ...output import emit
 from .. import described
 from ...play import secret_prompt
 

@@ -1,6 +1,6 @@
 """Text for Castle of the Devil events and views (no rules here: only wording).
 
-The renderer interface (``client.common.renderer_for``):
+The renderer interface (``client.output.renderer_for``):
 
 * ``describe(event, names) -> str``: one sentence for an event object as the viewer saw it
   (a redacted event has its hidden fields None: "an item" instead of "the dagger");

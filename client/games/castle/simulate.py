@@ -8,7 +8,9 @@ import click
 
 from engine.games import PLAYERS
 
-from ...common import emit, json_option, local_service
+from ...context import local_service
+from ...options import json_option
+from ...output import emit
 from .. import described
 
 BOT_NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gina", "Hugo", "Ida", "Jon"]
