@@ -447,6 +447,8 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
 
         check = verify_path(source.path) if source.data is None \
             else verify_bytes(source.data, source.label)
+        if check.ok and isinstance(exc, UsageError):  # a sound log with nothing to audit yet
+            raise                                     # (a game still seating): exit 2
         raise LogDamaged(check.first_bad_seq or 0,
                          check.reason or f"the audit cannot follow this log ({exc!r})",
                          source.label) from None
