@@ -55,6 +55,9 @@ def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
 
     app = create_app(store, organiser_key, max_body=max_body or MAX_BODY, texts=texts)
     app.state.api.seat_entropy = seat_entropy
+    # every answer carries a receipt: a store whose signing key cannot be read does not start
+    # (SigningKeyDamaged, exit 3), rather than append commands it cannot answer
+    app.state.api.service.signer()
     who = "the organiser only" if organiser_key else "anyone"
     # bind before saying anything: a busy port is a usage error (exit 2), not a listening line
     # followed by uvicorn's exit 3; uvicorn then serves on this very socket (no race)

@@ -49,7 +49,13 @@ def replay(obj, source, as_name, to_seq, step, events_only, html_path, force, as
     from engine.game import REFEREE
     from engine.replay import load_bytes, open_log, steps, verify_bytes, verify_path, view_at
 
-    (source_log,), _ = sources_of(obj, [source])
+    found, archive = sources_of(obj, [source])
+    if archive:  # a folder: replay steps through one game, so name one of its games
+        shown = ", ".join(item.path for item in found[:3]) + (", ..." if len(found) > 3 else "")
+        raise UsageError(f"replay takes one game, and {source} is a folder of {len(found)} "
+                         f"game(s) ({shown}): name one file or game id; `devil verify "
+                         f"{source}` checks them all")
+    source_log = found[0]
     # a damaged log is stepped through up to its first bad record, then reported (exit 3)
     check = (verify_path(source_log.path) if source_log.data is None
              else verify_bytes(source_log.data, source_log.label))
@@ -449,6 +455,8 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
 
         check = verify_path(source.path) if source.data is None \
             else verify_bytes(source.data, source.label)
+        if check.ok and isinstance(exc, UsageError):  # a sound log with nothing to audit yet
+            raise                                     # (a game still seating): exit 2
         raise LogDamaged(check.first_bad_seq or 0,
                          check.reason or f"the audit cannot follow this log ({exc!r})",
                          source.label) from None

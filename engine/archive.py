@@ -104,6 +104,7 @@ def audit_row(path: str, data: bytes | None = None) -> dict:
     "damaged" when the log cannot be read; "no audit" for a kind without one)."""
     from .replay import load_bytes, open_log, verify_bytes, verify_path
 
+    log = None
     try:
         log = open_log(path) if data is None else load_bytes(data, path)
         if log.rules.audit is None:
@@ -111,6 +112,13 @@ def audit_row(path: str, data: bytes | None = None) -> dict:
                     "reason": f"{log.rules.title} games have no audit", "game": log.header.game,
                     "kind": log.header.kind}
         result = log.rules.audit(log.effective())  # a corrected game as corrected (engine.desk)
+    except UsageError as exc:
+        check = verify_path(path) if data is None else verify_bytes(data, path)
+        if check.ok and log is not None:  # a sound log with nothing to audit yet (seating)
+            return {"path": path, "status": SKIPPED, "first_bad_seq": None, "ok": None,
+                    "reason": exc.message, "game": log.header.game, "kind": log.header.kind}
+        return {"path": path, "status": DAMAGED, "first_bad_seq": check.first_bad_seq,
+                "reason": check.reason or exc.message, "game": None, "kind": None, "ok": False}
     except DevilError as exc:
         return {"path": path, "status": DAMAGED, "first_bad_seq": getattr(exc, "seq", None),
                 "reason": exc.message, "game": None, "kind": None, "ok": False}

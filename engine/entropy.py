@@ -275,7 +275,13 @@ def staged(rules):
         return rules.command_for(state, events)
 
     def audit(log):
-        return rules.audit(without_seating(log))
+        own = without_seating(log)
+        if not own.records:  # SEAT-1: no bet, draw or payout before every seat is in
+            from .errors import UsageError
+
+            raise UsageError(f"game {log.header.game} is still seating (SEAT-1): nothing has "
+                             "been played yet, so there is nothing to audit")
+        return rules.audit(own)
 
     import attrs as _attrs
 
@@ -293,6 +299,7 @@ def staged(rules):
         commitment=when_playing(rules.commitment, lambda state: state.commitment),
         revealed=when_playing(rules.revealed, lambda state: None),
         seed_chosen=when_playing(rules.seed_chosen, lambda state: False),
+        notes=when_playing(rules.notes, lambda state: []),
         command_for=None if rules.command_for is None else command_for,
         audit=None if rules.audit is None else audit,
     )

@@ -47,6 +47,31 @@ class BadSignature(DevilError):
         self.seq = seq
 
 
+class SigningKeyDamaged(DevilError):
+    """The store's signing key document cannot be read or is not an Ed25519 key (exit 3): the
+    service answers no command without a receipt, so it records nothing and `devil serve`
+    does not start.  Checked before anything is appended (:meth:`Signer.of`)."""
+
+    exit_code = 3
+
+
+def key_location(store) -> str:
+    """Where ``store`` keeps its signing key, for messages: the file store's file, else the
+    store-wide private document ``signing`` of the store's location."""
+    path = getattr(store, "store_private_path", None)
+    if path is not None:
+        return path(KEY_DOCUMENT)
+    return f"the store's private document {KEY_DOCUMENT!r} in {store.location()}"
+
+
+def _damaged(store, reason: str) -> SigningKeyDamaged:
+    return SigningKeyDamaged(
+        f"the store's signing key ({key_location(store)}) {reason}: nothing was recorded, and "
+        "no command can be until it is repaired. Put back a good copy of that file, or move it "
+        "aside to make a new key (receipts and seals signed with the old key then no longer "
+        "match `devil key`)")
+
+
 def _message(what: str, game: str, seq: int, link: str, time: str) -> bytes:
     return f"devil-{what}|{FORMAT}|{game}|{seq}|{link}|{time}".encode()
 
@@ -63,9 +88,12 @@ class Signer:
     @classmethod
     def of(cls, store) -> "Signer":
         """The signing key of ``store`` (an EventStore), created and kept on first use.
-        Raises :class:`UsageError` if the kept document is not a key.  (The service keeps the
-        signer it loaded: :meth:`engine.service.GameService.signer`.)"""
-        document = store.store_private(KEY_DOCUMENT)
+        Raises :class:`SigningKeyDamaged` if the kept document cannot be read or is not a key.
+        (The service keeps the signer it loaded: :meth:`engine.service.GameService.signer`.)"""
+        try:
+            document = store.store_private(KEY_DOCUMENT)
+        except (OSError, ValueError) as exc:  # not JSON, not a JSON object, unreadable
+            raise _damaged(store, f"cannot be read ({exc})") from None
         if document is None:
             from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -77,8 +105,11 @@ class Signer:
         try:
             signer = cls(str(document["private"]))
         except (KeyError, TypeError, ValueError) as exc:
-            raise UsageError(f"the store's signing key ({KEY_DOCUMENT}) is not an Ed25519 key "
-                             f"({exc}); move it aside to make a new one") from None
+            raise _damaged(store, f"is not an Ed25519 key ({type(exc).__name__}: {exc})") \
+                from None
+        if document.get("public") not in (None, signer.public):
+            raise _damaged(store, "is not an Ed25519 key (its public key is not its private "
+                                  "key's)")
         return signer
 
     def _sign(self, what: str, game: str, seq: int, link: bytes, time: str) -> dict:

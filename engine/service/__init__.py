@@ -95,6 +95,7 @@ class GameService:
         game = self.store.new_game_id(kind)
         secret = chance.reveal() if chance is not None else None
         documents = None if private is None else private(game, names)
+        self.signing.ready()  # a damaged signing key refuses before anything is written
         self.store.create(kind, game, REFEREE_ACTOR, maps, secret, private=documents)
         return self.load(game)
 
@@ -198,6 +199,7 @@ class GameService:
         Raises IllegalCommand (rules), NotAllowed (actor), CodecError / UsageError (malformed),
         ConcurrencyConflict (other writers won :data:`RETRIES` races in a row).
         """
+        self.signing.ready()  # a damaged signing key refuses before anything is appended
         return commands.submit(self, game, command, actor, command_id)
 
     # -- receipts, seals, chance --------------------------------------------------------------
@@ -216,6 +218,7 @@ class GameService:
         """The seal of a finished ``game`` (signed final head, kept as its private document
         ``"seal"``; made now if the game ended without one, e.g. imported), or None while it
         runs.  The tournament bundle calls this for each table's game."""
+        self.signer()  # a damaged key refuses before seats_revealed is appended
         with self.cache.lock(game):
             loaded = self.cache.refresh(game)
             if not loaded.rules.is_over(loaded.state):

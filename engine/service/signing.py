@@ -28,6 +28,13 @@ class Signing:
             self._signer = Signer.of(self.store)
         return self._signer
 
+    def ready(self) -> None:
+        """Load the key before anything is written, when signing is on: a store whose key
+        cannot be read raises :class:`engine.receipts.SigningKeyDamaged` and records nothing,
+        rather than append a command it cannot answer with a receipt."""
+        if self.enabled:
+            self.signer()
+
     def receipt(self, game: str, record: Record, header: Header) -> dict:
         """The signed receipt of ``record`` of ``game``: its seq, link and time."""
         return self.signer().receipt(game, record.seq, record.link,

@@ -460,14 +460,14 @@ class FileStore:
 
     def store_private(self, name: str) -> dict | None:
         """A store-wide private document: ``<folder>/.devil-<name>.json`` (mode 0600)."""
-        return self._read_json(self._store_private_path(name))
+        return self._read_json(self.store_private_path(name))
 
     def put_store_private(self, name: str, document: dict) -> dict:
         """Write ``.devil-<name>.json`` once: a temporary file (0600, fsynced) hard-linked into
         place, so two writers cannot both win; the kept document."""
         import tempfile
 
-        path = self._store_private_path(name)
+        path = self.store_private_path(name)
         _make_folder(self.root)
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.root)
         try:
@@ -490,7 +490,9 @@ class FileStore:
             raise UsageError(f"{path} vanished while it was written")
         return kept
 
-    def _store_private_path(self, name: str) -> str:
+    def store_private_path(self, name: str) -> str:
+        """The file of the store-wide private document ``name``: ``<folder>/.devil-<name>.json``
+        (named in messages about it, e.g. a damaged signing key)."""
         if not isinstance(name, str) or not _PRIVATE.match(name):
             raise UsageError(f"{name!r} is not a private document name")
         return os.path.join(self.root, f".devil-{name}.json")

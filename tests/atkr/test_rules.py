@@ -295,6 +295,32 @@ def test_6_4_pact_money_is_public():
     assert [p["pact"] for p in cleo["players"]] == [True, False, False]
 
 
+
+def test_6_4_and_3_2_a_pact_holders_money_is_hidden_while_their_bet_is_sealed():
+    """Issue 19.3 (found by the every-kind suite): a pact holder's money is public (6.4), but
+    while their bet is sealed the money left would tell it (3.2), so no other seat sees it,
+    whether the view is computed from the referee's whole state or from the seat's own
+    stream; once the bets are revealed it is public again."""
+    t = Table(ABC, first="Anna")
+    t.bets(Anna=100, Ben=0, Cleo=0)
+    t.turn("Anna", DEVIL)
+    t.turn("Ben", 10)
+    t.turn("Cleo", DEVIL)
+    # Anna lost her 100: 100, alone on the lowest space -> pact.  Ben 300, Cleo 200.
+    assert t.state.pacts == [0] and [t.money(p) for p in ABC] == [100, 300, 200]
+    t.bet("Anna", 30)
+    for viewer in (1, 2, PUBLIC):
+        own = RULES.fold(RULES.redact(e, viewer) for e in t.events)
+        for state in (t.state, own):
+            assert RULES.view(state, viewer)["players"][0]["money"] is None, viewer
+    assert RULES.view(t.state, 0)["players"][0]["money"] == 70  # her own: 100 - 30
+    t.bets(Ben=0, Cleo=0)  # every bet in: revealed (3.2), Anna's 70 is public again (6.4)
+    for viewer in (1, 2, PUBLIC):
+        own = RULES.fold(RULES.redact(e, viewer) for e in t.events)
+        for state in (t.state, own):
+            assert RULES.view(state, viewer)["players"][0]["money"] == 70, viewer
+
+
 def test_6_5_pact_payments_the_printed_example():
     """Gordon busts with 90 not bet while Pella, Lucy and Saul hold pacts: Gordon pays Pella 50
     and keeps 40; the bank pays Lucy and Saul.  A pact holder who busts pays the others (bank

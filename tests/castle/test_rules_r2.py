@@ -461,6 +461,32 @@ def test_castle_10_4_a_monocle_look_sees_one_of_three_cards():
     assert drink_counts(g.state, 0) and not drink_counts(g.state, 1)
 
 
+
+def test_castle_10_4_a_declaration_lays_open_all_three_society_cards_in_every_view():
+    """Issue 19.3.  CASTLE-9.2: the declarer and the named allies reveal their society; in
+    advanced-3p (10.4) a society is two or three of a player's three cards, so all three are
+    laid open.  Ann (order, order, brotherhood) declares for the order with Cid (order,
+    brotherhood, order): Ann key-1 and key-2, Cid key-3, three keys, right.  Afterwards every
+    seat and the public see Ann's and Cid's three cards, from the whole state and from their
+    own redacted stream alike; Ben, who revealed nothing, keeps his cards hidden."""
+    seats = {"Ann": (["order", "order", "brotherhood"], "thug", ["key-1", "key-2"]),
+             "Ben": (["brotherhood", "brotherhood", "order"], "doctor", ["goblet-1", "dagger"]),
+             "Cid": (["order", "brotherhood", "order"], "priest", ["key-3", "whip"])}
+    g = from_position(position(seats, set_aside="brotherhood", active="Ann",
+                               variants=["advanced-3p"]))
+    assert g.state.societies == ["order", "brotherhood", "order"]
+    g.do(C.Declare(player="Ann", allies=["Cid"]))
+    assert g.state.over and g.view(None)["winners"] == ["Ann", "Cid"]
+    for viewer in (0, 1, 2, PUBLIC):
+        for own in (False, True):
+            players = (g.seat_view(viewer) if own else g.view(viewer))["players"]
+            assert players[0]["society_cards"] == ["order", "order", "brotherhood"], viewer
+            assert players[2]["society_cards"] == ["order", "brotherhood", "order"], viewer
+            assert players[1]["society_cards"] == (["brotherhood", "brotherhood", "order"]
+                                                   if viewer == 1 else [None, None, None])
+    check_views(g.events, g.state)
+
+
 # -- CASTLE-11.1 ---------------------------------------------------------------------------------
 
 def test_castle_11_1_knowledge_of_a_hand_limit_gift_a_draw_and_a_priests_payment():

@@ -91,3 +91,21 @@ def test_replay_by_game_id_in_the_store(tmp_path):
 def test_unknown_seat(games):
     out = run("replay", games[0], "--as", "Zed")
     assert out.exit_code == 2
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_a_folder_is_refused_replay_takes_one_game(tmp_path, count):
+    """Issue 19.2: `devil replay FOLDER` ended in exit 70 (a folder of several games) or
+    replayed whichever game a folder of one held; it is a usage error (exit 2) naming the
+    folder's games, and nothing is written."""
+    svc = service(tmp_path)
+    games = sorted(svc.store.path(bot_game(svc, 2, seed=30 + i)) for i in range(count))
+    folder = svc.store.root
+    out = run("replay", folder)
+    assert out.exit_code == 2, out.output
+    assert out.output == (f"error: replay takes one game, and {folder} is a folder of {count} "
+                          f"game(s) ({', '.join(games)}): name one file or game id; `devil "
+                          f"verify {folder}` checks them all\n")
+    out = run("replay", folder, "--html", str(tmp_path / "page.html"))
+    assert out.exit_code == 2 and not (tmp_path / "page.html").exists()
+    assert run("replay", games[0], "--events-only").exit_code == 0  # one file still replays

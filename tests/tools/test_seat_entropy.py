@@ -286,3 +286,39 @@ def test_seat_entropy_is_taken_before_or_after_the_kind(tmp_path, where):
     types = [r.event["type"] for r in FileStore(store).read(game).records]
     assert types == ["table_opened", "seat_committed", "seat_committed", "game_created",
                      "round_started"]
+
+
+@pytest.mark.parametrize("kind", ["castle", "atkr"])
+def test_a_game_still_seating_verifies_as_in_progress(tmp_path, kind):
+    """Issue 19.1: a served game whose seats have not all sat (SEAT-1: no draw yet) is a sound
+    log in progress; verify said exit 3 for Castle (its setup notes read the kind's state, and
+    a seating game has none yet)."""
+    svc, game = seated(tmp_path, kind)
+    svc.submit(game, {"type": "seat_entropy", "player": "Anna", "value": VALUES[0]}, actor=0)
+    result = verify_bytes(svc.store.log_bytes(game))
+    assert result.ok and not result.finished, result.reason
+    assert "seating: 1 of 3 seats have given their entropy; no draw yet" in result.checks
+    path = str(tmp_path / "store" / f"{game}.devlog")
+    out = run("verify", path)
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith(f"OK {path}: {kind} game {game}, 2 events, in progress")
+    # a table just opened, nobody sat yet: in progress too
+    _svc, fresh = seated(tmp_path, kind)
+    out = run("--store", str(tmp_path / "store"), "verify", fresh)
+    assert out.exit_code == 0 and "1 events, in progress" in out.output, out.output
+
+
+def test_the_audit_of_a_game_still_seating_says_there_is_nothing_to_audit_yet(tmp_path):
+    """Issue 19.1 (atkr): the bank's audit of a sound log with no bet yet (SEAT-1) was
+    reported as a damaged record 0 (exit 3); it is a usage error, exit 2, and a folder of
+    games skips it."""
+    svc, game = seated(tmp_path, "atkr")
+    svc.submit(game, {"type": "seat_entropy", "player": "Anna", "value": VALUES[0]}, actor=0)
+    store = str(tmp_path / "store")
+    out = run("--store", store, "audit", game)
+    assert out.exit_code == 2, out.output
+    assert out.output.strip() == (f"error: game {game} is still seating (SEAT-1): nothing has "
+                                  "been played yet, so there is nothing to audit")
+    many = run("audit", store)
+    assert many.exit_code == 0, many.output
+    assert "0 damaged, 1 without an audit" in many.output

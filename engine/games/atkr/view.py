@@ -27,6 +27,11 @@ def redact(event, viewer):
 def _sees_money(state: State, viewer, seat: int) -> bool:
     if state.bets and state.bet_in[seat] and state.bets[seat] is None:
         return False  # sealed bet: money not on the table is unknown
+    if (state.bets and state.bet_in[seat] and not state.revealed and viewer is not REFEREE
+            and viewer != seat and (state.bets[seat], state.money[seat]) != (0, 0)):
+        # the referee's state knows the sealed bet, and the money left would tell it (ATKR-3.2);
+        # a seat without money bets 0 openly (3.3), which every fold knows
+        return False
     if state.phase == PHASE_OVER:
         return True  # game_ended publishes everyone's money
     return viewer is REFEREE or viewer == seat or seat in state.pacts

@@ -509,6 +509,8 @@ def _declared(s: State, e: ev.Declared) -> None:
         s.professions[seat] = r.profession
         s.hands[seat] = list(r.items)
         s.revealed[seat] = {"society": r.society, "profession": r.profession, "items": list(r.items)}
+        if r.society_cards is not None and s.society_cards is not None:  # advanced-3p: all
+            s.society_cards[seat] = list(r.society_cards)  # three laid open (CASTLE-9.2, 10.4)
     s.declaration = {"player": e.player, "kind": e.kind, "allies": list(e.allies), "right": e.right,
                      "winning_society": e.winning_society}
 
