@@ -39,6 +39,10 @@ def status_of(exc: DevilError) -> int:
     """The HTTP status answering an engine error."""
     if isinstance(exc, StoreUnavailable):
         return 503  # the database went away: nothing taken, try again (Retry-After)
+    from ..receipts import SigningKeyDamaged
+
+    if isinstance(exc, SigningKeyDamaged):
+        return 503  # the store's key cannot be read: nothing recorded until it is repaired
     if isinstance(exc, IllegalCommand):
         return 409
     if isinstance(exc, NotAllowed):

@@ -91,7 +91,8 @@ def test_serve_does_not_start_on_a_store_whose_key_cannot_be_read(damaged):
 def test_an_app_in_process_on_such_a_store_writes_no_game_and_says_why(damaged):
     """Where the app runs without `devil serve`'s check (in process), `POST /games` refuses
     before the game is written, so no one-time token is handed out for a game it cannot
-    answer for; the answer names the file (an engine error of exit 3: status 400 today)."""
+    answer for; the answer is 503 (the service cannot take commands until the key is repaired:
+    nothing recorded) and names the file (an engine error of exit 3)."""
     from ..service.conftest import App
 
     app = App(damaged["store"])
@@ -99,7 +100,7 @@ def test_an_app_in_process_on_such_a_store_writes_no_game_and_says_why(damaged):
         before = sorted(os.listdir(damaged["store"]))
         answer = app.http.post("/games", json={"kind": "atkr",
                                                "options": {"players": ["Cleo", "Dan"]}})
-        assert answer.status_code == 400, answer.text
+        assert answer.status_code == 503, answer.text
         assert answer.json()["code"] == 3 and damaged["key"] in answer.json()["error"]
         assert sorted(os.listdir(damaged["store"])) == before
     finally:
