@@ -8,7 +8,7 @@ game, then every few, and the last):
   ``legal_commands`` on the seat's own fold) is accepted by ``decide`` on the referee's state,
   and ``decide`` changes nothing;
 * (b) for every seat and the public viewer, ``GameService.stream(game, seat)`` is the log passed
-  through ``rules.redact``, and ``GameService.view(game, seat)`` is ``rules.view`` of the fold of
+  through ``rules.visible`` (the one visibility rule), and ``GameService.view(game, seat)`` is ``rules.view`` of the fold of
   that stream (plus the ``game`` and ``version`` keys the service adds), which is also
   ``rules.view`` of the referee's whole state for that viewer (one answer for one view);
 
@@ -67,7 +67,7 @@ def bare_view(view: dict) -> dict:
 
 class Checked:
     """One game in a service.  Alongside it the test keeps what a client would: the referee's
-    fold and every viewer's fold of the submitted events as ``redact`` shows them (``mine``),
+    fold and every viewer's fold of the submitted events as ``visible`` shows them (``mine``),
     and, brought up to date at each check, every viewer's fold of the stream the service gives
     it (``folds``)."""
 
@@ -97,7 +97,7 @@ class Checked:
         for event in events:
             self.referee = rules.evolve(self.referee, event)
             for viewer in self.viewers:
-                shown = rules.redact(event, viewer)
+                shown = rules.visible(event, viewer)  # the one visibility rule
                 if shown is not None:
                     self.mine[viewer] = rules.evolve(self.mine[viewer], shown)
         self.version += len(events)
@@ -110,12 +110,13 @@ class Checked:
 
     def check_streams(self) -> None:
         """(b), first half: each viewer's new stream entries are the log's new events passed
-        through ``redact``, and their fold is the client-side fold."""
+        through the one visibility rule (``GameRules.visible``), and their fold is the
+        client-side fold."""
         rules, service, game = self.rules, self.service, self.game
         logged = [e for _, e in service.stream(game, REFEREE, after=self.seen)]
         assert len(logged) == self.version - self.seen
         for viewer in self.viewers:
-            redacted = [rules.redact(e, viewer) for e in logged]
+            redacted = [rules.visible(e, viewer) for e in logged]
             shown = [e for _, e in service.stream(game, viewer, after=self.seen)]
             assert shown == [e for e in redacted if e is not None], viewer
             self.folds[viewer] = rules.fold(shown, self.folds[viewer])
