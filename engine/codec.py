@@ -176,13 +176,61 @@ def _not_fast(_value) -> None:
     return None
 
 
+def _value_plan(var: str, hint, depth: int) -> "tuple[str, str] | None":
+    """``(check, copy)`` for a value ``var`` of type ``hint``: an expression that is True exactly
+    when the value is of that type (no coercion), and one that copies it as cattrs' unstructure
+    does (lists and maps new, scalars as they are); None for a type the fast path does not
+    take (an attrs class, a float...).  ``hint``: a scalar (``int``, ``str``, ``bool``), an
+    optional one, ``list[T]``, ``dict[str, T]`` or ``T | None`` of those, nested."""
+    options = typing.get_args(hint) if isinstance(hint, types.UnionType) or \
+        typing.get_origin(hint) is typing.Union else (hint,)
+    if not options:
+        return None
+    tests, copies = [], []
+    item = f"x{depth}"
+    for option in options:
+        origin = typing.get_origin(option)
+        if option in _SCALARS:
+            tests.append(f"{var} is None" if _SCALARS[option] is None
+                         else f"type({var}) is {_SCALARS[option]}")
+            copies.append(None)
+        elif origin is list and len(typing.get_args(option)) == 1:
+            inner = _value_plan(item, typing.get_args(option)[0], depth + 1)
+            if inner is None:
+                return None
+            tests.append(f"(type({var}) is list and all({inner[0]} for {item} in {var}))")
+            copies.append(f"list({var})" if inner[1] == item
+                          else f"[{inner[1]} for {item} in {var}]")
+        elif origin is dict and typing.get_args(option)[:1] == (str,):
+            inner = _value_plan(item, typing.get_args(option)[1], depth + 1)
+            if inner is None:
+                return None
+            key = f"k{depth}"
+            tests.append(f"(type({var}) is dict and all(type({key}) is str and {inner[0]} "
+                         f"for {key}, {item} in {var}.items()))")
+            copies.append(f"dict({var})" if inner[1] == item
+                          else f"{{{key}: {inner[1]} for {key}, {item} in {var}.items()}}")
+        else:
+            return None
+    check = "(" + " or ".join(tests) + ")"
+    made = [c for c in copies if c is not None]
+    if not made:
+        return check, var
+    if len(made) == 1 and len(copies) == 2:  # T | None, T a list or a map
+        return check, f"(None if {var} is None else {made[0]})"
+    if len(copies) == 1:
+        return check, made[0]
+    return None  # a union of two kinds of container: not taken
+
+
 def _fast_plan(cls: type):
-    """``(decoder, encoder)`` generated for a class whose fields are all ``int``, ``str``, ``bool``,
-    optional ones (``int | None``), ``list[int]`` / ``list[str]`` or ``dict[str, bool]``, without converters,
-    validators or post-init: it returns the object for a map with exactly the fields, in canonical order, of exactly those types,
-    and None for anything else.  The encoder gives the field map (what cattrs' unstructure
-    gives: fields in order, lists copied) for an object whose values are of exactly those
-    types, and None for anything else.  None when the class does not qualify."""
+    """``(decoder, encoder)`` generated for a class whose fields are all ``int``, ``str``,
+    ``bool``, lists and string-keyed maps of those, or optional ones (``_value_plan``), without
+    converters, validators or post-init: it returns the object for a map with exactly the
+    fields, in canonical order, of exactly those types, and None for anything else.  The encoder
+    gives the field map (what cattrs' unstructure gives: fields in order, lists and maps
+    copied) for an object whose values are of exactly those types, and None for anything
+    else.  None when the class does not qualify."""
     try:
         fields = attrs.fields(cls)
         hints = typing.get_type_hints(cls)
@@ -190,32 +238,18 @@ def _fast_plan(cls: type):
         return None
     if hasattr(cls, "__attrs_post_init__") or "__slots__" not in cls.__dict__:
         return None
-    checks, names, lists = [], [], []
+    checks, names, copies = [], [], []
     env: dict[str, Any] = {"cls": cls, "new": object.__new__}
     for index, field in enumerate(fields):
         if field.converter is not None or field.validator is not None or not field.init:
             return None
-        hint = hints.get(field.name)
-        options = typing.get_args(hint) if isinstance(hint, types.UnionType) or \
-            typing.get_origin(hint) is typing.Union else (hint,)
         var = f"v{index}"
-        if len(options) == 1 and typing.get_origin(options[0]) is list and \
-                typing.get_args(options[0]) in ((int,), (str,)):
-            item = _SCALARS[typing.get_args(options[0])[0]]
-            tests = [f"type({var}) is list and all(type(x) is {item} for x in {var})"]
-            lists.append("list")
-        elif len(options) == 1 and typing.get_origin(options[0]) is dict and \
-                typing.get_args(options[0]) == (str, bool):
-            tests = [f"type({var}) is dict and all(type(k) is str and type(x) is bool "
-                     f"for k, x in {var}.items())"]
-            lists.append("dict")
-        elif not options or any(option not in _SCALARS for option in options):
+        plan = _value_plan(var, hints.get(field.name), 0)
+        if plan is None:
             return None
-        else:
-            tests = [f"{var} is None" if _SCALARS[o] is None else f"type({var}) is {_SCALARS[o]}"
-                     for o in options]
-            lists.append(None)
-        checks.append("(" + " or ".join(tests) + ")")
+        check, copy = plan
+        checks.append(check)
+        copies.append(copy)
         names.append(field.name)
         env[f"set{index}"] = cls.__dict__[field.name].__set__
     # trailing fields with a plain default may be missing from a map recorded before they
@@ -241,8 +275,7 @@ def _fast_plan(cls: type):
     lines.append("def encode(o):")
     lines += [f"    v{i} = o.{name}" for i, name in enumerate(names)]
     lines.append(f"    if {' and '.join(checks) or 'True'}:")
-    body = ", ".join(f"{name!r}: " + (f"{lists[i]}(v{i})" if lists[i] else f"v{i}")
-                     for i, name in enumerate(names))
+    body = ", ".join(f"{name!r}: {copies[i]}" for i, name in enumerate(names))
     lines.append(f"        return {{{body}}}")
     lines.append("    return None")
     exec("\n".join(lines), env)  # noqa: S102 - code built from the class's own field names

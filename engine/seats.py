@@ -12,8 +12,6 @@ command line spells it so (:func:`player_named` before building the command).
 
 from __future__ import annotations
 
-import difflib
-
 from .errors import UnknownPlayer, UsageError
 
 
@@ -25,6 +23,8 @@ def _matches(names: list, text: str) -> list[int]:
 
 def _suggestion(names: list, text: str) -> str:
     """``"; did you mean 'Anna'?"`` (or two names differing only in case), or ``""``."""
+    import difflib  # only on a refusal: not paid by every command's start-up
+
     same = [str(names[seat]) for seat in _matches(names, text)]
     if not same:
         folded = {str(name).casefold(): str(name) for name in names}

@@ -33,3 +33,36 @@ def test_an_unusual_value_takes_the_cattrs_path():
     assert COMMANDS._fast_out[Bet](odd) is None
     assert COMMANDS.to_map(odd) == {"type": "bet", "player": "Anna", "amount": True}
     assert COMMANDS.to_map(Bet("Anna", 60)) == {"type": "bet", "player": "Anna", "amount": 60}
+
+
+def _slow(registry, data):
+    """The cattrs path's answer for ``data``: the object, or the CodecError's message."""
+    from engine.errors import CodecError
+
+    try:
+        return registry._from_map_checked(data)
+    except CodecError as exc:
+        return exc.message
+
+
+def test_the_fast_decoder_takes_exactly_what_cattrs_takes_for_nested_lists():
+    """Castle's deal (lists of lists of optional strings, optional lists, lists of bools) is
+    decoded without cattrs; every map the fast path takes decodes to what cattrs gives, and a
+    map with one value of a wrong type falls to cattrs, which refuses it as before."""
+    from engine.game import rules_for
+
+    rules = rules_for("castle")
+    log = open_log(str(REPLAYS / "castle-6p.devlog"))
+    dealt = next(r.event for r in log.records if r.event["type"] == "cards_dealt")
+    decode = codec._fast_plan(type(rules.events.from_map(dealt)))[0]
+    assert decode(dealt) == _slow(rules.events, dealt)
+    wrong = [("hands", [[1, None]]), ("drinks", [1]), ("removed", [None]),
+             ("society_cards", [["a"], 5]), ("professions_used", "yes"), ("set_aside", 3)]
+    for field, value in wrong:
+        bad = {**dealt, field: value}
+        assert decode(bad) is None, field  # not taken: the cattrs path decides
+        refused = _slow(rules.events, bad)
+        assert isinstance(refused, str) and "cards_dealt" in refused, (field, refused)
+    encoded = rules.events.to_map(decode(dealt))
+    assert encoded == dealt and encoded["hands"] is not dealt["hands"]
+    assert encoded["hands"][0] is not dealt["hands"][0]  # nested lists copied, as cattrs does
