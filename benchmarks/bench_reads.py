@@ -53,10 +53,10 @@ for name in ("read", "head", "command", "exists", "resolve", "games", "snapshot"
              "private", "secret", "store_private", "append", "create", "log_bytes", "wait"):
     if hasattr(FileStore, name):
         setattr(FileStore, name, counted(name, getattr(FileStore, name)))
-try:  # the refresh: engine.service.cache after issue 19, GameService._refresh before
+if os.path.isdir(os.path.join(tree, "engine", "service")):  # engine.service.cache: issue 19
     from engine.service.cache import GameCache as Refreshing
     attr = "refresh"
-except ImportError:
+else:  # GameService._refresh before
     from engine.service import GameService as Refreshing
     attr = "_refresh"
 original = getattr(Refreshing, attr)

@@ -23,6 +23,22 @@ from .errors import CodecError
 _converter = None
 
 
+def _repr(self) -> str:
+    fields = ", ".join(f"{field.name}={getattr(self, field.name)!r}"
+                       for field in attrs.fields(type(self)))
+    return f"{type(self).__name__}({fields})"
+
+
+def tagged(cls: type) -> type:
+    """``attrs.frozen`` for an event or command class (slotted, frozen, compared and hashed by
+    value), with one shared ``__repr__`` (``Name(field=value, ...)``, as attrs writes it)
+    instead of a generated one: building each class's generated methods is start-up time
+    every command pays, and a kind has dozens of these classes."""
+    made = attrs.frozen(repr=False)(cls)
+    made.__repr__ = _repr
+    return made
+
+
 def get_converter():
     """The one cattrs converter (msgpack preconf, ``forbid_extra_keys``: unknown fields are an
     error; exact scalar types; strict lists), built on first use: importing cattrs and

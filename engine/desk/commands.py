@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import attrs
 
-from ..codec import Registry
+from ..codec import Registry, tagged
 
 
-@attrs.frozen
+@tagged
 class Correct:
     """Return the game to its state after record ``to`` (DESK-2)."""
 
@@ -29,7 +28,7 @@ class Correct:
     player: str | None = None
 
 
-@attrs.frozen
+@tagged
 class Dispute:
     """``player`` disputes record ``seq`` (DESK-4)."""
 
@@ -39,7 +38,7 @@ class Dispute:
     player: str | None = None
 
 
-@attrs.frozen
+@tagged
 class Ruling:
     """The referee's answer to dispute ``dispute`` (DESK-5), with a correction to ``to`` when
     given (only when upheld)."""

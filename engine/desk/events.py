@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import attrs
+
+from ..codec import tagged
 
 
-@attrs.frozen
+@tagged
 class Corrected:
     """The referee returns the game to its state after record ``to`` (DESK-2).
 
@@ -26,7 +27,7 @@ class Corrected:
     epoch: int
 
 
-@attrs.frozen
+@tagged
 class DisputeRaised:
     """Seat ``seat`` disputes record ``about`` (DESK-4); ``dispute`` numbers the log's
     disputes from 1; ``text`` is the complaint."""
@@ -38,7 +39,7 @@ class DisputeRaised:
     text: str
 
 
-@attrs.frozen
+@tagged
 class RulingGiven:
     """The referee's ruling on dispute ``dispute`` (DESK-5): ``upheld`` or rejected, with a
     ``reason``; ``to`` is the record a correction returns the game to (a ``corrected`` record

@@ -11,10 +11,10 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ..codec import Registry
+from ..codec import Registry, tagged
 
 
-@attrs.frozen
+@tagged
 class PairedTable:
     """One table of a round: ``players`` in seat order, ``first`` the start player."""
 
@@ -23,7 +23,7 @@ class PairedTable:
 
 
 # -- events ----------------------------------------------------------------------------------
-@attrs.frozen
+@tagged
 class TournamentCreated:
     """The first event: every setting of the event.
 
@@ -54,7 +54,7 @@ class TournamentCreated:
     attributes: dict[str, dict[str, str]] = attrs.field(factory=dict)
 
 
-@attrs.frozen
+@tagged
 class PlayerAdded:
     """A late registration: ``player`` plays from round ``round`` on."""
 
@@ -63,7 +63,7 @@ class PlayerAdded:
     round: int
 
 
-@attrs.frozen
+@tagged
 class PlayerDropped:
     """``player`` leaves: not paired from round ``round`` on; their results stay."""
 
@@ -73,7 +73,7 @@ class PlayerDropped:
     reason: str
 
 
-@attrs.frozen
+@tagged
 class RoundPaired:
     """Round ``round``'s seating: ``tables`` (table 1 first), ``byes`` (players not seated, each
     scoring the bye points), ``repeats`` (pairs at a table who met before)."""
@@ -85,7 +85,7 @@ class RoundPaired:
     repeats: int
 
 
-@attrs.frozen
+@tagged
 class GameAttached:
     """Table ``table`` of round ``round`` is played as ``game`` (its log's header ``created``,
     ms since 1970)."""
@@ -97,7 +97,7 @@ class GameAttached:
     created: int
 
 
-@attrs.frozen
+@tagged
 class ResultRecorded:
     """The result of table ``table``'s game, read from its verified, finished log: ``seq`` and
     ``link`` (hex) are the log's head; per seat (table order): ``places``, ``values`` (the
@@ -120,7 +120,7 @@ class ResultRecorded:
     scored: bool
 
 
-@attrs.frozen
+@tagged
 class RoundClosed:
     """Round ``round`` is over: every table has its result."""
 
@@ -128,7 +128,7 @@ class RoundClosed:
     round: int
 
 
-@attrs.frozen
+@tagged
 class PointsAdjusted:
     """A penalty (``points`` below 0) or a correction by the organiser, with its reason; never
     an edit of a result.  ``round``: the round it was given in."""
@@ -141,7 +141,7 @@ class PointsAdjusted:
     round: int
 
 
-@attrs.frozen
+@tagged
 class TournamentFinished:
     """The last round is closed: ``ranking`` (names, first place first)."""
 
@@ -155,7 +155,7 @@ EVENTS = Registry("tournament event", [
 
 
 # -- commands --------------------------------------------------------------------------------
-@attrs.frozen
+@tagged
 class Add:
     """Register ``player`` late (from the next round)."""
 
@@ -163,7 +163,7 @@ class Add:
     player: str
 
 
-@attrs.frozen
+@tagged
 class Drop:
     """``player`` leaves the event (from the next round)."""
 
@@ -172,7 +172,7 @@ class Drop:
     reason: str = ""
 
 
-@attrs.frozen
+@tagged
 class Pair:
     """Pair round ``round``: ``seating`` None (swiss: computed), or the tables in seat order
     (fixed format; seat 0 starts) with ``byes`` the players left out."""
@@ -183,7 +183,7 @@ class Pair:
     byes: list[str] | None = None
 
 
-@attrs.frozen
+@tagged
 class Attach:
     """Play table ``table`` of round ``round`` as ``game`` (log created at ``created`` ms)."""
 
@@ -194,7 +194,7 @@ class Attach:
     created: int
 
 
-@attrs.frozen
+@tagged
 class RecordResult:
     """Record table ``table``'s result: the log's head (``seq``, ``link`` hex) and the game's
     placings (GameRules.placings, seats in table order)."""
@@ -213,7 +213,7 @@ class RecordResult:
     points: list[int] | None = None
 
 
-@attrs.frozen
+@tagged
 class Close:
     """Close round ``round``."""
 
@@ -221,7 +221,7 @@ class Close:
     round: int
 
 
-@attrs.frozen
+@tagged
 class Adjust:
     """A penalty or correction of ``points`` (fraction text) for ``player``, with a reason."""
 

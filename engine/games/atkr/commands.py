@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import attrs
 
-from ...codec import Registry
+from ...codec import Registry, tagged
 
 
-@attrs.frozen
+@tagged
 class Bet:
     """Bet ``amount`` (a multiple of 10, 0 to all of one's money) in phase 1 (ATKR-3.1)."""
 
@@ -23,7 +22,7 @@ class Bet:
     amount: int
 
 
-@attrs.frozen
+@tagged
 class Draw:
     """Draw one coal (ATKR-4.2).  ``coal`` is given only, and always, in a physical game
     (ATKR-9.3): 10, 20, 25, 50, 75, 100, or 0 for a devil."""
@@ -33,7 +32,7 @@ class Draw:
     coal: int | None = None
 
 
-@attrs.frozen
+@tagged
 class Stop:
     """Stop drawing and lay out the coals (ATKR-4.3)."""
 

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import attrs
 
-from ...codec import Registry
+from ...codec import Registry, tagged
 
 DEVIL = 0
 #: An account that is not a seat, in payer fields.
 BANK = -1
 
 
-@attrs.frozen
+@tagged
 class GameCreated:
     """The first event: players (seat order), start player, every option and the seed commitment.
 
@@ -45,7 +44,7 @@ class GameCreated:
     seed_chosen: bool = False
 
 
-@attrs.frozen
+@tagged
 class RoundStarted:
     """A round begins with ``start`` as start player (ATKR-2, ATKR-2.1)."""
 
@@ -54,7 +53,7 @@ class RoundStarted:
     start: int
 
 
-@attrs.frozen
+@tagged
 class BetPlaced:
     """A seat's secret bet moves ``amount`` from its money to the table (ATKR-3.1, 3.5).
 
@@ -66,7 +65,7 @@ class BetPlaced:
     amount: int | None
 
 
-@attrs.frozen
+@tagged
 class BetsRevealed:
     """All bets are in and shown together (ATKR-3.2); ``bets`` in seat order (0 = no bet)."""
 
@@ -74,7 +73,7 @@ class BetsRevealed:
     bets: list[int]
 
 
-@attrs.frozen
+@tagged
 class CoalDrawn:
     """``seat`` drew ``coal`` from the furnace (ATKR-4.2); 0 is a devil (a bust, ATKR-4.4)."""
 
@@ -83,7 +82,7 @@ class CoalDrawn:
     coal: int
 
 
-@attrs.frozen
+@tagged
 class Stopped:
     """``seat`` stopped and laid out its coals (ATKR-4.3)."""
 
@@ -91,7 +90,7 @@ class Stopped:
     seat: int
 
 
-@attrs.frozen
+@tagged
 class PactPaid:
     """``payer`` (a seat, or -1 for the bank) pays ``amount`` to pact holder ``to`` after
     ``drawer`` drew a devil (ATKR-4.5, ATKR-6.5)."""
@@ -104,7 +103,7 @@ class PactPaid:
     rule: str = "ATKR-6.5"
 
 
-@attrs.frozen
+@tagged
 class BetWon:
     """``seat``'s bet won: its ``stake`` comes back from the table and the bank pays ``win``
     (the stake once, ATKR-5.3, or twice for the highest bet, ATKR-5.5)."""
@@ -116,7 +115,7 @@ class BetWon:
     rule: str
 
 
-@attrs.frozen
+@tagged
 class BetLost:
     """``seat``'s ``stake`` goes from the table to the bank (ATKR-5.4)."""
 
@@ -126,7 +125,7 @@ class BetLost:
     rule: str = "ATKR-5.4"
 
 
-@attrs.frozen
+@tagged
 class PrizePaid:
     """The bank pays ``seat`` a prize: highest total (ATKR-5.6) or most coals (ATKR-5.7)."""
 
@@ -136,7 +135,7 @@ class PrizePaid:
     rule: str
 
 
-@attrs.frozen
+@tagged
 class PawnsPlaced:
     """Phase 4 (ATKR-6.1, 6.2): each seat's track space index and the seats now in the pact.
 
@@ -151,7 +150,7 @@ class PawnsPlaced:
     pact_money: list[int]
 
 
-@attrs.frozen
+@tagged
 class FurnaceRefilled:
     """All 48 coals go back into the furnace (ATKR-7.1); ``left`` coals were in it."""
 
@@ -159,7 +158,7 @@ class FurnaceRefilled:
     left: int
 
 
-@attrs.frozen
+@tagged
 class GameEnded:
     """The game is over (ATKR-8): ``winners`` (seats tied for the most money share the win),
     each seat's final ``money``, and the seed revealed (``None`` in a physical game)."""

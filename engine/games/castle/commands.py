@@ -11,10 +11,10 @@ from typing import ClassVar
 
 import attrs
 
-from ...codec import Registry
+from ...codec import Registry, tagged
 
 
-@attrs.frozen
+@tagged
 class Pass:
     """Pass the turn (CASTLE-8.1) or a fight window."""
 
@@ -22,7 +22,7 @@ class Pass:
     player: str
 
 
-@attrs.frozen
+@tagged
 class Trade:
     """Offer ``item`` to ``to`` (CASTLE-4.1); ``silent`` keeps its effect unnamed (smuggling, 10.1)."""
 
@@ -33,7 +33,7 @@ class Trade:
     silent: bool = False
 
 
-@attrs.frozen
+@tagged
 class Accept:
     """Accept the offered item and give back ``item`` (CASTLE-4.2); ``silent``: smuggling (10.1)."""
 
@@ -43,7 +43,7 @@ class Accept:
     silent: bool = False
 
 
-@attrs.frozen
+@tagged
 class Refuse:
     """Refuse the offered item (CASTLE-4.2)."""
 
@@ -51,7 +51,7 @@ class Refuse:
     player: str
 
 
-@attrs.frozen
+@tagged
 class Attack:
     """Attack ``defender`` (CASTLE-6.1)."""
 
@@ -60,7 +60,7 @@ class Attack:
     defender: str
 
 
-@attrs.frozen
+@tagged
 class Support:
     """Declare support in a fight: ``side`` is ``attacker``, ``defender`` or ``neutral`` (CASTLE-6.3)."""
 
@@ -69,7 +69,7 @@ class Support:
     side: str
 
 
-@attrs.frozen
+@tagged
 class Use:
     """Use an item (its id) or one's profession (its name) in a fight window (CASTLE-6).
 
@@ -82,7 +82,7 @@ class Use:
     target: str | None = None
 
 
-@attrs.frozen
+@tagged
 class Declare:
     """Declare victory (CASTLE-9): ``kind`` ``society`` (naming ``allies``), ``prophecy``
     (naming the opponents who hold their relics, 10.2) or ``coat-of-arms`` (alone, 9.5)."""
@@ -93,7 +93,7 @@ class Declare:
     allies: list[str] = attrs.field(factory=list)
 
 
-@attrs.frozen
+@tagged
 class Give:
     """Give ``item`` to ``to``: hand-limit give-away (CASTLE-3.3), paying a priest (6.2), the
     Diplomat's hand-over and give-back (7.3), the item passed by a sextant (5.6).
@@ -106,7 +106,7 @@ class Give:
     silent: bool = False
 
 
-@attrs.frozen
+@tagged
 class Choose:
     """An effect or fight choice (CASTLE-5, 6.8): ``option`` as offered by ``legal_commands``:
     ``draw``/``look``/``swap``/``skip`` (effects), a profession name or ``skip`` (coat),
@@ -117,7 +117,7 @@ class Choose:
     option: str
 
 
-@attrs.frozen
+@tagged
 class Take:
     """The fight winner takes ``item`` from the loser, giving back ``give_back`` when it was
     the loser's last item (CASTLE-6.8b); ``item`` None: takes nothing (r2 rules: "may take")."""
@@ -128,7 +128,7 @@ class Take:
     give_back: str | None = None
 
 
-@attrs.frozen
+@tagged
 class Draw:
     """Report the card ``player`` drew from a pile whose order the engine does not know (a
     physical game, CASTLE-7.1): the bag's draw (5.1) or the tie draw (6.6).  Refused if that
@@ -139,7 +139,7 @@ class Draw:
     item: str
 
 
-@attrs.frozen
+@tagged
 class Clairvoyant:
     """Use the Clairvoyant on one's own turn: look through the item pile (CASTLE-7.1)."""
 
@@ -147,7 +147,7 @@ class Clairvoyant:
     player: str
 
 
-@attrs.frozen
+@tagged
 class Arrange:
     """The Clairvoyant puts ``top`` (two pile items, top first) on the shuffled rest (CASTLE-7.1)."""
 
@@ -156,7 +156,7 @@ class Arrange:
     top: list[str]
 
 
-@attrs.frozen
+@tagged
 class Diplomat:
     """Use the Diplomat on one's own turn: demand an item of ``kind`` from ``target`` (CASTLE-7.3)."""
 

@@ -12,10 +12,10 @@ from typing import ClassVar
 
 import attrs
 
-from ...codec import Registry
+from ...codec import Registry, tagged
 
 
-@attrs.frozen
+@tagged
 class Reveal:
     """The seed reveal of a digital game (engine.chance.SeededChance.reveal)."""
 
@@ -23,7 +23,7 @@ class Reveal:
     salt: str
 
 
-@attrs.frozen
+@tagged
 class GameCreated:
     """First event (public): players in seat order, start player and every option and house rule.
 
@@ -52,7 +52,7 @@ class GameCreated:
     position: bool = False
 
 
-@attrs.frozen
+@tagged
 class CardsDealt:
     """The deal (CASTLE-2.1 to 2.6).  Lists are in seat order; piles top first.
 
@@ -81,7 +81,7 @@ class CardsDealt:
     pile_shuffled: bool = False
 
 
-@attrs.frozen
+@tagged
 class TurnStarted:
     """``player`` is now the active player (CASTLE-3.1); ``turn`` counts from 1.  Public."""
 
@@ -90,7 +90,7 @@ class TurnStarted:
     turn: int
 
 
-@attrs.frozen
+@tagged
 class TurnPassed:
     """The active player passes (CASTLE-8.1).  Public."""
 
@@ -98,7 +98,7 @@ class TurnPassed:
     player: int
 
 
-@attrs.frozen
+@tagged
 class TradeOffered:
     """``giver`` offers ``item`` face down to ``receiver`` (CASTLE-4.1).
 
@@ -112,7 +112,7 @@ class TradeOffered:
     silent: bool | None
 
 
-@attrs.frozen
+@tagged
 class TradeRefused:
     """The receiver gives the offered item back (CASTLE-4.2, 4.4).  ``item``: giver and receiver."""
 
@@ -122,7 +122,7 @@ class TradeRefused:
     item: str | None
 
 
-@attrs.frozen
+@tagged
 class TradeCompleted:
     """A completed trade (CASTLE-4.2, 7.3): ``offered`` goes giver -> receiver, ``returned`` back.
 
@@ -143,7 +143,7 @@ class TradeCompleted:
     diplomat: bool = False
 
 
-@attrs.frozen
+@tagged
 class HandLimitExceeded:
     """``player`` holds ``excess`` items over the hand limit and must give them away (CASTLE-3.3).  Public."""
 
@@ -152,7 +152,7 @@ class HandLimitExceeded:
     excess: int
 
 
-@attrs.frozen
+@tagged
 class ItemGiven:
     """``item`` goes face down from ``giver`` to ``receiver`` without any effect (CASTLE-4.8).
 
@@ -166,7 +166,7 @@ class ItemGiven:
     reason: str
 
 
-@attrs.frozen
+@tagged
 class ItemDrawn:
     """``player`` draws the top item of the pile (CASTLE-5.1 bag, 6.6 tie).  ``item``: the drawer only."""
 
@@ -176,7 +176,7 @@ class ItemDrawn:
     reason: str
 
 
-@attrs.frozen
+@tagged
 class DrawAwaited:
     """``player`` draws from the pile, whose order the engine does not know (a physical game,
     CASTLE-7.1): the game waits for the card to be reported (the ``draw`` command).  ``reason``:
@@ -187,7 +187,7 @@ class DrawAwaited:
     reason: str
 
 
-@attrs.frozen
+@tagged
 class EffectDeclined:
     """``player`` does not use the optional effect ``effect`` (CASTLE-4.6).  Public."""
 
@@ -196,7 +196,7 @@ class EffectDeclined:
     effect: str
 
 
-@attrs.frozen
+@tagged
 class ItemsSeen:
     """``viewer`` looks at all of ``owner``'s items (CASTLE-5.2, 6.8b, 7.3; knowledge 11.1).
 
@@ -211,7 +211,7 @@ class ItemsSeen:
     reason: str
 
 
-@attrs.frozen
+@tagged
 class SocietySeen:
     """``viewer`` looks at ``owner``'s society card (CASTLE-5.3, 6.8a).  ``society``: viewer and owner."""
 
@@ -225,7 +225,7 @@ class SocietySeen:
     card: int | None = None
 
 
-@attrs.frozen
+@tagged
 class ProfessionSeen:
     """``viewer`` looks at ``owner``'s profession (CASTLE-6.8a).  ``profession``: viewer and owner."""
 
@@ -236,7 +236,7 @@ class ProfessionSeen:
     reason: str
 
 
-@attrs.frozen
+@tagged
 class ProfessionsSwapped:
     """Tome (CASTLE-5.4): ``first`` and ``second`` swap professions, both face down and unused.
 
@@ -251,7 +251,7 @@ class ProfessionsSwapped:
     second_now: str | None
 
 
-@attrs.frozen
+@tagged
 class ProfessionPileSeen:
     """Coat (CASTLE-5.5): ``player`` looks through the profession pile.  ``pile``: that player only."""
 
@@ -260,7 +260,7 @@ class ProfessionPileSeen:
     pile: list[str] | None
 
 
-@attrs.frozen
+@tagged
 class ProfessionExchanged:
     """Coat (CASTLE-5.5): ``player`` takes ``taken`` from the pile and puts ``returned`` in.
 
@@ -273,7 +273,7 @@ class ProfessionExchanged:
     returned: str | None
 
 
-@attrs.frozen
+@tagged
 class SextantTurned:
     """Sextant (CASTLE-5.6): ``player`` chose ``direction`` (``left``/``right``).  Public."""
 
@@ -282,7 +282,7 @@ class SextantTurned:
     direction: str
 
 
-@attrs.frozen
+@tagged
 class SextantItemChosen:
     """``player`` chose the item to pass (sealed until all are in).  ``item``: that player only."""
 
@@ -291,7 +291,7 @@ class SextantItemChosen:
     item: str | None
 
 
-@attrs.frozen
+@tagged
 class SextantPassed:
     """Everyone passes their chosen item to the neighbour on ``direction`` (CASTLE-5.6).
 
@@ -303,7 +303,7 @@ class SextantPassed:
     items: list[str | None]
 
 
-@attrs.frozen
+@tagged
 class ClairvoyantUsed:
     """``player`` uses the Clairvoyant (CASTLE-7.1) and looks through the item pile (top first).
 
@@ -315,7 +315,7 @@ class ClairvoyantUsed:
     pile: list[str] | None
 
 
-@attrs.frozen
+@tagged
 class PileArranged:
     """The Clairvoyant put ``top`` on the shuffled rest (CASTLE-7.1); ``pile`` is the new pile.
 
@@ -330,7 +330,7 @@ class PileArranged:
     known: int | None = None
 
 
-@attrs.frozen
+@tagged
 class DiplomatUsed:
     """``player`` uses the Diplomat (CASTLE-7.3) demanding an item of ``kind`` from ``target``.
 
@@ -345,7 +345,7 @@ class DiplomatUsed:
     holds: bool
 
 
-@attrs.frozen
+@tagged
 class DiplomatItemChosen:
     """The Diplomat's target ``player`` chose ``item`` to hand over.  ``item``: target and diplomat."""
 
@@ -356,14 +356,14 @@ class DiplomatItemChosen:
     silent: bool | None = None
 
 
-@attrs.frozen
+@tagged
 class BagsTurned:
     """The item pile is empty: the bags are now a key and a goblet (CASTLE-9.3).  Public."""
 
     TYPE: ClassVar[str] = "bags_turned"
 
 
-@attrs.frozen
+@tagged
 class AttackDeclared:
     """``attacker`` attacks ``defender`` (CASTLE-6.1).  Public."""
 
@@ -372,7 +372,7 @@ class AttackDeclared:
     defender: int
 
 
-@attrs.frozen
+@tagged
 class SupportDeclared:
     """``player`` supports ``side`` (``attacker``/``defender``/``neutral``) (CASTLE-6.3).  Public."""
 
@@ -381,7 +381,7 @@ class SupportDeclared:
     side: str
 
 
-@attrs.frozen
+@tagged
 class PowerUsed:
     """``player`` shows an item or uses a profession in a fight (CASTLE-5.9-5.13, 6.2, 6.4, 6.5, 6.7).
 
@@ -395,7 +395,7 @@ class PowerUsed:
     target: int | None = None
 
 
-@attrs.frozen
+@tagged
 class WindowPassed:
     """``player`` does not act in the fight window ``window`` (priest, hypnotist, abilities, doctor).  Public."""
 
@@ -404,7 +404,7 @@ class WindowPassed:
     window: str
 
 
-@attrs.frozen
+@tagged
 class CountPart:
     """One part of a fight's count (CASTLE-6.6): ``side`` (attacker/defender) gets ``value``
     (1 or 0) from ``source``: ``"side"`` (the side's own 1), ``"support"`` (a supporter), or
@@ -418,7 +418,7 @@ class CountPart:
     void: str | None = None
 
 
-@attrs.frozen
+@tagged
 class FightCounted:
     """The count (CASTLE-6.6): totals, ``winner`` (a seat, None on a tie) and how it was decided;
     ``parts`` (r2 rules) every +1 and where it came from, the voided ones marked.  Public."""
@@ -432,7 +432,7 @@ class FightCounted:
     parts: list[CountPart] | None = None
 
 
-@attrs.frozen
+@tagged
 class FightTied:
     """A tie stands (CASTLE-6.6): the attacker drew ``item`` (None if the pile was empty or hidden).
 
@@ -445,7 +445,7 @@ class FightTied:
     item: str | None
 
 
-@attrs.frozen
+@tagged
 class FightChoiceMade:
     """The winner chose ``look`` or ``take`` (CASTLE-6.8).  Public."""
 
@@ -455,7 +455,7 @@ class FightChoiceMade:
     choice: str
 
 
-@attrs.frozen
+@tagged
 class ItemTaken:
     """The winner takes ``item`` from the loser, giving back ``given_back`` if it was the last (CASTLE-6.8b).
 
@@ -471,7 +471,7 @@ class ItemTaken:
     took: bool = True
 
 
-@attrs.frozen
+@tagged
 class Revealed:
     """One player's cards laid open in a declaration (CASTLE-9.2)."""
 
@@ -484,7 +484,7 @@ class Revealed:
     society_cards: list[str] | None = None
 
 
-@attrs.frozen
+@tagged
 class Fault:
     """What made a declaration wrong (CASTLE-9.2, 9.4, 9.5, 10.2): ``fault`` is one of
     ``enemy-ally`` (a named player is of the other society), ``ally-without-relic``,
@@ -497,7 +497,7 @@ class Fault:
     text: str
 
 
-@attrs.frozen
+@tagged
 class Declared:
     """A declaration (CASTLE-9, 10.2): ``kind`` is ``society``, ``prophecy`` or ``coat-of-arms``.
 
@@ -517,7 +517,7 @@ class Declared:
     faults: list[Fault] = attrs.field(factory=list)
 
 
-@attrs.frozen
+@tagged
 class GameEnded:
     """The last event (public): ``winners`` (names), ``points`` (scoring variant, else None) and
     the seed reveal (None in a physical game)."""
