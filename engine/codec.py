@@ -23,19 +23,44 @@ from .errors import CodecError
 _converter = None
 
 
-def _repr(self) -> str:
-    fields = ", ".join(f"{field.name}={getattr(self, field.name)!r}"
-                       for field in attrs.fields(type(self)))
-    return f"{type(self).__name__}({fields})"
-
-
 def tagged(cls: type) -> type:
-    """``attrs.frozen`` for an event or command class (slotted, frozen, compared and hashed by
-    value), with one shared ``__repr__`` (``Name(field=value, ...)``, as attrs writes it)
-    instead of a generated one: building each class's generated methods is start-up time
-    every command pays, and a kind has dozens of these classes."""
-    made = attrs.frozen(repr=False)(cls)
-    made.__repr__ = _repr
+    """``attrs.frozen`` for an event or command class: slotted, frozen, compared and hashed by
+    value (its class and its fields in order, as attrs does) and shown as attrs shows it
+    (``Name(field=value, ...)``), with those three methods shared by every such class instead
+    of generated for each: building generated methods is start-up time every command pays,
+    and a kind has dozens of these classes."""
+    import operator
+
+    made = attrs.frozen(repr=False, eq=False)(cls)
+    names = tuple(field.name for field in attrs.fields(made))
+    getter = operator.attrgetter(*names) if names else None
+    if len(names) > 1:
+        values = getter
+    elif names:
+        def values(obj):
+            return (getter(obj),)
+    else:
+        def values(obj):
+            return ()
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return values(self) == values(other)
+
+    def __ne__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return values(self) != values(other)
+
+    def __hash__(self):
+        return hash((self.__class__, values(self)))
+
+    def __repr__(self):
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(names, values(self)))
+        return f"{self.__class__.__name__}({shown})"
+
+    made.__eq__, made.__ne__, made.__hash__, made.__repr__ = __eq__, __ne__, __hash__, __repr__
     return made
 
 
