@@ -174,6 +174,11 @@ def show(obj, game, as_name, as_json):
     client, game = reader(obj, game)
     if as_name is None and not from_file:
         as_name = token_seat(obj, game)
+    if as_name is not None:  # as the game spells it (--as anna finds Anna): the * marks it
+        from engine.seats import seat_named
+
+        players = client.players(game)
+        as_name = players[seat_named(players, as_name, where=game)]
     view = client.view(game, as_name)
     legal = client.legal(game, as_name) if as_name is not None else None
     if as_json:

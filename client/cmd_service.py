@@ -44,7 +44,8 @@ def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
     spectator token; players then run `devil --server URL --token T ...`.  The API is
     described at /openapi.json; docs/service.md plays a whole game with curl.  In a browser,
     URL/games/GAME/replay#token=T steps through a game as token T may see it, and
-    URL/games/GAME/audit#token=REFEREE draws the money chart.
+    URL/games/GAME/audit#token=REFEREE draws the money chart.  With --json the first line on
+    stdout is {"url", "store", "organiser_only"} (for a script that starts it on --port 0).
     """
     import uvicorn
 

@@ -73,6 +73,7 @@ def replay(obj, source, as_name, to_seq, step, events_only, html_path, force, as
         from engine.seats import seat_named
 
         viewer = seat_named(names, as_name)
+        as_name = names[viewer]  # as the game spells it (--as anna finds Anna)
     if html_path is not None:
         _write_replay_html(log, viewer, to_seq, html_path, force, as_json)
         if not check.ok:

@@ -207,8 +207,10 @@ def drop(obj, tournament_id, player, reason, as_json):
 @json_option
 @click.pass_obj
 def penalty(obj, tournament_id, player, points, reason, correction, as_json):
-    """Add POINTS (e.g. -2, or 1.5 with --correction) to PLAYER, with a reason; results
-    are never edited."""
+    """Add POINTS to PLAYER with a reason: a penalty (-2) or a correction (1.5).
+
+    Results are never edited: a penalty or a correction is a record of its own.
+    POINTS is e.g. -2, or 1.5 with --correction."""
     kind = "correction" if correction else "penalty"
     done = _one(obj, tournament_id, as_json, lambda d, t: d.adjust(t, player, points, reason, kind))
     if done:

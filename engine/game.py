@@ -241,8 +241,9 @@ def check_players(players, low: int, high: int, title: str, rule: str) -> list[s
                              "(tokens, --as); give the player another name")
     if not low <= len(players) <= high:
         raise UsageError(f"{title} takes {low} to {high} players, not {len(players)} ({rule})")
-    if len(set(players)) != len(players):
-        raise UsageError(f"every player needs a unique name ({rule})")
+    if len({p.casefold() for p in players}) != len(players):
+        raise UsageError(f"every player needs a unique name, whatever the case: a name is "
+                         f"found in any case (--as anna finds Anna) ({rule})")
     return players
 
 

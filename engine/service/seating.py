@@ -125,7 +125,9 @@ def chance(store, game: str, commitment: str | None, loaded=None) -> SeededChanc
         raise SecretDamaged(f"the secret seed file of {game} cannot be read ({exc})") from None
     if secret is None:
         raise SecretDamaged(f"the secret seed of {game} is missing from the store; "
-                            "no digital draw can be made")
+                            "no digital draw can be made (a game imported while running needs "
+                            "its secret: `devil export GAME -o FILE --secret SFILE` where it was, "
+                            "`devil import FILE --secret SFILE` here)")
     try:
         chance_ = SeededChance(secret["seed"], secret["salt"])
     except (KeyError, TypeError, ValueError) as exc:

@@ -86,3 +86,23 @@ def test_a_player_whose_name_has_an_equals_sign_can_be_a_bot(devil):
     assert json.loads(devil("show", game, "--json").stdout)["players"][0]["name"] == "A=B"
     # NAME=KIND with no kind, or no name, is still malformed
     assert "NAME=KIND" in devil("play", "atkr", "--bot", "Rex=", code=2).stderr
+
+
+def test_a_name_in_another_case_is_shown_as_the_game_spells_it(devil):
+    """`devil show --as cleo` marks Cleo as the one looking (*) and says what Cleo may do, as
+    `--as Cleo` does; the replay's table likewise."""
+    game = devil("new", "atkr", "--player", "Anna", "--player", "Ben", "--player", "Cleo",
+                 "--first", "Anna", "--seed", 5).stdout.strip()
+    exact = devil("show", game, "--as", "Cleo").stdout
+    folded = devil("show", game, "--as", "cleo").stdout
+    assert folded == exact
+    assert "Cleo may:" in folded and "cleo" not in folded
+    assert any(line.lstrip().startswith("*") and "Cleo" in line for line in folded.splitlines())
+    path = devil.store / f"{game}.devlog"
+    assert devil("replay", path, "--as", "CLEO").stdout == devil("replay", path, "--as",
+                                                                  "Cleo").stdout
+
+
+def test_two_players_whose_names_differ_only_in_case_are_refused(devil):
+    refused = devil("new", "atkr", "--player", "Anna", "--player", "anna", code=2).stderr
+    assert "unique name" in refused
