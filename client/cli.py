@@ -97,7 +97,8 @@ def play(ctx, resume_game, bot_specs):
     """
     if ctx.invoked_subcommand is not None:
         if resume_game is not None or bot_specs:
-            raise click.UsageError("give --resume (and its --bot) without a kind (devil play --resume GAME) "
+            raise click.UsageError("give --resume (and its --bot) without a kind "
+                                   "(devil play --resume GAME) "
                                    "or after it (devil play KIND --resume GAME)")
         return
     if resume_game is None:  # pragma: no cover - no_args_is_help answers a bare `devil play`

@@ -252,7 +252,8 @@ def _archive(ctx, sources: list[Source], task, jobs: int | None, as_json: bool, 
 
 
 def _summary_line(summary: dict, need_finished: bool) -> str:
-    failed = summary["damaged"] + summary["failed"] + (summary["in_progress"] if need_finished else 0)
+    failed = (summary["damaged"] + summary["failed"]
+              + (summary["in_progress"] if need_finished else 0))
     head = "FAILED" if failed else "OK"
     return (f"{head}: {summary['games']} games: {summary['finished']} finished and verified, "
             f"{summary['in_progress']} in progress, {summary['damaged']} damaged"

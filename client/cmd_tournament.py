@@ -54,7 +54,8 @@ def _size(text: str) -> list[int]:
     try:
         return [int(low), int(high if sep else low)]
     except ValueError:
-        raise click.BadParameter(f"{text!r}: give MIN-MAX, e.g. 4-5", param_hint="--table-size") from None
+        raise click.BadParameter(f"{text!r}: give MIN-MAX, e.g. 4-5",
+                                 param_hint="--table-size") from None
 
 
 def _points(text: str) -> list[int]:
@@ -227,7 +228,8 @@ def _print_pairing(result: dict) -> None:
                f"{count(result['repeats'], 'repeated pair')}")
     for row in result["tables"]:
         seats = "  ".join(f"{p}*" if p == row["first"] else p for p in row["players"])
-        click.echo(f"  table {row['table']:<3} {seats}" + (f"   {row['game']}" if row["game"] else ""))
+        game = f"   {row['game']}" if row["game"] else ""
+        click.echo(f"  table {row['table']:<3} {seats}" + game)
     if result["byes"]:
         click.echo(f"  byes: {', '.join(result['byes'])}")
     for line in result.get("skipped", []):
@@ -505,7 +507,8 @@ def verify(obj, source, as_json):
 @click.option("--players", type=click.IntRange(3, 5000), required=True)
 @click.option("--rounds", type=click.IntRange(1, 50), required=True)
 @click.option("--table-size", default="4-5", show_default=True, metavar="MIN-MAX")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Reproducible draws, bots and games.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1),
+              help="Reproducible draws, bots and games.")
 @json_option
 @click.pass_obj
 def simulate(obj, kind, players, rounds, table_size, seed, as_json):

@@ -60,7 +60,8 @@ def desk_lines(view: dict) -> list[str]:
     each, for the text under a table."""
     out = []
     for void in view.get("voided") or []:
-        span = f"#{void['from']}" if void["from"] == void["to"] else f"#{void['from']}-#{void['to']}"
+        span = (f"#{void['from']}" if void["from"] == void["to"]
+                else f"#{void['from']}-#{void['to']}")
         out.append(f"VOID: {span} by the correction at #{void['by']}: {void['reason']}")
     for case in view.get("disputes") or []:
         if case["open"]:

@@ -118,8 +118,8 @@ def value_for(game: str, player: str) -> str:
 
 def check_kept(result, read) -> None:
     """When this client made a seat's value for the verified game (``result``: an
-    engine.replay.Verification of the log ``read()`` returns), check the log revealed exactly that value:
-    a sentence in ``result.checks``, or the result failed naming the seat."""
+    engine.replay.Verification of the log ``read()`` returns), check the log revealed exactly
+    that value: a sentence in ``result.checks``, or the result failed naming the seat."""
     kept = kept_values(result.game) if result.game else {}
     if not kept or not result.ok:
         return

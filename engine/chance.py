@@ -49,7 +49,8 @@ class SeededChance:
 
     @classmethod
     def fresh(cls, seed: int | None = None) -> "SeededChance":
-        """A new chance: ``seed`` as given (for reproducible games) or 64 random bits; a random salt."""
+        """A new chance: ``seed`` as given (for reproducible games) or 64 random bits; a random
+        salt."""
         if seed is None:
             seed = secrets.randbits(64)
         return cls(seed, secrets.token_hex(16))

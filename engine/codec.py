@@ -149,7 +149,8 @@ class Registry:
         return sorted(self.by_type)
 
     def to_map(self, obj: Any) -> dict[str, Any]:
-        """``obj`` as ``{"type": TYPE, **fields}``; raises :class:`CodecError` for a foreign class."""
+        """``obj`` as ``{"type": TYPE, **fields}``; raises :class:`CodecError` for a foreign
+        class."""
         tag = getattr(type(obj), "TYPE", None)
         if self.by_type.get(tag) is not type(obj):
             raise CodecError(f"{type(obj).__name__} is not a {self.name}")
@@ -187,7 +188,8 @@ class Registry:
 
     def _from_map_checked(self, data: Any) -> Any:
         if not isinstance(data, dict):
-            raise CodecError(f"a {self.name} must be a map with a 'type', not {type(data).__name__}")
+            raise CodecError(f"a {self.name} must be a map with a 'type', "
+                             f"not {type(data).__name__}")
         tag = data.get("type")
         cls = self.by_type.get(tag) if isinstance(tag, str) else None
         if cls is None:

@@ -227,7 +227,8 @@ ROLE_NAMES = frozenset({"referee", "spectator"})
 def check_players(players, low: int, high: int, title: str, rule: str) -> list[str]:
     """The player names of a new game's options, checked: a list of ``low`` to ``high`` unique
     names of 1 to 32 printable characters (no newline can forge a line of a log listing), none
-    of them a role's name (:data:`ROLE_NAMES`, any case).  Names are stripped of surrounding blanks.  Raises UsageError citing ``rule``."""
+    of them a role's name (:data:`ROLE_NAMES`, any case).  Names are stripped of surrounding
+    blanks.  Raises UsageError citing ``rule``."""
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         raise UsageError("players must be a list of names")
     players = [p.strip() for p in players]

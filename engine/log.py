@@ -65,7 +65,8 @@ def link_of(previous: bytes, covered: bytes) -> bytes:
 
 @attrs.frozen(slots=True)
 class Header:
-    """The header record: format ``version``, game ``kind`` and ``game`` id, ``created`` (ms, UTC)."""
+    """The header record: format ``version``, game ``kind`` and ``game`` id, ``created`` (ms,
+    UTC)."""
 
     version: int
     kind: str
@@ -76,7 +77,8 @@ class Header:
 
 @attrs.frozen(slots=True)
 class Record:
-    """One event record as stored.  ``event`` is the raw tagged map (decode with the kind's registry)."""
+    """One event record as stored.  ``event`` is the raw tagged map (decode with the kind's
+    registry)."""
 
     seq: int
     actor: int
@@ -153,10 +155,11 @@ def _header_from(obj: Any, data: bytes, end: int) -> Header:
         raise LogDamaged(0, "not a devil log (the header's magic is missing)")
     version = obj.get("version")
     if version != VERSION:
-        raise LogDamaged(0, f"format version {version!r} is not supported (this tool reads {VERSION})")
+        raise LogDamaged(0, f"format version {version!r} is not supported "
+                            f"(this tool reads {VERSION})")
     link = obj.get("link")
-    if (not isinstance(link, bytes) or len(link) != LINK_SIZE or data[end - 10:end - 8] != _LINK_TAIL
-            or list(obj)[-1] != "link"):
+    if (not isinstance(link, bytes) or len(link) != LINK_SIZE
+            or data[end - 10:end - 8] != _LINK_TAIL or list(obj)[-1] != "link"):
         raise LogDamaged(0, "the header's link is missing or malformed")
     if link_of(ZERO_LINK, data[:end - 10]) != link:
         raise LogDamaged(0, "the header's link does not match its contents (edited header)")
@@ -341,7 +344,8 @@ def walk_records(data: bytes, start: int, seq: int, previous: bytes, info: Walk,
             raise LogDamaged(seq + 1, "record is cut short or garbled, and records follow it")
         if _ends_on_a_link(tail, previous):
             # a torn write is a prefix: it does not end exactly on a link
-            raise LogDamaged(seq + 1, "the last record is garbled (it is complete but does not parse)")
+            raise LogDamaged(seq + 1, "the last record is garbled "
+                                      "(it is complete but does not parse)")
     info.good_end = good_end
     info.end = end
     info.link = previous
@@ -432,7 +436,8 @@ class LogWriter:
 
     @classmethod
     def open(cls, fd: int, path: str, data: bytes) -> tuple["LogWriter", Scan]:
-        """Take over ``fd`` (open read-write, already locked) whose bytes are ``data``; cut a torn tail."""
+        """Take over ``fd`` (open read-write, already locked) whose bytes are ``data``; cut a
+        torn tail."""
         result = scan(data, path)
         if result.torn:
             os.ftruncate(fd, result.good_end)

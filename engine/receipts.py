@@ -150,7 +150,8 @@ def parse_key(text: str) -> str:
     except ValueError:
         raw = b""
     if len(raw) != 32:
-        raise UsageError(f"a public key is 64 hex digits (32 bytes: `devil key`), not {text[:80]!r}")
+        raise UsageError(f"a public key is 64 hex digits (32 bytes: `devil key`), "
+                         f"not {text[:80]!r}")
     return raw.hex()
 
 
@@ -161,7 +162,8 @@ def check_signature(document: Any, what: str, key: str | None = None) -> dict:
     if not isinstance(document, dict) or document.get(what) != FORMAT:
         raise BadSignature(f"this is not a devil {what} (a JSON map with \"{what}\": {FORMAT})")
     try:
-        game, seq, link, time = document["game"], document["seq"], document["link"], document["time"]
+        game, seq = document["game"], document["seq"]
+        link, time = document["link"], document["time"]
         sig, named = bytes.fromhex(document["sig"]), document["key"]
         if not (isinstance(game, str) and type(seq) is int and seq >= 0 and isinstance(time, str)
                 and len(bytes.fromhex(link)) == 8):
@@ -201,7 +203,8 @@ def check_receipt_in(records: list, game: str, receipt: dict) -> str:
     if record.link.hex() != str(receipt["link"]).lower():
         raise BadSignature(f"record {seq}'s link is {record.link.hex()}, the receipt's is "
                            f"{receipt['link']}: the log was changed at or before that record", seq)
-    return f"receipt: record {seq} with link {record.link.hex()} is in the log (signed {receipt['time']})"
+    return (f"receipt: record {seq} with link {record.link.hex()} is in the log "
+            f"(signed {receipt['time']})")
 
 
 def check_seal_of(records: list, game: str, finished: bool, seal: dict | None) -> str:

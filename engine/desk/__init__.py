@@ -15,10 +15,11 @@ These events belong to no game kind: every kind's event registry holds them
 disputes, the correction count) is built from the desk's records alone, so a seat computes the
 same voids from its own stream as the referee does.
 
-Folding with voids (:mod:`engine.fold`; which records stand: :mod:`engine.desk.voids`): the game's state after record k is the fold of
-the game events up to k that no correction up to k voided.  A digital game's chance never
-rewinds: after the n-th correction every chance label is prefixed with ``("epoch", n)``
-(:class:`engine.desk.chance.Continued`), so a correction can never replay a voided draw.
+Folding with voids (:mod:`engine.fold`; which records stand: :mod:`engine.desk.voids`): the
+game's state after record k is the fold of the game events up to k that no correction up to k
+voided.  A digital game's chance never rewinds: after the n-th correction every chance label
+is prefixed with ``("epoch", n)`` (:class:`engine.desk.chance.Continued`), so a correction can
+never replay a voided draw.
 
 The rules of the desk (DESK-1 to DESK-6) are in docs/house-rules.md.
 """

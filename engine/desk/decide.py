@@ -101,8 +101,9 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
             raise UnknownDispute("DESK-5", f"there is no dispute {command.dispute} in this game "
                                            f"(open disputes: {open_}; `devil disputes GAME`)")
         if not case.open:
+            verdict = "upheld" if case.upheld else "rejected"
             raise IllegalCommand("DESK-5", f"dispute {case.number} was already ruled at record "
-                                           f"{case.ruling} ({'upheld' if case.upheld else 'rejected'}): "
+                                           f"{case.ruling} ({verdict}): "
                                            "a ruling is final; correct the game if it must change")
         if command.to is not None and not command.upheld:
             raise IllegalCommand("DESK-5", "a rejected dispute changes nothing: a correction "
@@ -151,7 +152,8 @@ def check_to(desk: Desk, log: Log, to: int) -> None:
     for void in desk.voids:
         if void.first <= to <= void.last:
             raise IllegalCommand("DESK-2", f"record {to} lies among the records the correction "
-                                           f"at record {void.by} voided: correct to {void.first - 1}, "
+                                           f"at record {void.by} voided: correct to "
+                                           f"{void.first - 1}, "
                                            f"{void.by} or another record in force")
     left = log.left(to)
     if left:
@@ -175,6 +177,7 @@ def command_for(events: list, actor: int, names: list):
         return Ruling(first.dispute, first.upheld, first.reason, first.to), who
     if type(first) is DisputeRaised and len(events) == 1:
         if not 0 <= first.seat < len(names):
-            raise ValueError(f"dispute_raised names seat {first.seat}, which the game does not have")
+            raise ValueError(f"dispute_raised names seat {first.seat}, "
+                             "which the game does not have")
         return Dispute(first.about, first.text, names[first.seat]), who
     raise ValueError("these records are not what one desk command writes")

@@ -94,7 +94,8 @@ class Desk:
             self.voids.append(Void(event.to + 1, last, seq, event.reason, event.epoch))
             return True
         if kind is DisputeRaised:
-            self.cases[event.dispute] = Case(event.dispute, seq, event.about, event.seat, event.text)
+            self.cases[event.dispute] = Case(event.dispute, seq, event.about, event.seat,
+                                             event.text)
         elif kind is RulingGiven:
             case = self.cases.get(event.dispute)
             if case is not None:

@@ -28,7 +28,8 @@ class ScriptedChance:
     def randbelow(self, n: int, *label) -> int:
         value = self._next()
         if not (type(value) is int and 0 <= value < n):
-            raise ChanceMismatch(f"{value!r} cannot be drawn below {n} ({'|'.join(map(str, label))})")
+            raise ChanceMismatch(f"{value!r} cannot be drawn below {n} "
+                                 f"({'|'.join(map(str, label))})")
         return value
 
     def pick(self, counts, *label) -> int:
@@ -41,7 +42,8 @@ class ScriptedChance:
     def shuffled(self, items, *label) -> list:
         perm = self._next()
         if sorted(perm) != list(range(len(items))):
-            raise ChanceMismatch(f"not a shuffle of {len(items)} items ({'|'.join(map(str, label))})")
+            raise ChanceMismatch(f"not a shuffle of {len(items)} items "
+                                 f"({'|'.join(map(str, label))})")
         return [items[i] for i in perm]
 
     def reveal(self) -> dict:

@@ -110,7 +110,8 @@ class GameCache:
         if loaded is None:
             return self._cold(game)
         batch = self.store.read(game, after=loaded.head.seq)
-        if batch.base is None or batch.base.link != loaded.head.link or batch.header != loaded.header:
+        if (batch.base is None or batch.base.link != loaded.head.link
+                or batch.header != loaded.header):
             # the log is not the one folded (cut, replaced): start again from the log
             self._games.pop(game, None)
             return self._cold(game)
@@ -177,7 +178,8 @@ class GameCache:
                 out.append(decode(record.event))
             except CodecError as exc:
                 self._games.pop(loaded.game, None)
-                raise LogDamaged(record.seq, exc.message, self.store.location(loaded.game)) from None
+                raise LogDamaged(record.seq, exc.message,
+                                 self.store.location(loaded.game)) from None
         return out
 
     def advance(self, loaded: Loaded, records: list[Record]) -> None:

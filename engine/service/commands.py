@@ -97,8 +97,8 @@ def submit(service, game: str, command, actor=CONSOLE, command_id: str | None = 
                     continue  # and decide the command again, now that the game has started
                 if outcome[0] == "repeated":
                     done = outcome[1]
-                    return _answer(service, loaded, done, loaded.events[done[0].seq - 1:done[-1].seq],
-                                   repeated=True)
+                    return _answer(service, loaded, done,
+                                   loaded.events[done[0].seq - 1:done[-1].seq], repeated=True)
                 _, acting, event = outcome
                 events, seated = [event], True
             else:

@@ -300,7 +300,9 @@ class FileStore:
         except ValueError:
             document = {}
         entries = document.get("entries")
-        return [dict(e) for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+        if not isinstance(entries, list):
+            return []
+        return [dict(e) for e in entries if isinstance(e, dict)]
 
     def damage(self, game: str) -> list[dict]:
         """What the store could not read as records of ``game`` and a person should look at:

@@ -277,7 +277,8 @@ class Reader:
         except ValueError:  # read_bounded: the limit passed
             raise self._too_large(name) from None
         except OSError as exc:
-            raise UsageError(f"{self.path}: {name} cannot be read ({exc.strerror or exc})") from None
+            raise UsageError(f"{self.path}: {name} cannot be read "
+                             f"({exc.strerror or exc})") from None
         except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error) as exc:
             raise UsageError(f"{self.path}: {name} cannot be read from the .zip ({exc})") from None
 
@@ -392,7 +393,8 @@ def verify(path: str) -> dict:
         by_game[game] = {"entry": entry, "data": data, "label": label}
         if role == KIND:
             stream_bytes = data
-        if hashlib.sha256(data).hexdigest() != entry.get("sha256") or len(data) != entry.get("bytes"):
+        if (hashlib.sha256(data).hexdigest() != entry.get("sha256")
+                or len(data) != entry.get("bytes")):
             size = ("its SHA-256 is not the manifest's" if len(data) == entry.get("bytes")
                     else f"{len(data)} bytes, the manifest lists {entry.get('bytes')}")
             problems.append(f"{label} was altered: {name} is not the file the manifest lists "

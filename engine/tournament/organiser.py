@@ -90,8 +90,9 @@ class Organiser:
         """Pair the next round; with ``games`` create each table's game (digital, or physical
         when the tournament's options say so) and attach it.  ``game_seed(round, table)`` may
         fix the games' seeds (rehearsals); ``private(game, names)`` gives documents to keep with
-        each new game (the HTTP service's token hashes, see GameService.create).  Returns ``{"round", "tables": [{"table",
-        "players", "first", "game"}], "byes", "repeats", "skipped": [why a table has no game]}``."""
+        each new game (the HTTP service's token hashes, see GameService.create).  Returns
+        ``{"round", "tables": [{"table", "players", "first", "game"}], "byes", "repeats",
+        "skipped": [why a table has no game]}``."""
         state = self.state(tournament)
         created = state.created
         events = self.submit(tournament, ev.Pair(round=state.round + 1, seating=seating,
@@ -164,7 +165,8 @@ class Organiser:
         seated = tables[table - 1]
         if state.attached.get(game) not in (None, (round_, table)):
             r, t = state.attached[game]
-            raise IllegalCommand("TOUR-4.2", f"{game} is already attached to table {t} of round {r}")
+            raise IllegalCommand("TOUR-4.2", f"{game} is already attached to table {t} "
+                                             f"of round {r}")
         if names != list(seated.players):
             raise IllegalCommand("TOUR-4.2", f"{game} seats {', '.join(names)}; table {table} of "
                                  f"round {round_} seats {', '.join(seated.players)} in that order")

@@ -31,7 +31,8 @@ def _chart(by_round: dict, rounds: int, top: float, big: float, width: int = 160
                      f'height="{h:.1f}" fill="#9ec5e8"><title>round {index + 1}: {value:g}'
                      '</title></rect>')
     scale = top if top > 0 else 1.0
-    points = " ".join(f"{(i + 0.5) * step:.1f},{height - 2 - max(0.0, v) / scale * (height - 4):.1f}"
+    points = " ".join(f"{(i + 0.5) * step:.1f},"
+                      f"{height - 2 - max(0.0, v) / scale * (height - 4):.1f}"
                       for i, v in enumerate(running))
     parts.append(f'<polyline points="{points}" fill="none" stroke="#1f4e79" stroke-width="1.5"/>')
     parts.append("</svg>")
@@ -85,7 +86,8 @@ def page(data: dict, paired: list | None = None) -> str:
         lines.append(f"<tr{css}><td>{row['rank']}</td><td class=player>{name}</td>"
                      f"<td>{row['points']:g}</td><td>{row['played']}</td><td>{row['byes']}</td>"
                      f"<td>{row['opponents_points']:g}</td><td>{row['wins']}</td>"
-                     f"<td>{row[measure]}</td><td>{_chart(row['by_round'], rounds, top, big)}</td></tr>")
+                     f"<td>{row[measure]}</td>"
+                     f"<td>{_chart(row['by_round'], rounds, top, big)}</td></tr>")
     lines.append("</tbody></table>")
     if paired:
         lines.extend(_tables(paired))

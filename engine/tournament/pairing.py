@@ -121,7 +121,8 @@ def seat(tables: list[list[str]], firsts: dict[str, int], seed: int, round_: int
     places = places or {}
     out = []
     for number, table in enumerate(tables, 1):
-        first = min(table, key=lambda p: (firsts.get(p, 0), draw_key(seed, round_, number, "first", p)))
+        first = min(table, key=lambda p: (firsts.get(p, 0),
+                                          draw_key(seed, round_, number, "first", p)))
 
         def lateness(p):
             seen = places.get(p)

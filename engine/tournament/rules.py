@@ -191,7 +191,8 @@ def setup(options: dict, chance=None) -> list:
     points = options.get("points", DEFAULT_POINTS)
     if (not isinstance(points, list) or not 1 <= len(points) <= 50
             or not all(type(p) is int and 0 <= p <= 10**6 for p in points)):
-        raise UsageError(f"points by place are whole numbers from 0 up, e.g. 6,4,2,1,0; not {points!r}")
+        raise UsageError(f"points by place are whole numbers from 0 up, e.g. 6,4,2,1,0; "
+                         f"not {points!r}")
     bye = options.get("bye_points")
     if bye is None:
         bye = points[len(points) // 2]
@@ -282,8 +283,8 @@ def _open(state: TournamentState) -> None:
 
 def _table(state: TournamentState, round_: int, table: int, rule: str):
     if round_ != state.round or state.closed >= round_:
-        raise IllegalCommand(rule, f"round {round_} is not the open round "
-                                   f"({'none is open' if state.closed == state.round else f'round {state.round} is'})")
+        open_ = "none is open" if state.closed == state.round else f"round {state.round} is"
+        raise IllegalCommand(rule, f"round {round_} is not the open round ({open_})")
     tables = state.tables.get(round_, [])
     if not 1 <= table <= len(tables):
         raise IllegalCommand(rule, f"round {round_} has tables 1 to {len(tables)}, not {table}")
@@ -463,7 +464,8 @@ def decide(state: TournamentState, command, chance=None) -> list:
         try:
             points = fraction(command.points)
         except (ValueError, ZeroDivisionError):
-            raise UsageError(f"points are a number such as -2 or 1.5, not {command.points!r}") from None
+            raise UsageError(f"points are a number such as -2 or 1.5, "
+                             f"not {command.points!r}") from None
         if command.kind not in ("penalty", "correction"):
             raise UsageError("an adjustment is a penalty or a correction")
         reason = command.reason.strip() if isinstance(command.reason, str) else ""

@@ -3,8 +3,9 @@
 Registers N bot players, pairs every round, plays every table with bots (in memory, each
 finished log written to the store once: engine.simulate.play_game), attaches each game
 (checked as any referee's log is) and closes the round.  A game the bots do not finish within
-the turn cap is played again (up to 5 times; the stopped one stays in the store, marked).  With a ``seed`` everything is
-reproducible: the tournament's draws, the bots' choices and the games' chance.
+the turn cap is played again (up to 5 times; the stopped one stays in the store, marked).  With
+a ``seed`` everything is reproducible: the tournament's draws, the bots' choices and the games'
+chance.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ TIEBREAKS = ("opponents", "measure", "wins")
 
 
 def fraction(text) -> Fraction:
-    """``text`` (``"5/2"``, ``"3"``, ``-1``, ``"2.5"``) as a Fraction; ValueError if it is not one."""
+    """``text`` (``"5/2"``, ``"3"``, ``-1``, ``"2.5"``) as a Fraction; ValueError if it is not
+    one."""
     if isinstance(text, bool):
         raise ValueError(f"{text!r} is not a number of points")
     value = Fraction(str(text).strip())

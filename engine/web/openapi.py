@@ -159,7 +159,8 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
             "/games": {
                 "post": _op("Create a game", "anyone; only the organiser key when the server has "
                             "one (devil serve --organiser-key)",
-                            {"201": _json(_ref("Created"), "The game and its tokens (never its deal: "
+                            {"201": _json(_ref("Created"), "The game and its tokens "
+                                                            "(never its deal: "
                                                             "the referee reads the events)."),
                              "400": {"$ref": "#/components/responses/BadRequest"},
                              "401": {"$ref": "#/components/responses/Unauthorized"},
@@ -167,8 +168,8 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                              "413": _json(_ref("Error"), "Body too large.")},
                             body={"required": True, "content": {"application/json": {
                                 "schema": _ref("NewGame")}}}),
-                "get": _op("List games", "the organiser key (every game) or any game token (its own "
-                           "game, as that token sees it)",
+                "get": _op("List games", "the organiser key (every game) or any game token "
+                           "(its own game, as that token sees it)",
                            {"200": _json({"type": "array", "items": {"type": "object"}}, "Rows."),
                             "401": {"$ref": "#/components/responses/Unauthorized"}}),
             },
@@ -190,7 +191,8 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                 {"200": _json(_ref("Events"), "Events (empty if none arrived within wait)."),
                  **_ERR},
                 [_GAME, _AS, _AFTER, {"name": "wait", "in": "query", "required": False,
-                                      "schema": {"type": "number", "minimum": 0, "maximum": max_wait},
+                                      "schema": {"type": "number", "minimum": 0,
+                                                 "maximum": max_wait},
                                       "description": "Seconds to wait for a new event."}])},
             "/games/{game}/stream": {"get": _op(
                 "Server-sent events: one `event` per record (id = seq), `over` at the end; resume "
@@ -201,7 +203,8 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                  **_ERR},
                 [_GAME, _AS, _AFTER, {"name": "timeout", "in": "query", "required": False,
                                       "schema": {"type": "number", "maximum": max_stream},
-                                      "description": "Close the stream after this many seconds."}])},
+                                      "description": "Close the stream after this many "
+                                                     "seconds."}])},
             "/games/{game}/commands": {"post": _op(
                 "Submit a command (a game's, or the referee's desk's: correct, dispute, ruling)",
                 "a seat (as itself; a dispute), or the referee (for anyone, chance reports in a "
@@ -210,8 +213,8 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                  "200": _json(_ref("Submitted"), "A retry: the command id was already applied; "
                               "nothing new was recorded."),
                  "400": {"$ref": "#/components/responses/BadRequest"},
-                 "409": _json(_ref("Error"), "Refused by the rules (rule holds the rule id), or the "
-                              "command id was used by another caller."),
+                 "409": _json(_ref("Error"), "Refused by the rules (rule holds the rule id), "
+                              "or the command id was used by another caller."),
                  "413": _json(_ref("Error"), "Body too large."), **_ERR},
                 [_GAME, _AS, _LEGAL, {"name": "Idempotency-Key", "in": "header", "required": True,
                               "schema": {"type": "string", "maxLength": 200},

@@ -84,7 +84,8 @@ def send(obj, game, command: dict, as_name, command_id, as_json):
 # -- devil new castle ------------------------------------------------------------------
 @click.command("castle")
 @click.option("--player", "players", multiple=True, metavar="NAME",
-              help=f"A player, {players_text('castle')} in seat order = clockwise (repeat the option). "
+              help=f"A player, {players_text('castle')} in seat order = clockwise "
+                   "(repeat the option). "
                    "With --deal, defaults to the seats of the deal file in file order.")
 @click.option("--first", metavar="NAME", help="The start player (default: drawn by chance; "
               "in a physical game the first player listed).  CASTLE-2.8.")

@@ -253,7 +253,8 @@ def _sextant_passed(e, who) -> str:
 @_describes(ev.ClairvoyantUsed)
 def _clairvoyant_used(e, who) -> str:
     seen = "" if e.pile is None else f" (top first: {_list(e.pile)})"
-    return f"{who(e.player)} uses the Clairvoyant and looks through the item pile{seen} (CASTLE-7.1)"
+    return (f"{who(e.player)} uses the Clairvoyant and looks through the item pile{seen} "
+            "(CASTLE-7.1)")
 
 
 @_describes(ev.PileArranged)
@@ -302,7 +303,8 @@ def _power_used(e, who) -> str:
     if e.power == "priest":
         return f"{who(e.player)} uses the priest and stops the fight (CASTLE-6.2)"
     if e.power == "hypnotist":
-        return f"{who(e.player)} uses the hypnotist on {who(e.target)}: that support is void (CASTLE-6.4)"
+        return (f"{who(e.player)} uses the hypnotist on {who(e.target)}: that support is void "
+                "(CASTLE-6.4)")
     if e.power == "doctor":
         return f"{who(e.player)} uses the doctor: the fight's result is cancelled (CASTLE-6.7)"
     if e.power == "poison-mixer":
@@ -397,7 +399,8 @@ def count_parts(parts, who) -> str:
         for p in parts:
             if get(p, "side") != side:
                 continue
-            source, seat, value, void = get(p, "source"), get(p, "player"), get(p, "value"), get(p, "void")
+            source, seat = get(p, "source"), get(p, "player")
+            value, void = get(p, "value"), get(p, "void")
             if source == "side":
                 what = "own"
             elif source == "support":

@@ -149,7 +149,8 @@ def table(view: dict, you: str | None = None) -> str:
             value = fact["value"]
             value = ", ".join(v or "?" for v in value) if isinstance(value, list) else value
             about = f"{fact['about']}'s " if fact.get("about") else ""
-            lines.append(f"  turn {fact['turn']}: {about}{fact['what']}: {value} ({fact['reason']})")
+            lines.append(f"  turn {fact['turn']}: {about}{fact['what']}: {value} "
+                         f"({fact['reason']})")
     return "\n".join(lines)
 
 
@@ -193,7 +194,8 @@ def summarize_legal(commands: list[dict]) -> str:
         elif kind == "clairvoyant":
             parts.append("use the clairvoyant")
         elif kind == "diplomat":
-            parts.append(f"use the diplomat (demand {_one_of([c['kind'] for c in cs], 'item kinds')} "
+            wanted = _one_of([c['kind'] for c in cs], 'item kinds')
+            parts.append(f"use the diplomat (demand {wanted} "
                          f"from {_one_of([c['target'] for c in cs], 'players')})")
         elif kind == "accept":
             parts.append(f"accept (giving back {_one_of([c['item'] for c in cs], 'items')})")

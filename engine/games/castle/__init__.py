@@ -72,8 +72,9 @@ def notes(state) -> list[str]:
     """What ``devil verify`` reports about the setup: the rules text the game was recorded
     under, and whether it started from a position (GameRules.notes)."""
     from .options import OLD_RULES
+    old = state.rules == OLD_RULES
     out = [f"rules text {state.rules}" + (" (recorded before the rules were corrected, "
-                                         "replayed under that text)" if state.rules == OLD_RULES else "")]
+                                         "replayed under that text)" if old else "")]
     if state.position:
         out.append(f"starts from a position (a game already under way, turn "
                    f"{state.first_turn}): its cards were checked like a deal")

@@ -62,8 +62,10 @@ def other_relic(relic: str) -> str:
 
 
 def known_relics(state: State, seat: int, relic: str) -> int:
-    """How many items of ``seat`` certainly count as ``relic`` now (from the folding seat's view)."""
-    return sum(1 for c in state.hands[seat] if c is not None and relic_of(c, state.bags_turned) == relic)
+    """How many items of ``seat`` certainly count as ``relic`` now (from the folding seat's
+    view)."""
+    return sum(1 for c in state.hands[seat]
+               if c is not None and relic_of(c, state.bags_turned) == relic)
 
 
 def smaller_society_known(state: State, me: int) -> str | None:
@@ -106,7 +108,8 @@ def provable_declaration(state: State, me: int) -> cmd.Declare | None:
         total += known_relics(state, s, relic)
     if total < 3:
         return None
-    return cmd.Declare(player=name, kind="society", allies=[state.players[s] for s in sorted(named)])
+    return cmd.Declare(player=name, kind="society",
+                       allies=[state.players[s] for s in sorted(named)])
 
 
 # -- the sensible bot --------------------------------------------------------------------------
@@ -365,7 +368,8 @@ class SensibleBot:
             loser = f["defender"] if me == f["attacker"] else f["attacker"]
             look = state.societies[loser] is None
             if look and state.society_cards is not None:  # advanced-3p: one card of three
-                return cmd.Choose(player=name, option=self.rng.choice(["look-1", "look-2", "look-3"]))
+                return cmd.Choose(player=name,
+                                  option=self.rng.choice(["look-1", "look-2", "look-3"]))
             return cmd.Choose(player=name, option="look" if look else "take")
         if stage == "take":
             takes = [c for c in legal if isinstance(c, cmd.Take) and c.item is not None] or [
@@ -422,9 +426,10 @@ def self_play(options: dict, bots: dict[int, Any], chance, *, max_rounds: int = 
     """Play a game from ``options`` with ``bots`` (seat -> bot) without a store.
 
     Each bot sees only its seat's redacted fold (kept incrementally, as ``engine.bots.Table``).
-    Stops when the game ends, reaches round ``max_rounds + 1`` or after ``max_commands``.  ``on_event(event, state,
-    seat_states)`` is called after every event (the referee's state and every seat's fold);
-    ``on_command(command, batch, state, seat_states)`` after every command's events.
+    Stops when the game ends, reaches round ``max_rounds + 1`` or after ``max_commands``.
+    ``on_event(event, state, seat_states)`` is called after every event (the referee's state
+    and every seat's fold); ``on_command(command, batch, state, seat_states)`` after every
+    command's events.
     Returns ``{"over", "capped", "events", "state", "declared", "commands"}``.
     """
     from . import RULES

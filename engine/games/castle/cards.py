@@ -35,12 +35,14 @@ UNSEALED = ("tome", "coat", "sextant", "broken-mirror", "coat-of-arms")
 ALL_ITEMS = BAGS + SEALED + UNSEALED  # 21 cards (CASTLE-1.3)
 
 #: Items whose effect fires when traded away (CASTLE-4.5)
-TRADE_EFFECTS = frozenset({"bag-key", "bag-goblet", "privilege", "monocle", "tome", "coat", "sextant"})
+TRADE_EFFECTS = frozenset({"bag-key", "bag-goblet", "privilege", "monocle", "tome", "coat",
+                           "sextant"})
 #: Items shown in a fight (CASTLE-5.9 to 5.13)
 FIGHT_ITEMS = ("dagger", "gloves", "poison-ring", "casting-knives", "whip")
 
 #: Item kinds a diplomat may name (CASTLE-7.3)
-ITEM_KINDS = ("key", "goblet") + tuple(c for c in ALL_ITEMS if not c.startswith(("key-", "goblet-")))
+ITEM_KINDS = ("key", "goblet") + tuple(c for c in ALL_ITEMS
+                                       if not c.startswith(("key-", "goblet-")))
 
 
 def kind(card: str) -> str:

@@ -24,7 +24,8 @@ class Pass:
 
 @tagged
 class Trade:
-    """Offer ``item`` to ``to`` (CASTLE-4.1); ``silent`` keeps its effect unnamed (smuggling, 10.1)."""
+    """Offer ``item`` to ``to`` (CASTLE-4.1); ``silent`` keeps its effect unnamed (smuggling,
+    10.1)."""
 
     TYPE: ClassVar[str] = "trade"
     player: str
@@ -62,7 +63,8 @@ class Attack:
 
 @tagged
 class Support:
-    """Declare support in a fight: ``side`` is ``attacker``, ``defender`` or ``neutral`` (CASTLE-6.3)."""
+    """Declare support in a fight: ``side`` is ``attacker``, ``defender`` or ``neutral``
+    (CASTLE-6.3)."""
 
     TYPE: ClassVar[str] = "support"
     player: str
@@ -149,7 +151,8 @@ class Clairvoyant:
 
 @tagged
 class Arrange:
-    """The Clairvoyant puts ``top`` (two pile items, top first) on the shuffled rest (CASTLE-7.1)."""
+    """The Clairvoyant puts ``top`` (two pile items, top first) on the shuffled rest
+    (CASTLE-7.1)."""
 
     TYPE: ClassVar[str] = "arrange"
     player: str
@@ -158,7 +161,8 @@ class Arrange:
 
 @tagged
 class Diplomat:
-    """Use the Diplomat on one's own turn: demand an item of ``kind`` from ``target`` (CASTLE-7.3)."""
+    """Use the Diplomat on one's own turn: demand an item of ``kind`` from ``target``
+    (CASTLE-7.3)."""
 
     TYPE: ClassVar[str] = "diplomat"
     player: str

@@ -52,7 +52,8 @@ def named(state: State, card: str, silent: bool, mirror: bool) -> str | None:
 
 
 def completed(state: State, giver: int, receiver: int, offered: str, returned: str,
-              offered_silent: bool, returned_silent: bool, diplomat: bool = False) -> ev.TradeCompleted:
+              offered_silent: bool, returned_silent: bool,
+              diplomat: bool = False) -> ev.TradeCompleted:
     """The ``trade_completed`` fact: which effect cards are named aloud (CASTLE-4.5), none if the
     broken mirror is in the trade (4.7), none that were smuggled (10.1)."""
     mirror = "broken-mirror" in (offered, returned)
@@ -70,7 +71,8 @@ def _act(state: State, seat: int, c, chance) -> list:
         if isinstance(c, cmd.Pass):
             return [ev.TurnPassed(player=me)]
         if isinstance(c, cmd.Trade):
-            return [ev.TradeOffered(giver=me, receiver=state.seat(c.to), item=c.item, silent=c.silent)]
+            return [ev.TradeOffered(giver=me, receiver=state.seat(c.to), item=c.item,
+                                    silent=c.silent)]
         if isinstance(c, cmd.Attack):
             return [ev.AttackDeclared(attacker=me, defender=state.seat(c.defender))]
         if isinstance(c, cmd.Declare):
@@ -132,7 +134,8 @@ def _effect(state: State, seat: int, frame: dict, option: str) -> list:
             return [ev.DrawAwaited(player=me, reason="bag")]
         return [ev.ItemDrawn(player=me, item=state.pile[0], reason="bag")]
     if effect == "privilege":
-        return [ev.ItemsSeen(viewer=me, owner=pname, items=list(state.hands[partner]), reason="privilege")]
+        return [ev.ItemsSeen(viewer=me, owner=pname, items=list(state.hands[partner]),
+                             reason="privilege")]
     if effect == "monocle":
         return [society_seen(state, me, partner, option, "monocle")]
     if effect == "tome":
@@ -169,7 +172,8 @@ def _fight(state: State, seat: int, f: dict, c) -> list:
                     ev.ProfessionSeen(viewer=me, owner=lname, profession=state.professions[loser],
                                       reason="fight")]
         else:
-            out.append(ev.ItemsSeen(viewer=me, owner=lname, items=list(state.hands[loser]), reason="fight"))
+            out.append(ev.ItemsSeen(viewer=me, owner=lname, items=list(state.hands[loser]),
+                                    reason="fight"))
         return out
     if isinstance(c, cmd.Take):
         if c.item is None:  # CASTLE-6.8b (r2): the winner takes nothing
@@ -227,8 +231,8 @@ def _next_automatic(s: State):
                 parts = [ev.CountPart(side=a, source=b, player=c, value=d, void=v)
                          for a, b, c, d, v in r["parts"]]
             return ev.FightCounted(attacker_total=r["attacker"], defender_total=r["defender"],
-                                   winner=winner, by_poison_mixer=r["mixer"], by_poison_ring=r["ring"],
-                                   parts=parts)
+                                   winner=winner, by_poison_mixer=r["mixer"],
+                                   by_poison_ring=r["ring"], parts=parts)
         if top["stage"] == "tie":
             if s.r2 and s.pile and s.pile_known == 0:  # CASTLE-6.6, 7.1: the referee reports it
                 return ev.DrawAwaited(player=top["attacker"], reason="tie")
@@ -283,7 +287,8 @@ def declare(state: State, seat: int, c, chance) -> list:
         for a in allies:
             if state.societies[a] != own:
                 faults.append(ev.Fault(fault="enemy-ally", player=a,
-                                       text=f"{P[a]} belongs to the {state.societies[a]}, not the {own} (CASTLE-9.2)"))
+                                       text=f"{P[a]} belongs to the {state.societies[a]}, "
+                                            f"not the {own} (CASTLE-9.2)"))
             elif _relics(state, a, relic) < 1:
                 faults.append(ev.Fault(fault="ally-without-relic", player=a,
                                        text=f"{P[a]} holds no {relic} (CASTLE-9.2)"))
@@ -303,17 +308,20 @@ def declare(state: State, seat: int, c, chance) -> list:
             points[me] = 5 if mine >= 3 else 3
     elif c.kind == "prophecy":
         relic = RELIC[other]
-        holders = {s for s in range(state.n) if state.societies[s] == other and _relics(state, s, relic)}
+        holders = {s for s in range(state.n)
+                   if state.societies[s] == other and _relics(state, s, relic)}
         total = sum(_relics(state, a, relic) for a in allies if state.societies[a] == other)
         right = (set(allies) == holders and all(state.societies[a] == other for a in allies)
                  and sum(_relics(state, a, relic) for a in allies) >= 3)
         for a in allies:
             if a not in holders:
                 faults.append(ev.Fault(fault="not-a-holder", player=a,
-                                       text=f"{P[a]} is not an opponent holding a {relic} (CASTLE-10.2)"))
+                                       text=f"{P[a]} is not an opponent holding a {relic} "
+                                            "(CASTLE-10.2)"))
         for h in sorted(holders - set(allies)):
             faults.append(ev.Fault(fault="holder-not-named", player=h,
-                                   text=f"{P[h]} also holds a {relic} and was not named (CASTLE-10.2)"))
+                                   text=f"{P[h]} also holds a {relic} and was not named "
+                                        "(CASTLE-10.2)"))
         if total < 3:
             faults.append(ev.Fault(fault="relics-missing", player=None,
                                    text=f"the opponents named hold {total} {relic}(s), "

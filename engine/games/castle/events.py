@@ -145,7 +145,8 @@ class TradeCompleted:
 
 @tagged
 class HandLimitExceeded:
-    """``player`` holds ``excess`` items over the hand limit and must give them away (CASTLE-3.3).  Public."""
+    """``player`` holds ``excess`` items over the hand limit and must give them away
+    (CASTLE-3.3).  Public."""
 
     TYPE: ClassVar[str] = "hand_limit_exceeded"
     player: int
@@ -168,7 +169,8 @@ class ItemGiven:
 
 @tagged
 class ItemDrawn:
-    """``player`` draws the top item of the pile (CASTLE-5.1 bag, 6.6 tie).  ``item``: the drawer only."""
+    """``player`` draws the top item of the pile (CASTLE-5.1 bag, 6.6 tie).  ``item``: the
+    drawer only."""
 
     TYPE: ClassVar[str] = "item_drawn"
     player: int
@@ -213,7 +215,8 @@ class ItemsSeen:
 
 @tagged
 class SocietySeen:
-    """``viewer`` looks at ``owner``'s society card (CASTLE-5.3, 6.8a).  ``society``: viewer and owner."""
+    """``viewer`` looks at ``owner``'s society card (CASTLE-5.3, 6.8a).  ``society``: viewer
+    and owner."""
 
     TYPE: ClassVar[str] = "society_seen"
     viewer: int
@@ -227,7 +230,8 @@ class SocietySeen:
 
 @tagged
 class ProfessionSeen:
-    """``viewer`` looks at ``owner``'s profession (CASTLE-6.8a).  ``profession``: viewer and owner."""
+    """``viewer`` looks at ``owner``'s profession (CASTLE-6.8a).  ``profession``: viewer and
+    owner."""
 
     TYPE: ClassVar[str] = "profession_seen"
     viewer: int
@@ -253,7 +257,8 @@ class ProfessionsSwapped:
 
 @tagged
 class ProfessionPileSeen:
-    """Coat (CASTLE-5.5): ``player`` looks through the profession pile.  ``pile``: that player only."""
+    """Coat (CASTLE-5.5): ``player`` looks through the profession pile.  ``pile``: that player
+    only."""
 
     TYPE: ClassVar[str] = "profession_pile_seen"
     player: int
@@ -347,7 +352,8 @@ class DiplomatUsed:
 
 @tagged
 class DiplomatItemChosen:
-    """The Diplomat's target ``player`` chose ``item`` to hand over.  ``item``: target and diplomat."""
+    """The Diplomat's target ``player`` chose ``item`` to hand over.  ``item``: target and
+    diplomat."""
 
     TYPE: ClassVar[str] = "diplomat_item_chosen"
     player: int
@@ -374,7 +380,8 @@ class AttackDeclared:
 
 @tagged
 class SupportDeclared:
-    """``player`` supports ``side`` (``attacker``/``defender``/``neutral``) (CASTLE-6.3).  Public."""
+    """``player`` supports ``side`` (``attacker``/``defender``/``neutral``) (CASTLE-6.3).
+    Public."""
 
     TYPE: ClassVar[str] = "support_declared"
     player: int
@@ -383,7 +390,8 @@ class SupportDeclared:
 
 @tagged
 class PowerUsed:
-    """``player`` shows an item or uses a profession in a fight (CASTLE-5.9-5.13, 6.2, 6.4, 6.5, 6.7).
+    """``player`` shows an item or uses a profession in a fight (CASTLE-5.9-5.13, 6.2, 6.4,
+    6.5, 6.7).
 
     ``power`` is the item id or the profession; ``target`` the hypnotised player or the winner
     named by the poison-mixer.  Public (a used profession is face up, 6.9).
@@ -397,7 +405,8 @@ class PowerUsed:
 
 @tagged
 class WindowPassed:
-    """``player`` does not act in the fight window ``window`` (priest, hypnotist, abilities, doctor).  Public."""
+    """``player`` does not act in the fight window ``window`` (priest, hypnotist, abilities,
+    doctor).  Public."""
 
     TYPE: ClassVar[str] = "window_passed"
     player: int
@@ -409,7 +418,8 @@ class CountPart:
     """One part of a fight's count (CASTLE-6.6): ``side`` (attacker/defender) gets ``value``
     (1 or 0) from ``source``: ``"side"`` (the side's own 1), ``"support"`` (a supporter), or
     the item or profession used; ``player`` the seat it came from.  ``void`` says why it does
-    not count (``"hypnotist"`` 6.4, ``"duel"`` 6.5, ``"no-bonus"``: duelist_bonus off), else None."""
+    not count (``"hypnotist"`` 6.4, ``"duel"`` 6.5, ``"no-bonus"``: duelist_bonus off), else
+    None."""
 
     side: str
     source: str
@@ -457,7 +467,8 @@ class FightChoiceMade:
 
 @tagged
 class ItemTaken:
-    """The winner takes ``item`` from the loser, giving back ``given_back`` if it was the last (CASTLE-6.8b).
+    """The winner takes ``item`` from the loser, giving back ``given_back`` if it was the last
+    (CASTLE-6.8b).
 
     Items seen by winner and loser only.
     """

@@ -195,9 +195,11 @@ def _completed(s: State, e: ev.TradeCompleted) -> None:
     learn(s, g, r, "returned-item", e.returned, "trade")
     effects = []
     if e.offered_named:
-        effects.append({"kind": "effect", "effect": e.offered_named, "owner": g, "partner": r, "shown": False})
+        effects.append({"kind": "effect", "effect": e.offered_named, "owner": g, "partner": r,
+                        "shown": False})
     if e.returned_named:
-        effects.append({"kind": "effect", "effect": e.returned_named, "owner": r, "partner": g, "shown": False})
+        effects.append({"kind": "effect", "effect": e.returned_named, "owner": r, "partner": g,
+                        "shown": False})
     if e.diplomat and s.r2:
         # CASTLE-4.6: the active player's card first; in the Diplomat's exchange the Diplomat
         # (the receiver of the target's card) is the active player
@@ -492,13 +494,13 @@ def _choice(s: State, e: ev.FightChoiceMade) -> None:
 
 
 def _taken(s: State, e: ev.ItemTaken) -> None:
-    w, l = e.winner, e.loser
+    w, lo = e.winner, e.loser
     if e.took:
-        move(s, l, w, e.item)
-        learn(s, w, l, "taken-item", e.item, "fight")
-        if s.count(l) == 0:
-            move(s, w, l, e.given_back)
-        learn(s, l, w, "given-back-item", e.given_back, "fight")
+        move(s, lo, w, e.item)
+        learn(s, w, lo, "taken-item", e.item, "fight")
+        if s.count(lo) == 0:
+            move(s, w, lo, e.given_back)
+        learn(s, lo, w, "given-back-item", e.given_back, "fight")
     _pop(s, "fight")
 
 
@@ -508,7 +510,8 @@ def _declared(s: State, e: ev.Declared) -> None:
         s.societies[seat] = r.society
         s.professions[seat] = r.profession
         s.hands[seat] = list(r.items)
-        s.revealed[seat] = {"society": r.society, "profession": r.profession, "items": list(r.items)}
+        s.revealed[seat] = {"society": r.society, "profession": r.profession,
+                            "items": list(r.items)}
         if r.society_cards is not None and s.society_cards is not None:  # advanced-3p: all
             s.society_cards[seat] = list(r.society_cards)  # three laid open (CASTLE-9.2, 10.4)
     s.declaration = {"player": e.player, "kind": e.kind, "allies": list(e.allies), "right": e.right,
@@ -529,7 +532,8 @@ _HANDLERS = {
     ev.GameCreated: _created, ev.CardsDealt: _dealt, ev.TurnStarted: _turn_started,
     ev.TurnPassed: _passed, ev.TradeOffered: _offered, ev.TradeRefused: _refused,
     ev.TradeCompleted: _completed, ev.HandLimitExceeded: _limit, ev.ItemGiven: _given,
-    ev.ItemDrawn: _drawn, ev.DrawAwaited: _draw_awaited, ev.EffectDeclined: _declined, ev.ItemsSeen: _items_seen,
+    ev.ItemDrawn: _drawn, ev.DrawAwaited: _draw_awaited, ev.EffectDeclined: _declined,
+    ev.ItemsSeen: _items_seen,
     ev.SocietySeen: _society_seen, ev.ProfessionSeen: _profession_seen,
     ev.ProfessionsSwapped: _swapped, ev.ProfessionPileSeen: _pile_seen,
     ev.ProfessionExchanged: _exchanged, ev.SextantTurned: _sextant_turned,

@@ -272,7 +272,8 @@ def parse_deal(deal: Any, players: list[str], beginner: bool, *, advanced: bool 
                              "are the box's 5 of each society (CASTLE-1.1, 10.4)")
     elif n % 2:
         if set_aside not in SOCIETIES:
-            raise UsageError("with an odd number of players the deal needs set_aside (order or brotherhood)")
+            raise UsageError("with an odd number of players the deal needs set_aside "
+                             "(order or brotherhood)")
         counted = societies + [set_aside]
         if counted.count(ORDER) != (n + 1) // 2:
             raise UsageError(f"with {n} players the seats and the set-aside card hold "
@@ -295,8 +296,9 @@ def parse_deal(deal: Any, players: list[str], beginner: bool, *, advanced: bool 
     all_profs = professions + prof_pile
     if sorted(all_profs) != sorted(PROFESSIONS):
         dup = sorted({p for p in all_profs if all_profs.count(p) > 1})
-        raise UsageError("the professions dealt and the profession pile must be the 10 professions, "
-                         "each once" + (f" ({', '.join(dup)} twice)" if dup else ""))
+        raise UsageError("the professions dealt and the profession pile must be the "
+                         "10 professions, each once"
+                         + (f" ({', '.join(dup)} twice)" if dup else ""))
     playing, removed = in_play(n, beginner)
     pile = deal.get("item_pile")
     held = [c for h in hands for c in h]
@@ -337,7 +339,8 @@ def parse_deal(deal: Any, players: list[str], beginner: bool, *, advanced: bool 
             raise UsageError("the two bags must be dealt to two different players (CASTLE-2.4)")
         other = [h for i, h in enumerate(hands) if i not in bag_seats][0]
         if not set(other) & set(SEALED):
-            raise UsageError("the player without a bag must have been dealt a sealed item (CASTLE-2.4)")
+            raise UsageError("the player without a bag must have been dealt a sealed item "
+                             "(CASTLE-2.4)")
     else:
         if any(len(h) != 1 for h in hands):
             raise UsageError("each player starts with exactly 1 item (CASTLE-2.4)")
@@ -346,7 +349,8 @@ def parse_deal(deal: Any, players: list[str], beginner: bool, *, advanced: bool 
             raise UsageError("both bags must be among the starting items (CASTLE-2.4)")
         bad = [c for c in starting if c not in sealed_or_bag]
         if bad:
-            raise UsageError(f"starting items are the bags and sealed items, not {', '.join(bad)} (CASTLE-1.6, 2.4)")
+            raise UsageError(f"starting items are the bags and sealed items, not "
+                             f"{', '.join(bad)} (CASTLE-1.6, 2.4)")
     turn = deal.get("turn", 1)
     if not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= 10000:
         raise UsageError("turn must be a whole number from 1 (the turn now being played)")
@@ -408,7 +412,8 @@ def setup(options: dict, chance) -> list:
             deal["pile_ordered"] = True
             deal["pile_shuffled"] = True
     elif chance is None:
-        raise UsageError("a physical game (no chance) needs the deal (or a position) in the options")
+        raise UsageError("a physical game (no chance) needs the deal (or a position) "
+                         "in the options")
     else:
         deal = random_deal(n, opts["beginner"], chance, advanced)
     first = opts["first"]

@@ -49,7 +49,8 @@ def _perm(source: list, result: list) -> list[int]:
     return out
 
 
-def setup_command(created: ev.GameCreated, dealt: ev.CardsDealt, turn: int = 1) -> tuple[dict, list]:
+def setup_command(created: ev.GameCreated, dealt: ev.CardsDealt,
+                  turn: int = 1) -> tuple[dict, list]:
     """The options map and chance answers that ``options.setup`` turns into ``created`` and
     ``dealt`` (CASTLE-2); ``turn`` is the first ``turn_started``'s number (a position's)."""
     players = list(created.players)
@@ -92,7 +93,8 @@ def setup_command(created: ev.GameCreated, dealt: ev.CardsDealt, turn: int = 1) 
             options["deal"] = deal
     else:
         # options.random_deal: professions, societies, sealed, start, pile (in that order)
-        answers.append(_perm(list(PROFESSIONS), list(dealt.professions) + list(dealt.profession_pile)))
+        answers.append(_perm(list(PROFESSIONS),
+                             list(dealt.professions) + list(dealt.profession_pile)))
         per = (n + 1) // 2 if n % 2 else n // 2
         if dealt.society_cards is not None:  # advanced-3p (CASTLE-10.4)
             flat = [c for sc in dealt.society_cards for c in sc] + [dealt.set_aside]

@@ -10,8 +10,8 @@ from __future__ import annotations
 from ...errors import IllegalCommand
 from ...game import seat_of
 from . import commands as cmd
-from .cards import (ALL_ITEMS, BAG_RELIC, BAGS, FIGHT_ITEMS, ITEM_KINDS, ONCE_ONLY, PROFESSIONS, RELIC,
-                    TRADE_EFFECTS, kind, relic_of)
+from .cards import (ALL_ITEMS, BAG_RELIC, BAGS, FIGHT_ITEMS, ITEM_KINDS, ONCE_ONLY, PROFESSIONS,
+                    RELIC, TRADE_EFFECTS, kind, relic_of)
 from .state import (SIDES, State, profession_applies, role, used_in_fight, waiting_for)
 
 FRAME_RULE = {
@@ -27,7 +27,8 @@ FRAME_RULE = {
 }
 
 STAGE_RULE = {
-    "priest": "CASTLE-6.2", "duel": "CASTLE-6.5", "support": "CASTLE-6.3", "hypnotist": "CASTLE-6.4",
+    "priest": "CASTLE-6.2", "duel": "CASTLE-6.5", "support": "CASTLE-6.3",
+    "hypnotist": "CASTLE-6.4",
     "abilities": "CASTLE-6.5", "doctor": "CASTLE-6.7", "priest-payment": "CASTLE-6.2",
     "choice": "CASTLE-6.8", "take": "CASTLE-6.8",
 }
@@ -123,7 +124,8 @@ def _check_turn(state: State, seat: int, frame: dict, c) -> None:
     if isinstance(c, cmd.Trade):
         to = _name(state, c.to, "CASTLE-4.1")
         if to == seat:
-            raise IllegalCommand("CASTLE-4.1", "you offer an item to another player, not to yourself")
+            raise IllegalCommand("CASTLE-4.1", "you offer an item to another player, "
+                                               "not to yourself")
         _own(state, seat, c.item, "CASTLE-4.1", "offer it")
         _silent(state, c.item, c.silent)
         return
@@ -147,22 +149,24 @@ def _check_turn(state: State, seat: int, frame: dict, c) -> None:
             raise IllegalCommand("CASTLE-7.3", f"{c.kind!r} is not an item kind "
                                                f"(kinds: {', '.join(ITEM_KINDS)})")
         if c.kind in BAGS and state.bags_turned:
-            raise IllegalCommand("CASTLE-9.3", f"the pile is empty: the bags are a key and a goblet "
-                                               f"now; name {BAG_RELIC[c.kind]} instead")
+            raise IllegalCommand("CASTLE-9.3", f"the pile is empty: the bags are a key and a "
+                                               f"goblet now; name {BAG_RELIC[c.kind]} instead")
         if state.r2:
             # CASTLE-7.3: any kind may be named; only a demand for a bag the Diplomat could not
             # answer with anything but the other bag (4.4 [house]) is refused
             if c.kind in BAGS and all(bag_clash(state, c.kind, x) for x in state.hands[seat]):
-                raise IllegalCommand("CASTLE-7.3", "you could give back only the other bag for that "
-                                                   "bag, and before the pile is empty a bag is never "
-                                                   "exchanged for the other bag (CASTLE-4.4)")
+                raise IllegalCommand("CASTLE-7.3", "you could give back only the other bag for "
+                                                   "that bag, and before the pile is empty a bag "
+                                                   "is never exchanged for the other bag "
+                                                   "(CASTLE-4.4)")
             return
         if not any(x != c.kind and not (c.kind in BAGS and bag_clash(state, c.kind, x))
                    for x in state.hands[seat]):
-            raise IllegalCommand("CASTLE-4.4", "you could not give anything back for that bag: a bag "
-                                               "is never exchanged for the other bag")
+            raise IllegalCommand("CASTLE-4.4", "you could not give anything back for that bag: "
+                                               "a bag is never exchanged for the other bag")
         return
-    _wrong("CASTLE-3.1", "pass, trade, attack or declare (or first use the Clairvoyant or Diplomat)")
+    _wrong("CASTLE-3.1", "pass, trade, attack or declare "
+                         "(or first use the Clairvoyant or Diplomat)")
 
 
 def _fresh_profession(state: State, seat: int, prof: str, rule: str) -> None:
@@ -187,15 +191,18 @@ def check_declare(state: State, seat: int, c) -> None:
         if not any(relic_of(x, state.bags_turned) == relic for x in hand):
             raise IllegalCommand("CASTLE-9.1", f"to declare you must hold at least one {relic} "
                                                f"yourself (a bag counts only once the pile is "
-                                               f"empty, CASTLE-9.3; your Drink of Power never does)")
+                                               f"empty, CASTLE-9.3; your Drink of Power never "
+                                               f"does)")
     elif c.kind == "prophecy":
         if "prophecy" not in state.variants:
             raise IllegalCommand("CASTLE-10.2", "prophecy needs the prophecy variant")
         if not c.allies:
-            raise IllegalCommand("CASTLE-10.2", "a prophecy names the opponents who hold their relics")
+            raise IllegalCommand("CASTLE-10.2", "a prophecy names the opponents who hold "
+                                                "their relics")
     elif c.kind == "coat-of-arms":
         if "coat-of-arms" not in hand:
-            raise IllegalCommand("CASTLE-9.5", "only the holder of the coat of arms may declare alone")
+            raise IllegalCommand("CASTLE-9.5", "only the holder of the coat of arms may "
+                                               "declare alone")
         if c.allies:
             raise IllegalCommand("CASTLE-9.5", "the coat of arms declares alone, naming nobody")
         relics = sum(1 for x in hand if relic_of(x, state.bags_turned))
@@ -203,10 +210,11 @@ def check_declare(state: State, seat: int, c) -> None:
             bags = [x for x in hand if x in BAGS] if not state.bags_turned else []
             extra = (f"; your {' and '.join(bags)} count only once the item pile is empty "
                      f"(CASTLE-9.3)" if bags else "")
-            raise IllegalCommand("CASTLE-9.5", f"you hold {relics} relic(s); the coat of arms needs three "
-                                               f"in your own hand{extra}")
+            raise IllegalCommand("CASTLE-9.5", f"you hold {relics} relic(s); the coat of arms "
+                                               f"needs three in your own hand{extra}")
     else:
-        raise IllegalCommand("CASTLE-9", f"a declaration is society, prophecy or coat-of-arms, not {c.kind!r}")
+        raise IllegalCommand("CASTLE-9", f"a declaration is society, prophecy or coat-of-arms, "
+                                         f"not {c.kind!r}")
 
 
 def must_refuse(state: State, seat: int, offered: str | None) -> bool:
@@ -226,8 +234,8 @@ def _check_offer(state: State, seat: int, frame: dict, c) -> None:
             raise IllegalCommand("CASTLE-4.4", "your only item is the other bag: you must refuse")
         _own(state, seat, c.item, "CASTLE-4.2", "give it back")
         if bag_clash(state, offered, c.item):
-            raise IllegalCommand("CASTLE-4.4", "a bag is never exchanged for the other bag: give back "
-                                               "something else")
+            raise IllegalCommand("CASTLE-4.4", "a bag is never exchanged for the other bag: "
+                                               "give back something else")
         _silent(state, c.item, c.silent)
         return
     _wrong("CASTLE-4.2", "accept (giving back an item) or refuse the offer")
@@ -247,8 +255,10 @@ def _check_effect(state: State, seat: int, frame: dict, c) -> None:
     options = effect_options(state, frame)
     if not isinstance(c, cmd.Choose) or c.option not in options:
         rule = {"bag": "CASTLE-5.1", "privilege": "CASTLE-5.2", "monocle": "CASTLE-5.3",
-                "tome": "CASTLE-5.4", "coat": "CASTLE-5.5", "sextant": "CASTLE-5.6"}[frame["effect"]]
-        raise IllegalCommand(rule, f"choose one of: {', '.join(options)} (the {frame['effect']} effect)")
+                "tome": "CASTLE-5.4", "coat": "CASTLE-5.5",
+                "sextant": "CASTLE-5.6"}[frame["effect"]]
+        raise IllegalCommand(rule, f"choose one of: {', '.join(options)} "
+                                   f"(the {frame['effect']} effect)")
 
 
 def _check_sextant(state: State, seat: int, frame: dict, c) -> None:
@@ -269,7 +279,8 @@ def _check_clairvoyant(state: State, seat: int, frame: dict, c) -> None:
     if not isinstance(c, cmd.Arrange):
         _wrong("CASTLE-7.1", f"choose {need} item(s) of the pile to put back on top")
     if len(c.top) != need or len(set(c.top)) != need or any(x not in pile for x in c.top):
-        raise IllegalCommand("CASTLE-7.1", f"put exactly {need} different item(s) of the pile on top")
+        raise IllegalCommand("CASTLE-7.1", f"put exactly {need} different item(s) of the pile "
+                                           f"on top")
 
 
 def _check_diplomat(state: State, seat: int, frame: dict, c) -> None:
@@ -283,12 +294,14 @@ def _check_diplomat(state: State, seat: int, frame: dict, c) -> None:
             raise IllegalCommand("CASTLE-7.3", f"the Diplomat asked for a {frame['want']}")
     else:
         if c.to != state.players[frame["target"]]:
-            raise IllegalCommand("CASTLE-7.3", "you give back an item to the player you traded with")
+            raise IllegalCommand("CASTLE-7.3", "you give back an item to the player you "
+                                               "traded with")
         if bag_clash(state, frame["item"], c.item):
             raise IllegalCommand("CASTLE-4.4", "a bag is never exchanged for the other bag")
     if c.silent:
         if not state.house.get("diplomat_smuggling", True):
-            raise IllegalCommand("CASTLE-10.1", "the house rules do not allow smuggling in the Diplomat's trade")
+            raise IllegalCommand("CASTLE-10.1", "the house rules do not allow smuggling in the "
+                                                "Diplomat's trade")
         _silent(state, c.item, c.silent)
 
 
@@ -300,7 +313,8 @@ def check_use(state: State, seat: int, f: dict, c) -> None:
         _own(state, seat, power, "CASTLE-5.15", "show it")
         allowed = {"dagger": ("attacker",), "gloves": ("defender",),
                    "poison-ring": ("attacker", "defender"),
-                   "casting-knives": ("attacker-supporter",), "whip": ("defender-supporter",)}[power]
+                   "casting-knives": ("attacker-supporter",),
+                   "whip": ("defender-supporter",)}[power]
         rule = {"dagger": "CASTLE-5.9", "gloves": "CASTLE-5.10", "poison-ring": "CASTLE-5.11",
                 "casting-knives": "CASTLE-5.12", "whip": "CASTLE-5.13"}[power]
         if r not in allowed:
@@ -318,10 +332,12 @@ def check_use(state: State, seat: int, f: dict, c) -> None:
         if used_in_fight(f, seat, power):
             raise IllegalCommand("CASTLE-6.5", f"you already used the {power} in this fight")
         if not profession_applies(power, f, seat):
-            raise IllegalCommand("CASTLE-6.5", f"the {power} cannot be used by you in this fight now")
+            raise IllegalCommand("CASTLE-6.5", f"the {power} cannot be used by you in this "
+                                               f"fight now")
         if power == "poison-mixer":
             if c.target not in (state.players[f["attacker"]], state.players[f["defender"]]):
-                raise IllegalCommand("CASTLE-6.5", "the poison-mixer names the winner: the attacker or the defender")
+                raise IllegalCommand("CASTLE-6.5", "the poison-mixer names the winner: the "
+                                                   "attacker or the defender")
         elif c.target is not None:
             raise IllegalCommand("CASTLE-6.5", f"the {power} names no target")
         return
@@ -341,7 +357,8 @@ def _check_fight(state: State, seat: int, f: dict, c) -> None:
             raise IllegalCommand(rule, f"you are not the {power}")
         if power != "hypnotist" and state.prof_used[seat]:
             raise IllegalCommand("CASTLE-6.9", f"your {power} is already used")
-        if c.target is not None and not (power == "hypnotist" and c.target == state.players[f["last_supporter"]]):
+        if c.target is not None and not (power == "hypnotist"
+                                         and c.target == state.players[f["last_supporter"]]):
             raise IllegalCommand(rule, f"the {power} names no other target")
         return
     if stage == "duel":  # CASTLE-6.5 (r2): a duel called before the support round
@@ -379,7 +396,8 @@ def _check_fight(state: State, seat: int, f: dict, c) -> None:
     if stage == "choice":
         looks = choice_options(state)
         if not isinstance(c, cmd.Choose) or c.option not in looks:
-            _wrong(rule, f"choose {' or '.join(looks[:-1])} (society and profession) or take (an item)")
+            _wrong(rule, f"choose {' or '.join(looks[:-1])} (society and profession) "
+                         f"or take (an item)")
         return
     if stage == "take":
         if not isinstance(c, cmd.Take):
@@ -395,12 +413,14 @@ def _check_fight(state: State, seat: int, f: dict, c) -> None:
             raise IllegalCommand(rule, f"{state.players[loser]} does not hold {c.item!r}")
         if state.count(loser) == 1:
             if c.give_back is None:
-                raise IllegalCommand("CASTLE-3.4", "that is their last item: give them one of yours")
+                raise IllegalCommand("CASTLE-3.4", "that is their last item: give them one of "
+                                                   "yours")
             # r2: the item just taken may be given back (CASTLE-6.8b [house])
             if c.give_back not in state.hands[seat] and not (state.r2 and c.give_back == c.item):
                 raise IllegalCommand("CASTLE-6.8", f"you do not hold {c.give_back!r}")
         elif c.give_back is not None:
-            raise IllegalCommand("CASTLE-6.8", "you give an item back only when you take the last one")
+            raise IllegalCommand("CASTLE-6.8", "you give an item back only when you take the "
+                                               "last one")
         return
     raise IllegalCommand(rule, "nobody acts in this part of the fight")  # pragma: no cover
 

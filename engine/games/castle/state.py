@@ -241,7 +241,8 @@ def ability_eligible(state: State, fight: dict, seat: int) -> bool:
     if not state.prof_used[seat]:
         return True
     prof = state.professions[seat]
-    if prof in PERMANENT and profession_applies(prof, fight, seat) and not used_in_fight(fight, seat, prof):
+    if (prof in PERMANENT and profession_applies(prof, fight, seat)
+            and not used_in_fight(fight, seat, prof)):
         return True
     shown = shown_items(fight)
     return any(item not in shown for item in ROLE_ITEMS[role(fight, seat)])
@@ -320,7 +321,8 @@ def count_fight(fight: dict, duelist_bonus: bool = True) -> dict:
         elif power == "whip":
             side, void = "defender", ("duel" if duel else None)
         elif power == "bodyguard":
-            side = fight["sides"][seat] if fight["sides"][seat] in ("attacker", "defender") else "attacker"
+            side = (fight["sides"][seat] if fight["sides"][seat] in ("attacker", "defender")
+                    else "attacker")
             void = "duel" if duel else None
         elif power == "duelist":
             side = "attacker" if seat == fight["attacker"] else "defender"
@@ -376,7 +378,8 @@ def waiting_for(state: State) -> list[int]:
 def relics_held(state: State, seat: int, relic: str) -> int:
     """How many of ``seat``'s items count as ``relic`` now (CASTLE-9.3); needs the hand known."""
     from .cards import relic_of
-    return sum(1 for c in state.hands[seat] if c is not None and relic_of(c, state.bags_turned) == relic)
+    return sum(1 for c in state.hands[seat]
+               if c is not None and relic_of(c, state.bags_turned) == relic)
 
 
 def smaller_society(state: State) -> str | None:

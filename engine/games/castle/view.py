@@ -97,7 +97,8 @@ def view(state: State, viewer) -> dict:
         mine = ref or s == viewer
         shown = s in state.revealed
         items = list(state.hands[s]) if (mine or shown) else None
-        society = state.societies[s] if (mine or shown or viewer in state.society_known[s]) else None
+        society = (state.societies[s] if (mine or shown or viewer in state.society_known[s])
+                   else None)
         profession = state.professions[s] if (
             mine or shown or state.prof_used[s] or viewer in state.prof_known[s]) else None
         entry = {"name": state.players[s], "items": items, "item_count": len(state.hands[s]),
@@ -189,8 +190,8 @@ def _frame_view(state: State, f: dict, viewer) -> dict:
                 "pile": f["pile"] if (ref or viewer == f["seat"]) else None}
     if k == "diplomat":
         party = ref or viewer in (f["diplomat"], f["target"])
-        return {"kind": k, "diplomat": P[f["diplomat"]], "target": P[f["target"]], "want": f["want"],
-                "stage": f["stage"], "item": f["item"] if party else None}
+        return {"kind": k, "diplomat": P[f["diplomat"]], "target": P[f["target"]],
+                "want": f["want"], "stage": f["stage"], "item": f["item"] if party else None}
     if k == "fight":
         winner = None
         if f["result"] and f["result"]["winner"]:

@@ -94,8 +94,9 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
     "view": the kind's view after it (the first step) or "patch": how it differs from the
     previous step's (:func:`view_patch`),
     "table": text or None, "voided"?: True, "reason"?: str}]}``; :func:`expand` gives every
-    step its whole view back.  A seat's steps are the events of its redacted stream only; events it never saw
-    are left out.  ``voided``/``reason`` are present only for events a correction voided.
+    step its whole view back.  A seat's steps are the events of its redacted stream only; events
+    it never saw are left out.  ``voided``/``reason`` are present only for events a correction
+    voided.
     """
     from ...replay import steps, view_at
 
