@@ -117,15 +117,18 @@ def main(argv=None):
 
     t_raw = best(raw, args.repeat)
     t_ours = best(ours, args.repeat)
-    print(f"(a) raw msgpack decoding:            {t_raw:8.3f} s  {events / t_raw / 1e6:6.2f} M events/s")
-    print(f"(b) read + hash chain + fold:        {t_ours:8.3f} s  {events / t_ours / 1e6:6.2f} M events/s")
+    print(f"(a) raw msgpack decoding:            {t_raw:8.3f} s  "
+          f"{events / t_raw / 1e6:6.2f} M events/s")
+    print(f"(b) read + hash chain + fold:        {t_ours:8.3f} s  "
+          f"{events / t_ours / 1e6:6.2f} M events/s")
     figures = {"benchmark": "fold", "events": events, "games": games, "bytes": total_bytes,
                "raw_msgpack_s": round(t_raw, 3), "ours_s": round(t_ours, 3),
                "ours_over_raw": round(t_ours / t_raw, 2)}
     if not args.skip_eventsourcing:
         started = time.perf_counter()
         app, ids, total = eventsourcing_setup(datas, BENCH_DIR)
-        print(f"    (eventsourcing: {total} events stored in {time.perf_counter() - started:.0f} s)")
+        print(f"    (eventsourcing: {total} events stored in "
+              f"{time.perf_counter() - started:.0f} s)")
         assert total == events
 
         def theirs():
@@ -133,7 +136,8 @@ def main(argv=None):
                 app.repository.get(aggregate_id)
 
         t_es = best(theirs, max(1, args.repeat - 1))
-        print(f"(c) eventsourcing 9.5.6 rebuild:     {t_es:8.3f} s  {events / t_es / 1e6:6.2f} M events/s")
+        print(f"(c) eventsourcing 9.5.6 rebuild:     {t_es:8.3f} s  "
+              f"{events / t_es / 1e6:6.2f} M events/s")
         figures.update({"eventsourcing_s": round(t_es, 3),
                         "eventsourcing_over_ours": round(t_es / t_ours, 2)})
         print(f"(b) is {t_es / t_ours:.1f}x faster than (c) (target >= 10x)")

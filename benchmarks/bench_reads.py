@@ -84,7 +84,8 @@ os.environ["DEVIL_CONFIG"] = tempfile.mkdtemp(prefix="devil-reads-config-")
 from client.cli import cli
 import contextlib
 def run(args):
-    with contextlib.redirect_stdout(io.StringIO()) as text, contextlib.redirect_stderr(io.StringIO()):
+    with (contextlib.redirect_stdout(io.StringIO()) as text,
+          contextlib.redirect_stderr(io.StringIO())):
         try:
             cli.main(["--store", store] + args, prog_name="devil", standalone_mode=False)
         except SystemExit:

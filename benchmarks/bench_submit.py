@@ -176,7 +176,8 @@ def time_http(client, games: dict, tokens: dict, commands: int, warmup: int = 5
     for i in range(warmup + commands):
         for length, (game, script) in games.items():
             command, actor = script.next()
-            token = tokens[length]["referee"] if actor is REFEREE else tokens[length][PLAYERS[actor]]
+            seat = "referee" if actor is REFEREE else PLAYERS[actor]
+            token = tokens[length][seat]
             body = RULES.commands.to_map(command)
             headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": f"h{i}"}
             started = time.perf_counter()

@@ -26,13 +26,13 @@ def test_worked_example_money_after_round_one():
 
 def test_worked_example_payouts_in_order():
     t, tail = play_round_one()
-    g, p, l, s = range(4)
+    g, p, lu, s = range(4)
     assert of_type(tail, ev.BetWon) == [
         ev.BetWon(g, 100, 100, "ATKR-5.3"),
         ev.BetWon(p, 120, 120, "ATKR-5.3"),   # not the highest bet: no double
         ev.BetWon(s, 60, 60, "ATKR-5.3"),
     ]
-    assert of_type(tail, ev.BetLost) == [ev.BetLost(l, 140)]  # highest bet lost: nobody doubles
+    assert of_type(tail, ev.BetLost) == [ev.BetLost(lu, 140)]  # highest bet lost: nobody doubles
     assert of_type(tail, ev.PrizePaid) == [ev.PrizePaid(p, 50, "ATKR-5.6"),
                                            ev.PrizePaid(s, 50, "ATKR-5.7")]
 

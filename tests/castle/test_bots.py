@@ -132,7 +132,8 @@ def test_sensible_bot_supports_a_known_ally():
     # Cid does not know Ann's society: neutral; once he knows she is of the order: attacker
     assert bot.choose(st, 2, RULES.legal_commands(st, 2)) == C.Support(player="Cid", side="neutral")
     st.societies[0] = "order"
-    assert bot.choose(st, 2, RULES.legal_commands(st, 2)) == C.Support(player="Cid", side="attacker")
+    assert bot.choose(st, 2, RULES.legal_commands(st, 2)) == C.Support(player="Cid",
+                                                                       side="attacker")
 
 
 # -- whole bot games ---------------------------------------------------------------------------

@@ -83,7 +83,8 @@ def test_castle_9_2_wrong_declarations_lose(allies, why):
 
 
 def test_castle_9_1_needs_a_relic_and_no_black_pearl():
-    g = table(SIX, [["bag-key"], ["goblet-1"], ["key-2"], ["black-pearl"], ["key-1"], ["bag-goblet"]])
+    g = table(SIX,
+              [["bag-key"], ["goblet-1"], ["key-2"], ["black-pearl"], ["key-1"], ["bag-goblet"]])
     assert g.refused(C.Declare(player="Ann", allies=["Cid", "Eve"])).rule == "CASTLE-9.1"
     end_turn_by_passing(g, "Dora")
     exc = g.refused(C.Declare(player="Dora", allies=[]))
@@ -118,7 +119,8 @@ def test_castle_9_3_bags_turn_into_relics_when_the_pile_runs_out():
     assert g.view(None)["bags_are_relics"]
     # 4.4: now the bags may be exchanged for each other
     end_turn_by_passing(g, "Cid")
-    g.play(C.Trade(player="Cid", to="Fay", item="bag-key"), C.Accept(player="Fay", item="bag-goblet"))
+    g.play(C.Trade(player="Cid", to="Fay", item="bag-key"),
+           C.Accept(player="Fay", item="bag-goblet"))
     done = g.last(E.TradeCompleted)[-1]
     assert done.offered_named is None and done.returned_named is None  # no bag effect any more
     g.do(C.Trade(player="Dora", to="Cid", item="goblet-2"))
@@ -154,7 +156,8 @@ def test_castle_9_5_coat_of_arms_alone():
         g.pass_fight()
     end_turn_by_passing(g, "Ann")
     assert g.hand("Ann") == ["coat-of-arms", "goblet-1", "key-1", "key-2"]
-    assert g.refused(C.Declare(player="Ann", kind="coat-of-arms", allies=["Cid"])).rule == "CASTLE-9.5"
+    assert g.refused(C.Declare(player="Ann", kind="coat-of-arms",
+                               allies=["Cid"])).rule == "CASTLE-9.5"
     g.do(C.Declare(player="Ann", kind="coat-of-arms"))
     assert winners(g) == ["Ann"]
     assert ended(g).points["Ann"] == 4 and sum(ended(g).points.values()) == 4

@@ -48,11 +48,13 @@ def counted(g):
 
 
 BASE_PROFS = ["clairvoyant", "diplomat", "doctor", "duelist", "bodyguard", "grand-master"]
-BASE_ITEMS = [["bag-key"], ["bag-goblet"], ["casting-knives"], ["key-1"], ["goblet-1"], ["privilege"]]
+BASE_ITEMS = [["bag-key"], ["bag-goblet"], ["casting-knives"], ["key-1"], ["goblet-1"],
+              ["privilege"]]
 
 
 def test_case_a_supporters_knives_and_bodyguard():
-    """CASTLE-1.5 (support declarations stand for the person cards). Worked case A: S1, S2 support A, S2 shows knives; S3 supports D with the bodyguard:
+    """CASTLE-1.5 (support declarations stand for the person cards). Worked case A: S1, S2
+    support A, S2 shows knives; S3 supports D with the bodyguard:
     A = 1 + 2 + 1 = 4, D = 1 + 1 + 1 = 3; A wins and chooses (CASTLE-6.3, 6.5, 6.6, 6.8)."""
     g = six(BASE_PROFS, BASE_ITEMS)
     fight(g, "Ann", "Dora", sides={"Ben": "attacker", "Cid": "attacker", "Eve": "defender"},
@@ -103,7 +105,8 @@ def test_castle_6_2_priest_against_attacker_with_one_item():
 
 
 def test_castle_6_2_priest_against_attacker_with_two_items_and_6_9_once_only():
-    seats = [("order", "clairvoyant", ["bag-key", "dagger"]), ("brotherhood", "priest", ["bag-goblet", "tome"]),
+    seats = [("order", "clairvoyant", ["bag-key", "dagger"]),
+             ("brotherhood", "priest", ["bag-goblet", "tome"]),
              ("order", "doctor", ["key-1", "gloves"])]
     g = game(seats, set_aside="brotherhood")
     g.do(C.Attack(player="Ann", defender="Cid"))
@@ -126,7 +129,8 @@ def test_castle_6_4_hypnotised_supporter_cannot_use_an_item():
     g = six(profs, items)
     f = fight(g, "Ann", "Dora", sides={"Eve": "defender"}, hypnotise="Eve", stop=("abilities",))
     assert f["hypnotised"] == 4
-    assert any(isinstance(e, E.PowerUsed) and e.power == "hypnotist" and e.target == 4 for e in g.events)
+    assert any(isinstance(e, E.PowerUsed) and e.power == "hypnotist" and e.target == 4
+               for e in g.events)
     seen_asked = set()
     while g.state.fight() and g.state.fight()["stage"] == "abilities":
         who = g.waiting()[0]
@@ -261,7 +265,8 @@ def test_castle_6_9_permanent_profession_reused_once_only_not():
     assert g.refused(C.Use(player="Dora", power="duelist")).rule == "CASTLE-6.9"
 
 
-@pytest.mark.parametrize("power, rule", [("dagger", "CASTLE-5.9"), ("casting-knives", "CASTLE-5.12")])
+@pytest.mark.parametrize("power, rule",
+                         [("dagger", "CASTLE-5.9"), ("casting-knives", "CASTLE-5.12")])
 def test_castle_5_9_5_12_items_only_for_their_side(power, rule):
     profs = ["clairvoyant", "diplomat", "doctor", "duelist", "bodyguard", "grand-master"]
     items = [["bag-key"], ["bag-goblet"], ["key-1"], [power], ["goblet-1"], ["privilege"]]
@@ -289,7 +294,8 @@ def test_castle_6_10_windows_do_not_depend_on_who_holds_what():
     profs = ["clairvoyant", "diplomat", "doctor", "duelist", "bodyguard", "grand-master"]
     runs = []
     for items in ([["dagger"], ["bag-goblet"], ["key-1"], ["bag-key"], ["goblet-1"], ["privilege"]],
-                  [["key-1"], ["bag-goblet"], ["dagger"], ["bag-key"], ["goblet-1"], ["privilege"]]):
+                  [["key-1"], ["bag-goblet"], ["dagger"], ["bag-key"], ["goblet-1"],
+                   ["privilege"]]):
         g = six(profs, items)
         g.do(C.Attack(player="Ann", defender="Dora"))
         asked = []

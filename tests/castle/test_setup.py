@@ -23,7 +23,8 @@ def digital(n, seed=1, **opts):
 
 
 def test_castle_1_components():
-    """CASTLE-1.1, CASTLE-1.2, CASTLE-1.3: 10 professions, 21 items with instance ids for keys and goblets."""
+    """CASTLE-1.1, CASTLE-1.2, CASTLE-1.3: 10 professions, 21 items with instance ids for keys
+    and goblets."""
     assert len(PROFESSIONS) == 10
     assert len(ALL_ITEMS) == 21 and len(set(ALL_ITEMS)) == 21
     assert [c for c in ALL_ITEMS if c.startswith("key")] == ["key-1", "key-2", "key-3"]
@@ -88,7 +89,8 @@ def test_castle_2_2_deal_options_recorded():
     created = g.events[0]
     assert created.physical and created.commitment is None and created.deal_given
     assert created.variants == ["prophecy"]
-    assert created.house["sextant_last"] is False and created.house["doctor_cancels_tie_draw"] is True
+    assert created.house["sextant_last"] is False
+    assert created.house["doctor_cancels_tie_draw"] is True
     assert RULES.physical(g.state)
     assert RULES.seats(g.state) == NAMES[:6]
 
@@ -116,7 +118,8 @@ def test_docs_example_deal_is_valid():
         "item_pile": ["privilege", "monocle", "key-2", "key-3", "goblet-1", "goblet-2", "goblet-3",
                       "black-pearl", "poison-ring", "casting-knives", "whip",
                       "tome", "coat", "sextant", "broken-mirror", "coat-of-arms"],
-        "profession_pile": ["bodyguard", "clairvoyant", "grand-master", "hypnotist", "poison-mixer"],
+        "profession_pile": ["bodyguard", "clairvoyant", "grand-master", "hypnotist",
+                            "poison-mixer"],
         "set_aside": "order"}
     parse_deal(deal, NAMES[:5], False)
 
@@ -142,7 +145,8 @@ def test_castle_2_impossible_deal_refused(mutate, reason):
 
 def test_castle_2_5_three_players_deal():
     """CASTLE-2.5: 3 players: no black pearl, two items each; a pearl in the deal is refused."""
-    seats = [("order", "priest", ["bag-key", "dagger"]), ("brotherhood", "thug", ["bag-goblet", "tome"]),
+    seats = [("order", "priest", ["bag-key", "dagger"]),
+             ("brotherhood", "thug", ["bag-goblet", "tome"]),
              ("order", "doctor", ["key-1", "gloves"])]
     g = Game(make_deal(seats, set_aside="brotherhood"))
     assert g.state.limit == 8 and g.state.removed == ["black-pearl"]

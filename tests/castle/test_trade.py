@@ -46,7 +46,8 @@ def test_castle_4_2_refuse_ends_the_turn_and_nothing_moves():
 
 def test_castle_4_2_accept_swaps_and_the_active_player_must_take():
     g = four()
-    g.play(C.Trade(player="Ann", to="Cid", item="privilege"), C.Accept(player="Cid", item="bag-key"))
+    g.play(C.Trade(player="Ann", to="Cid", item="privilege"),
+           C.Accept(player="Cid", item="bag-key"))
     assert g.hand("Ann") == ["bag-key"] and g.hand("Cid") == ["privilege"]
     # the privilege's effect belongs to Ann, who gave it away (4.5)
     assert g.waiting() == ["Ann"]
@@ -113,7 +114,8 @@ def test_castle_4_5_effect_cards_are_named_others_move_silently():
     assert (done.offered_named, done.returned_named) == ("privilege", "monocle")
     items = [["key-1"], ["bag-goblet"], ["bag-key"], ["goblet-1"]]
     g = four(items)
-    done = g.play(C.Trade(player="Ann", to="Dora", item="key-1"), C.Accept(player="Dora", item="goblet-1"))[1]
+    done = g.play(C.Trade(player="Ann", to="Dora", item="key-1"),
+                  C.Accept(player="Dora", item="goblet-1"))[1]
     assert done.offered_named is None and done.returned_named is None
     assert g.view(None)["turn"] == "Ben"
 
@@ -123,7 +125,8 @@ def test_castle_4_6_offered_effect_first_then_returned_5_2_5_3():
     then Dora looks at Ann's items (as they are after the trade)."""
     items = [["monocle"], ["bag-goblet"], ["bag-key"], ["privilege"]]
     g = four(items)
-    g.play(C.Trade(player="Ann", to="Dora", item="monocle"), C.Accept(player="Dora", item="privilege"))
+    g.play(C.Trade(player="Ann", to="Dora", item="monocle"),
+           C.Accept(player="Dora", item="privilege"))
     assert g.waiting() == ["Ann"] and g.state.top["effect"] == "monocle"
     (seen,) = g.do(C.Choose(player="Ann", option="look"))
     assert isinstance(seen, E.SocietySeen) and seen.society == "brotherhood"
@@ -136,20 +139,23 @@ def test_castle_4_6_offered_effect_first_then_returned_5_2_5_3():
 
 
 def test_castle_4_6_monocle_returned_for_privilege_both_looks_in_order():
-    """CASTLE-5.2, CASTLE-5.3. The privilege offered, the monocle returned: Ann looks at Cid's items, then Cid at
-    Ann's society."""
+    """CASTLE-5.2, CASTLE-5.3. The privilege offered, the monocle returned: Ann looks at Cid's
+    items, then Cid at Ann's society."""
     items = [["privilege"], ["bag-goblet"], ["monocle"], ["bag-key"]]
     g = four(items)
-    new = g.play(C.Trade(player="Ann", to="Cid", item="privilege"), C.Accept(player="Cid", item="monocle"),
+    new = g.play(C.Trade(player="Ann", to="Cid", item="privilege"),
+                 C.Accept(player="Cid", item="monocle"),
                  C.Choose(player="Ann", option="look"), C.Choose(player="Cid", option="look"))
     looks = [e for e in new if isinstance(e, (E.ItemsSeen, E.SocietySeen))]
-    assert [(type(e).__name__, e.viewer, e.owner) for e in looks] == [("ItemsSeen", 0, 2), ("SocietySeen", 2, 0)]
+    assert [(type(e).__name__, e.viewer, e.owner) for e in looks] == [
+        ("ItemsSeen", 0, 2), ("SocietySeen", 2, 0)]
     assert looks[0].items == ["privilege"] and looks[1].society == "order"
 
 
 def test_castle_4_6_effects_are_optional():
     g = four()
-    g.play(C.Trade(player="Ann", to="Dora", item="privilege"), C.Accept(player="Dora", item="monocle"))
+    g.play(C.Trade(player="Ann", to="Dora", item="privilege"),
+           C.Accept(player="Dora", item="monocle"))
     (skip,) = g.do(C.Choose(player="Ann", option="skip"))
     assert isinstance(skip, E.EffectDeclined)
     assert not any(isinstance(e, E.ItemsSeen) for e in g.events)
@@ -161,18 +167,20 @@ def test_castle_4_6_sextant_resolves_last(last):
     g = four(items, pile=["sextant"], house={"sextant_last": last})
     draw_by_tie(g, "Ann", "Ben")
     end_turn_by_passing(g, "Ann")
-    g.play(C.Trade(player="Ann", to="Dora", item="sextant"), C.Accept(player="Dora", item="privilege"))
+    g.play(C.Trade(player="Ann", to="Dora", item="sextant"),
+           C.Accept(player="Dora", item="privilege"))
     assert g.state.top["effect"] == ("privilege" if last else "sextant")
 
 
 def test_castle_4_7_case_c_broken_mirror_silences_the_trade():
-    """CASTLE-5.8. Worked case C: Ann offers the broken mirror, Dora returns the monocle: nobody looks,
-    neither card is named."""
+    """CASTLE-5.8. Worked case C: Ann offers the broken mirror, Dora returns the monocle: nobody
+    looks, neither card is named."""
     items = [["bag-key"], ["bag-goblet"], ["key-1"], ["monocle"]]
     g = four(items, pile=["broken-mirror"])
     draw_by_tie(g, "Ann", "Ben")
     end_turn_by_passing(g, "Ann")
-    new = g.play(C.Trade(player="Ann", to="Dora", item="broken-mirror"), C.Accept(player="Dora", item="monocle"))
+    new = g.play(C.Trade(player="Ann", to="Dora", item="broken-mirror"),
+                 C.Accept(player="Dora", item="monocle"))
     done = new[1]
     assert done.offered_named is None and done.returned_named is None
     assert isinstance(new[-1], E.TurnStarted) and g.view(None)["turn"] == "Ben"
@@ -194,7 +202,8 @@ def test_castle_5_4_tome_swaps_professions_fresh():
     g.play(C.Trade(player="Ann", to="Ben", item="tome"), C.Accept(player="Ben", item="bag-goblet"))
     (swap,) = g.do(C.Choose(player="Ann", option="swap"))[:1]
     assert isinstance(swap, E.ProfessionsSwapped)
-    assert g.state.professions[:2] == ["thug", "clairvoyant"] and g.state.prof_used[:2] == [False, False]
+    assert g.state.professions[:2] == ["thug", "clairvoyant"]
+    assert g.state.prof_used[:2] == [False, False]
     assert RULES.redact(swap, 2).first_now is None
     assert g.seat_view(0)["players"][1]["profession"] == "clairvoyant"
     assert g.seat_view(1)["players"][0]["profession"] == "thug"
@@ -211,7 +220,8 @@ def test_castle_5_5_coat_takes_a_profession_from_the_pile():
     g = four(items, pile=["coat"])
     draw_by_tie(g, "Ann", "Ben")
     end_turn_by_passing(g, "Ann")
-    new = g.play(C.Trade(player="Ann", to="Dora", item="coat"), C.Accept(player="Dora", item="privilege"))
+    new = g.play(C.Trade(player="Ann", to="Dora", item="coat"),
+                 C.Accept(player="Dora", item="privilege"))
     seen = [e for e in new if isinstance(e, E.ProfessionPileSeen)]
     assert seen and sorted(seen[0].pile) == sorted(g.state.prof_pile)
     assert RULES.redact(seen[0], 1).pile is None
@@ -229,12 +239,14 @@ def test_castle_5_6_sextant_everyone_passes_one_item():
     g = four(items, pile=["sextant"], house={"sextant_last": True})
     draw_by_tie(g, "Ann", "Ben")
     end_turn_by_passing(g, "Ann")
-    g.play(C.Trade(player="Ann", to="Dora", item="sextant"), C.Accept(player="Dora", item="privilege"),
+    g.play(C.Trade(player="Ann", to="Dora", item="sextant"),
+           C.Accept(player="Dora", item="privilege"),
            C.Choose(player="Dora", option="skip"))
     g.do(C.Choose(player="Ann", option="left"))
     assert sorted(g.waiting()) == ["Ann", "Ben", "Cid", "Dora"]
     assert g.refused(C.Give(player="Ben", item="bag-goblet", to="Ann")).rule == "CASTLE-5.6"
-    g.play(C.Give(player="Ann", item="privilege", to="Ben"), C.Give(player="Ben", item="bag-goblet", to="Cid"),
+    g.play(C.Give(player="Ann", item="privilege", to="Ben"),
+           C.Give(player="Ben", item="bag-goblet", to="Cid"),
            C.Give(player="Cid", item="key-1", to="Dora"))
     new = g.do(C.Give(player="Dora", item="sextant", to="Ann"))
     passed = new[1]
@@ -256,7 +268,8 @@ def test_castle_10_1_smuggling_keeps_an_effect_silent():
     assert RULES.redact(new[0], 2).silent is None
     assert g.waiting() == ["Dora"]  # only the monocle fires
     g2 = four()
-    assert g2.refused(C.Trade(player="Ann", to="Dora", item="privilege", silent=True)).rule == "CASTLE-10.1"
+    assert g2.refused(C.Trade(player="Ann", to="Dora", item="privilege",
+                              silent=True)).rule == "CASTLE-10.1"
 
 
 def test_castle_3_3_hand_limit_give_away_without_effect():

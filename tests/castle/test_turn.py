@@ -113,7 +113,8 @@ def test_castle_11_1_every_private_look_is_a_knowledge_event_and_views_agree():
     seats = [("order", "diplomat", ["privilege"]), ("brotherhood", "thug", ["bag-goblet"]),
              ("order", "doctor", ["bag-key"]), ("brotherhood", "duelist", ["monocle"])]
     g = game(seats)
-    g.play(C.Trade(player="Ann", to="Dora", item="privilege"), C.Accept(player="Dora", item="monocle"),
+    g.play(C.Trade(player="Ann", to="Dora", item="privilege"),
+           C.Accept(player="Dora", item="monocle"),
            C.Choose(player="Ann", option="look"), C.Choose(player="Dora", option="look"))
     for seat in (0, 1, 2, 3, PUBLIC):
         assert g.seat_view(seat) == g.view(seat)
@@ -128,6 +129,7 @@ def test_castle_11_1_every_private_look_is_a_knowledge_event_and_views_agree():
 def test_codec_round_trip_of_commands():
     for c in [C.Pass(player="A"), C.Trade(player="A", to="B", item="key-1", silent=True),
               C.Declare(player="A", kind="society", allies=["B"]), C.Take(player="A", item="x"),
-              C.Arrange(player="A", top=["key-1", "key-2"]), C.Use(player="A", power="poison-mixer", target="B")]:
+              C.Arrange(player="A", top=["key-1", "key-2"]),
+              C.Use(player="A", power="poison-mixer", target="B")]:
         assert RULES.commands.from_map(RULES.commands.to_map(c)) == c
     assert RULES.commands.from_map({"type": "declare", "player": "A"}) == C.Declare(player="A")

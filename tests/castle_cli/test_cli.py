@@ -114,7 +114,8 @@ def test_a_whole_castle_game_from_a_deal_file_ends_by_a_declaration(devil):
     assert events[-1]["event"]["type"] == "game_ended"
     assert events[-1]["event"]["reveal"] is None  # a physical game has no seed
     declared = events[-2]["event"]
-    assert declared["right"] is True and declared["revealed"][0]["items"] == ["key-1", "dagger", "key-2"]
+    assert declared["right"] is True
+    assert declared["revealed"][0]["items"] == ["key-1", "dagger", "key-2"]
 
 
 # the same commands, friendly and as JSON (names fixed, hand-worked in the comments)
@@ -126,7 +127,8 @@ SCRIPT = [
     ("Ann", ["choose", "draw"], {"type": "choose", "option": "draw"}),          # goblet-1
     ("Ben", ["diplomat", "Ann", "gloves"], {"type": "diplomat", "target": "Ann", "kind": "gloves"}),
     ("Ann", ["give", "gloves", "--to", "Ben"], {"type": "give", "item": "gloves", "to": "Ben"}),
-    ("Ben", ["give", "bag-goblet", "--to", "Ann"], {"type": "give", "item": "bag-goblet", "to": "Ann"}),
+    ("Ben", ["give", "bag-goblet", "--to", "Ann"],
+     {"type": "give", "item": "bag-goblet", "to": "Ann"}),
     ("Ben", ["choose", "draw"], {"type": "choose", "option": "draw"}),          # key-1
     ("Ben", ["attack", "Cid"], {"type": "attack", "defender": "Cid"}),
     ("Cid", ["pass"], {"type": "pass"}),                                         # priest window

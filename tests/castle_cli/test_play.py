@@ -1,6 +1,7 @@
 """`devil play castle`: a person at the keyboard among bots, and `simulate castle`."""
 
 import json
+import pathlib
 
 from click.testing import CliRunner
 
@@ -54,7 +55,6 @@ def test_player_names_cannot_forge_log_lines(tmp_path):
 
 # -- one terminal, several people (issue 10.5); the pseudo-terminal tests are in
 # tests/tools/test_one_terminal.py -------------------------------------------------------------
-import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIVE = ["--player", "Ann", "--player", "Ben", "--bot", "Cid=sensible", "--bot", "Dora=sensible",

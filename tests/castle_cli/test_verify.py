@@ -140,7 +140,8 @@ def test_devil_verify_on_a_physical_castle_game(tmp_path):
         return result
 
     path, _ = write_deal(tmp_path, "four.json", FOUR, top=["key-1", "goblet-1"])
-    game = json.loads(devil("new", "castle", "--deal", path, "--first", "Ann", "--json").stdout)["game"]
+    game = json.loads(devil("new", "castle", "--deal", path, "--first", "Ann",
+                            "--json").stdout)["game"]
     for who, args, command in SCRIPT:
         devil("submit", game, json.dumps(command), "--as", who)
     data = json.loads(devil("verify", game, "--json").stdout)

@@ -67,7 +67,8 @@ def test_verify_show_and_replay_say_the_seed_was_chosen(tmp_path):
 OLD_LOGS = os.path.join(os.path.dirname(__file__), "..", "castle_cli", "old_logs")
 BEFORE = sorted([os.path.join(REPLAYS, n) for n in os.listdir(REPLAYS) if n.startswith("atkr-")
                  and n.endswith(".devlog")]
-                + [os.path.join(OLD_LOGS, n) for n in os.listdir(OLD_LOGS) if n.endswith(".devlog")])
+                + [os.path.join(OLD_LOGS, n) for n in os.listdir(OLD_LOGS)
+                   if n.endswith(".devlog")])
 
 
 @pytest.mark.parametrize("path", BEFORE, ids=os.path.basename)

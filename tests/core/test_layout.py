@@ -150,7 +150,8 @@ def test_every_command_has_one_json_option():
 
 def _layer_table() -> str:
     text = (ROOT / "docs" / "architecture.md").read_text()
-    return text[text.index("| path | what | may import |"):text.index("\n\nAdding a game is adding")]
+    start = text.index("| path | what | may import |")
+    return text[start:text.index("\n\nAdding a game is adding")]
 
 
 def test_the_layer_table_lists_every_module_and_every_kind_has_each_common_part():

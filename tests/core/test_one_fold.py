@@ -76,7 +76,8 @@ def test_only_the_visibility_rule_asks_a_kinds_redact():
 def test_the_scan_sees_what_it_forbids(tmp_path):
     # the checks above would pass on an empty tree: show they catch a copy of the rule
     copy = tmp_path / "copy.py"
-    copy.write_text("def f(rules, e, seat):\n    return rules.evolve(None, rules.redact(e, seat))\n")
+    copy.write_text("def f(rules, e, seat):\n"
+                    "    return rules.evolve(None, rules.redact(e, seat))\n")
     found = attribute_uses(copy, {"evolve", "redact"})
     assert [line.rsplit(": ", 1)[1] for line in found] == [".evolve", ".redact"]
 
@@ -135,7 +136,8 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
     def edges(node):
         # a module importing its own package's __init__ (or the reverse) is the package itself
-        return {m for m in graph[node] if not (m.startswith(node + ".") or node.startswith(m + "."))}
+        return {m for m in graph[node]
+                if not (m.startswith(node + ".") or node.startswith(m + "."))}
 
     def visit(node):
         index[node] = low[node] = counter[0]

@@ -8,9 +8,10 @@ game, then every few, and the last):
   ``legal_commands`` on the seat's own fold) is accepted by ``decide`` on the referee's state,
   and ``decide`` changes nothing;
 * (b) for every seat and the public viewer, ``GameService.stream(game, seat)`` is the log passed
-  through ``rules.visible`` (the one visibility rule), and ``GameService.view(game, seat)`` is ``rules.view`` of the fold of
-  that stream (plus the ``game`` and ``version`` keys the service adds), which is also
-  ``rules.view`` of the referee's whole state for that viewer (one answer for one view);
+  through ``rules.visible`` (the one visibility rule), and ``GameService.view(game, seat)`` is
+  ``rules.view`` of the fold of that stream (plus the ``game`` and ``version`` keys the service
+  adds), which is also ``rules.view`` of the referee's whole state for that viewer (one answer
+  for one view);
 
 and when the game has ended (nobody may act any more):
 

@@ -37,7 +37,8 @@ def test_create_then_read_gives_the_header_and_the_first_command(store):
     assert batch.header.created == CREATED
     assert [r.seq for r in batch.records] == [1, 2] == [r.seq for r in records]
     assert [r.left for r in batch.records] == [1, 0]  # one command: 1 more, then the last
-    assert [r.event for r in batch.records] == [{"type": "setup", "k": 0}, {"type": "setup", "k": 1}]
+    assert [r.event for r in batch.records] == [{"type": "setup", "k": 0},
+                                                {"type": "setup", "k": 1}]
     assert batch.base == Head(0, batch.header.link)
     assert batch.head == Head(2, records[-1].link) == store.head(GAME)
     assert store.exists(GAME) and store.games() == [GAME]

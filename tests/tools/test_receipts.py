@@ -162,7 +162,8 @@ def test_the_cli_keeps_every_receipt_it_is_given(tmp_path):
     answer = json.loads(bet.output)
     receipt = answer["receipt"]
     records = scan(open(os.path.join(store, game + ".devlog"), "rb").read()).records
-    assert receipt["game"] == game and receipt["seq"] == records[-1].seq == answer["events"][-1]["seq"]
+    assert receipt["game"] == game
+    assert receipt["seq"] == records[-1].seq == answer["events"][-1]["seq"]
     assert receipt["link"] == records[-1].link.hex()
     run("--store", store, "bet", game, "30", "--as", "Ben")
     out = run("receipts", game[-6:], "--json")

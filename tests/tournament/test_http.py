@@ -93,7 +93,8 @@ def test_the_public_standings_name_no_game_of_the_server():
         games = [http.post("/games", json={"kind": "atkr", "options": {"players": list("ABC")}},
                            headers=AUTH).json()["game"] for _ in range(2)]
         t = http.post("/tournaments", json={"name": "Cup", "game": "atkr", "rounds": 1,
-                                            "players": list("ABCD"), "seed": 1, "table_size": [4, 4]},
+                                            "players": list("ABCD"), "seed": 1,
+                                            "table_size": [4, 4]},
                       headers=AUTH).json()["tournament"]
         for text in ("atkr", "atkr-", games[0][-4:], games[1][:8]):
             answer = http.get(f"/tournaments/{text}/standings")
