@@ -167,6 +167,7 @@ class SensibleBot:
         if len(legal) == 1:
             return legal[0]
         frame = state.top
+        assert frame is not None  # legal commands come from a frame (a turn at least)
         handler = getattr(self, "_" + frame["kind"], None)
         choice = handler(state, seat, frame, legal) if handler else None
         if choice is None or choice not in legal:
@@ -202,7 +203,7 @@ class SensibleBot:
                                                  if enemies + unknown and self.rng.random() < 0.5
                                                  else None)
             if target is not None:
-                c = cmd.Diplomat(player=name, target=state.players[target], kind=own)
+                c: object = cmd.Diplomat(player=name, target=state.players[target], kind=own)
                 if c in legal:
                     return c
         trades = [c for c in legal if isinstance(c, cmd.Trade) and not c.silent]

@@ -65,6 +65,7 @@ def completed(state: State, giver: int, receiver: int, offered: str, returned: s
 
 def _act(state: State, seat: int, c, chance) -> list:
     frame = state.top
+    assert frame is not None  # the rules let a seat act only in a frame (a turn at least)
     k = frame["kind"]
     me = seat
     if k == "turn":
@@ -82,7 +83,7 @@ def _act(state: State, seat: int, c, chance) -> list:
         if isinstance(c, cmd.Diplomat):
             target = state.seat(c.target)
             holds = any(matches(state, x, c.kind) for x in state.hands[target])
-            out = [ev.DiplomatUsed(player=me, target=target, kind=c.kind, holds=holds)]
+            out: list = [ev.DiplomatUsed(player=me, target=target, kind=c.kind, holds=holds)]
             if not holds:
                 out.append(ev.ItemsSeen(viewer=me, owner=target, items=list(state.hands[target]),
                                         reason="diplomat"))
@@ -156,7 +157,10 @@ def _fight(state: State, seat: int, f: dict, c) -> list:
     if isinstance(c, cmd.Support):
         return [ev.SupportDeclared(player=me, side=c.side)]
     if isinstance(c, cmd.Use):
-        target = state.seat(c.target) if c.power == "poison-mixer" else None
+        target = None
+        if c.power == "poison-mixer":
+            assert c.target is not None  # checked by the rules: it names the winner (CASTLE-6.5)
+            target = state.seat(c.target)
         if c.power == "hypnotist":
             target = f["last_supporter"]
         return [ev.PowerUsed(player=me, power=c.power, target=target)]
@@ -166,7 +170,7 @@ def _fight(state: State, seat: int, f: dict, c) -> list:
     lname = loser
     if isinstance(c, cmd.Choose):
         look = c.option.startswith("look")
-        out = [ev.FightChoiceMade(player=me, loser=lname, choice=c.option)]
+        out: list = [ev.FightChoiceMade(player=me, loser=lname, choice=c.option)]
         if look:
             out += [society_seen(state, me, loser, c.option, "fight"),
                     ev.ProfessionSeen(viewer=me, owner=lname, profession=state.professions[loser],

@@ -4,6 +4,8 @@ well-formed log; works the same on the referee's stream and on a seat's redacted
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from . import events as ev
 from .cards import PROFESSIONS
 from .state import (State, doctor_queue, duel_queue, hypnotist_may, new_fight,
@@ -266,6 +268,7 @@ def _items_seen(s: State, e: ev.ItemsSeen) -> None:
         _pop(s, "effect")
     elif e.reason == "fight":
         f = s.fight()
+        assert f is not None
         f["stage"] = "take"
         f["loser_items"] = None if e.items is None else list(e.items)
 
@@ -304,8 +307,10 @@ def _swapped(s: State, e: ev.ProfessionsSwapped) -> None:
 
 
 def _pile_seen(s: State, e: ev.ProfessionPileSeen) -> None:
-    s.top["shown"] = True
-    s.top["pile"] = None if e.pile is None else list(e.pile)
+    top = s.top
+    assert top is not None
+    top["shown"] = True
+    top["pile"] = None if e.pile is None else list(e.pile)
     learn(s, e.player, None, "profession-pile", e.pile, "coat")
 
 
@@ -327,6 +332,7 @@ def _sextant_turned(s: State, e: ev.SextantTurned) -> None:
 
 def _sextant_chosen(s: State, e: ev.SextantItemChosen) -> None:
     frame = s.top
+    assert frame is not None
     seat = e.player
     frame["done"][seat] = True
     frame["items"][seat] = e.item
@@ -370,6 +376,7 @@ def _diplomat(s: State, e: ev.DiplomatUsed) -> None:
 
 def _diplomat_chosen(s: State, e: ev.DiplomatItemChosen) -> None:
     frame = s.top
+    assert frame is not None
     frame["stage"] = "back"
     frame["item"] = e.item
     frame["silent"] = e.silent
@@ -390,6 +397,7 @@ def _attack(s: State, e: ev.AttackDeclared) -> None:
 
 def _support(s: State, e: ev.SupportDeclared) -> None:
     f = s.fight()
+    assert f is not None
     seat = e.player
     f["sides"][seat] = e.side
     if f["queue"] and f["queue"][0] == seat:
@@ -404,6 +412,7 @@ def _support(s: State, e: ev.SupportDeclared) -> None:
 
 def _power(s: State, e: ev.PowerUsed) -> None:
     f = s.fight()
+    assert f is not None
     seat = e.player
     power = e.power
     if power in PROFESSIONS:
@@ -446,6 +455,7 @@ def _power(s: State, e: ev.PowerUsed) -> None:
 
 def _window_passed(s: State, e: ev.WindowPassed) -> None:
     f = s.fight()
+    assert f is not None
     seat = e.player
     if f["stage"] in ("priest", "doctor", "duel"):
         if f["queue"] and f["queue"][0] == seat:
@@ -464,6 +474,7 @@ def _window_passed(s: State, e: ev.WindowPassed) -> None:
 
 def _counted(s: State, e: ev.FightCounted) -> None:
     f = s.fight()
+    assert f is not None
     winner = None
     if e.winner is not None:
         winner = "attacker" if e.winner == f["attacker"] else "defender"
@@ -480,6 +491,7 @@ def _counted(s: State, e: ev.FightCounted) -> None:
 def _tied(s: State, e: ev.FightTied) -> None:
     f = _pop(s, "fight")
     if e.drew:
+        assert f is not None
         _draw_top(s, e.item)
         s.hands[f["attacker"]].append(e.item)
         learn(s, f["attacker"], None, "drawn-item", e.item, "tie")  # CASTLE-11.1
@@ -487,6 +499,7 @@ def _tied(s: State, e: ev.FightTied) -> None:
 
 def _choice(s: State, e: ev.FightChoiceMade) -> None:
     f = s.fight()
+    assert f is not None
     if e.choice.startswith("look"):
         _pop(s, "fight")
     else:
@@ -528,7 +541,7 @@ def _ended(s: State, e: ev.GameEnded) -> None:
     s.active = None
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[State, Any], None]] = {
     ev.GameCreated: _created, ev.CardsDealt: _dealt, ev.TurnStarted: _turn_started,
     ev.TurnPassed: _passed, ev.TradeOffered: _offered, ev.TradeRefused: _refused,
     ev.TradeCompleted: _completed, ev.HandLimitExceeded: _limit, ev.ItemGiven: _given,

@@ -223,6 +223,7 @@ def parse_deal(deal: Any, players: list[str], beginner: bool, *, advanced: bool 
         allowed |= {"profession_used", "drink"}
     for name in players:
         entry = seats[name]
+        soc: str | None
         if not isinstance(entry, dict) or not need <= set(entry) or set(entry) - allowed:
             raise UsageError(f"{what}.seats.{name} needs profession, items and "
                              f"{'society_cards' if advanced else 'society'} "

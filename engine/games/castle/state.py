@@ -119,7 +119,7 @@ class State:
         for field in attrs.fields(type(self)):
             if field.name in state:
                 value = state[field.name]
-            elif isinstance(field.default, attrs.Factory):
+            elif isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]  # stubs: Factory is a class
                 value = field.default.factory()
             else:
                 value = field.default

@@ -110,6 +110,7 @@ def view(state: State, viewer) -> dict:
         players.append(entry)
     pending = [_frame_view(state, f, viewer) for f in state.stack if f["kind"] != "turn"]
     fight = next((p for p in pending if p["kind"] == "fight"), None)
+    knowledge: dict[str, list] | list
     if ref:
         knowledge = {state.players[s]: list(state.knowledge.get(s, [])) for s in range(n)}
     elif viewer == -1:
@@ -211,6 +212,7 @@ def _frame_view(state: State, f: dict, viewer) -> dict:
 def _candidates(state: State, seat: int) -> list:
     me = state.players[seat]
     f = state.top
+    assert f is not None  # a seat that may act acts in a frame (a turn at least)
     k = f["kind"]
     hand = [x for x in state.hands[seat] if x is not None]
     others = [p for i, p in enumerate(state.players) if i != seat]
