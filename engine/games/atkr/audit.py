@@ -26,7 +26,7 @@ moves the stake from the table to the bank (ATKR-5.4); prizes come from the bank
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
@@ -150,6 +150,11 @@ def _fmt(item: tuple) -> str:
 
 
 class _Auditor:
+    # the walk's accounts, first set by game_created (run() lets no event come before it)
+    round: Round
+    bank: int
+    bank_low: int
+
     def __init__(self, log: "LoadedLog"):
         from . import events as ev
         from .state import track_space
@@ -177,7 +182,7 @@ class _Auditor:
             else:
                 seat = self.names.index(account)
                 self.money[seat] += delta
-                self.result.ledger[account].append((seq, delta, self.money[seat], rule))
+                self.built.ledger[account].append((seq, delta, self.money[seat], rule))
                 if self.money[seat] < 0:
                     self.problem(seq, f"{account}'s money would go below 0 ({self.money[seat]})")
 
@@ -187,8 +192,14 @@ class _Auditor:
             self.round.money_after = {name: self.money[s] for s, name in enumerate(self.names)}
             self.round.bank_after = self.bank
 
+    @property
+    def built(self) -> Audit:
+        """The audit being built (set by game_created, which run() lets no event precede)."""
+        assert self.result is not None
+        return self.result
+
     def problem(self, seq: int, reason: str) -> None:
-        self.result.problems.append((seq, reason))
+        self.built.problems.append((seq, reason))
 
     # -- re-derivation ----------------------------------------------------------------------
     def order(self) -> list[int]:
@@ -302,10 +313,10 @@ class _Auditor:
         self.start = event.start
         self.round = Round(event.round, self.names[event.start],
                            pacts=[self.names[s] for s in self.pacts])
-        self.result.rounds.append(self.round)
+        self.built.rounds.append(self.round)
         self.bets = [0] * self.n
         self.placed = [False] * self.n
-        self.coals = [[] for _ in range(self.n)]
+        self.coals: list[list[int]] = [[] for _ in range(self.n)]
         self.busted = [False] * self.n
         self.phase3 = False
 
@@ -383,7 +394,7 @@ class _Auditor:
 
     def game_ended(self, event, seq: int) -> None:
         self.check_none_pending(seq)
-        self.result.finished = True
+        self.built.finished = True
         if list(event.money) != self.money:
             self.problem(seq, f"the final money is recorded as {list(event.money)}, but "
                               f"the transfers give {self.money}")
@@ -417,7 +428,7 @@ class _Auditor:
 
 
 #: a payment item's kind -> its words, given the auditor and the item's fields
-_ITEM_TEXT = {
+_ITEM_TEXT: dict[str, Callable[..., str]] = {
     "bet_won": lambda a, seat, stake, win, rule:
         f"{a.names[seat]}'s bet of {stake} wins {win} ({rule})",
     "bet_lost": lambda a, seat, stake, rule: f"{a.names[seat]}'s bet of {stake} is lost ({rule})",

@@ -80,6 +80,7 @@ def _check_turn(state: State, seat: int, verb: str) -> None:
         raise IllegalCommand("ATKR-2", f"coals are drawn in phase 2, after every bet is in; "
                                        f"{name} cannot {verb} now")
     if state.turn != seat:
+        assert state.turn is not None  # in phase 2 a seat draws (ATKR-4.1)
         raise IllegalCommand("ATKR-4.1", f"it is {state.players[state.turn]}'s turn, not {name}'s")
 
 

@@ -6,6 +6,8 @@ stream, where another seat's bet is sealed (``amount`` None) until ``bets_reveal
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from . import events as ev
 from .state import (ALL_COALS, COAL_COUNTS, KIND_INDEX, PHASE_BET, PHASE_DRAW, PHASE_OVER,
                     State, track_space)
@@ -27,7 +29,7 @@ def _end_turn(state: State, seat: int) -> None:
         state.turn = next_turn(state, seat)
 
 
-_HANDLERS: dict[type, object] = {}
+_HANDLERS: dict[type, Callable[[Any, State], None]] = {}
 
 
 def _on(event_type):

@@ -37,7 +37,7 @@ def command_for(state: State, events: list) -> tuple[Any, list]:
         raise ValueError(f"a command cannot begin with {first.TYPE}")
     name = state.players[first.seat]
     if type(first) is ev.BetPlaced:
-        return cmd.Bet(name, first.amount), []
+        return cmd.Bet(name, first.amount), []  # type: ignore[arg-type]  # None: refused by the re-decide
     if type(first) is ev.CoalDrawn:
         if first.coal not in KIND_INDEX:
             raise ValueError(f"there is no coal {first.coal!r}")

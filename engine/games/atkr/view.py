@@ -93,7 +93,8 @@ def legal_commands(state: State, seat: int) -> list:
         return [Bet(name, amount) for amount in range(0, state.money[seat] + 1, 10)]
     if state.phase == PHASE_DRAW and state.turn == seat:
         if state.physical:
-            out = [Draw(name, kind) for kind, count in zip(COAL_KINDS, state.furnace) if count]
+            out: list[Draw | Stop] = [Draw(name, kind)
+                                      for kind, count in zip(COAL_KINDS, state.furnace) if count]
         else:
             out = [Draw(name)]
         if state.coals[seat]:
