@@ -222,6 +222,7 @@ class FileStore:
                 fd = os.open(path, os.O_RDONLY)
             except FileNotFoundError:
                 raise UnknownGame(f"no game {game!r} in {self.root} (see `devil games`)") from None
+        assert fd is not None
         try:
             size = os.fstat(fd).st_size
             with self._lock:
@@ -422,7 +423,7 @@ class FileStore:
         """Sentences about anything in the store that others may read: the folder or a file
         open to the group or to everyone (logs hold sealed bets and hidden cards; the secret,
         the seed)."""
-        out = []
+        out: list[str] = []
         try:
             mode = os.stat(self.root).st_mode & 0o777
         except FileNotFoundError:

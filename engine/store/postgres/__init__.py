@@ -102,7 +102,9 @@ class PostgresStore:
         self._where = safe_url(url)
         with connect(url, autocommit=True) as conn:
             check_schema(conn, url)
-            schema = conn.execute("SELECT current_schema()").fetchone()[0]
+            row = conn.execute("SELECT current_schema()").fetchone()
+            assert row is not None  # a SELECT of one value returns one row
+            schema = row[0]
         self.channel = f"devil_{schema}"
         # autocommit: a read is one round trip; writes open a transaction of their own
         self._pool = Connections(url, pool_size, self._where)

@@ -48,10 +48,13 @@ def package_version() -> int:
 def schema_version(conn: psycopg.Connection) -> int | None:
     """The schema version of the database ``conn`` is connected to (in its current schema), or
     None where devil's schema was never initialized."""
-    exists = conn.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()[0]
-    if not exists:
+    row = conn.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()
+    assert row is not None  # a SELECT of one value returns one row
+    if not row[0]:
         return None
-    return conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()[0]
+    row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()
+    assert row is not None  # an aggregate returns one row
+    return row[0]
 
 
 def init(url: str) -> tuple[int, int]:
@@ -87,7 +90,7 @@ def _migrate(url: str, create: bool) -> tuple[int, int]:
                 raise SchemaMismatch(_newer(where, before, target))
             for version, name, text in shipped:
                 if version > before:
-                    conn.execute(text)  # type: ignore[arg-type] - our own, trusted SQL
+                    conn.execute(text)  # type: ignore[arg-type]  # our own, trusted SQL
                     conn.execute("INSERT INTO schema_version (version, name) VALUES (%s, %s)",
                                  (version, name))
     return before, target
