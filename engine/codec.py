@@ -128,7 +128,7 @@ class Registry:
         #: class -> generated encoder (object -> field map, or None when a value is unusual)
         self._fast_out: dict[type, Any] = {}
         for cls in classes:
-            tag = cls.TYPE
+            tag = cls.TYPE  # type: ignore[attr-defined]  # each class declares TYPE (the doc)
             if tag in self.by_type:
                 raise ValueError(f"{name}: two classes share the tag {tag!r}")
             self.by_type[tag] = cls
@@ -152,7 +152,7 @@ class Registry:
         """``obj`` as ``{"type": TYPE, **fields}``; raises :class:`CodecError` for a foreign
         class."""
         tag = getattr(type(obj), "TYPE", None)
-        if self.by_type.get(tag) is not type(obj):
+        if self.by_type.get(tag) is not type(obj):  # type: ignore[arg-type]  # any TYPE: a miss
             raise CodecError(f"{type(obj).__name__} is not a {self.name}")
         encode = self._fast_out.get(type(obj))
         if encode is None:
@@ -195,6 +195,7 @@ class Registry:
         if cls is None:
             known = ", ".join(self.types())
             raise CodecError(f"unknown {self.name} type {tag!r} (known: {known})")
+        assert isinstance(tag, str)  # cls was found for it
         hook = self._structure.get(tag)
         if hook is None:  # built on first use: cattrs code generation is slow at import
             hook = self._structure[tag] = get_converter().get_structure_hook(cls)
@@ -299,8 +300,9 @@ def _fast_plan(cls: type):
     # were added (engine.replay reads such a map as the same event): fill in the default
     optional = 0
     for field in reversed(fields):
-        if field.default is attrs.NOTHING or isinstance(field.default, attrs.Factory) \
-                or type(field.default) not in _SCALARS:
+        if (field.default is attrs.NOTHING
+                or isinstance(field.default, attrs.Factory)  # type: ignore[arg-type]  # stubs: Factory is a class
+                or type(field.default) not in _SCALARS):
             break
         optional += 1
     env["keys"] = ("type", *names)

@@ -146,6 +146,7 @@ class Fold:
     def _rebuild(self, earlier: Sequence) -> None:
         """The state again from the start: ``earlier`` (records 1, 2, ...) less what the desk
         leaves out (voided records, its own)."""
+        assert self.desk is not None  # called for a correction, which the desk applied
         rules, viewer, skip = self.rules, self.viewer, self.desk.skip
         visible, evolve = rules.visible, rules.evolve
         state = rules.initial()

@@ -371,6 +371,7 @@ def _scan(data: bytes, info: Walk | None = None) -> Scan:
     if info.pending:
         # the last command's write never finished: its records were never acknowledged
         del records[info.last_good_seq:]
+    assert info.header is not None  # the walk read the header (or raised) before any record
     return Scan(info.header, records, info.good_end, len(data) - info.good_end)
 
 

@@ -108,7 +108,8 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
         if command.to is not None and not command.upheld:
             raise IllegalCommand("DESK-5", "a rejected dispute changes nothing: a correction "
                                            "(--to) comes only with --uphold")
-        events = [RulingGiven(case.number, command.upheld, reason, command.to)]
+        events: list[RulingGiven | Corrected] = [
+            RulingGiven(case.number, command.upheld, reason, command.to)]
         if command.to is not None:
             check_to(desk, log, command.to)
             events.append(Corrected(command.to, reason, desk.epoch + 1))

@@ -53,7 +53,8 @@ class RulingGiven:
 
 
 #: the desk's event classes and their tags
-DESK_CLASSES = frozenset({Corrected, DisputeRaised, RulingGiven})
+DESK_CLASSES: frozenset[type[Corrected] | type[DisputeRaised] | type[RulingGiven]] = frozenset(
+    {Corrected, DisputeRaised, RulingGiven})
 DESK_TYPES = frozenset(cls.TYPE for cls in DESK_CLASSES)
 CORRECTED = Corrected.TYPE
 

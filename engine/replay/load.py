@@ -122,6 +122,7 @@ def _fold_bytes(data: bytes, path: str | None) -> tuple[Header, Any, int]:
     records = walk(data, info)
     try:
         first = next(records, None)
+        assert info.header is not None  # the walk read the header (or raised)
         rules = rules_for(info.header.kind)
         decode = rules.events.from_map
         fold = Fold(rules)

@@ -9,7 +9,7 @@ the fold so far (engine.fold, voids applied): ``decide`` must give exactly the r
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 import attrs
 
@@ -172,7 +172,7 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
     committed = rules.commitment(final) if rules.commitment is not None else None
     result.commitment = committed
     revealed = rules.revealed(final) if rules.revealed is not None else None
-    seed = None if revealed is None else revealed["seed"]
+    seed: Any = None if revealed is None else revealed["seed"]
     salt = None if revealed is None else revealed["salt"]
     if result.finished and not physical and revealed is None:
         return _bad(result, records[-1].seq, "the game ends but its seed is not revealed")
@@ -203,7 +203,7 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
         return result
     seeded = revealed is not None
     if seats is not None:
-        revealed = {**revealed, "seats": seats}
+        revealed = {**revealed, "seats": seats}  # type: ignore[dict-item]  # None: the caller's except
     bad = _refold(rules, hook, records, events, committed, revealed, physical, result)
     if bad is not None:
         return _bad(result, *bad)
@@ -279,6 +279,7 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
                 return rules.setup(dict(command), chance)
             return rules.decide(state, command, chance)
 
+        chance: SeededChance | ScriptedChance | None
         if physical:
             chance = None
         elif revealed is not None:

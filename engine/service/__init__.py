@@ -90,6 +90,7 @@ class GameService:
         if seat_entropy:  # the options checked by a setup whose draws are thrown away
             from ..entropy import TableOpened, options_text
 
+            assert chance is not None  # a digital game (a physical one was refused above)
             events = [TableOpened(names, chance.commitment, options_text(options))]
         maps = [rules.events.to_map(e) for e in events]
         game = self.store.new_game_id(kind)

@@ -124,6 +124,7 @@ class GameCache:
         loaded = self._from_snapshot(game)
         if loaded is None:
             batch = self.store.read(game, after=0)
+            assert batch.base is not None  # read from the start: based on the header
             rules = rules_for(batch.header.kind)
             loaded = Loaded(game, batch.header, rules, Fold(rules), batch.base, 0, [], [],
                             fill=self._fill)

@@ -127,7 +127,7 @@ def _decoded(rules, command, at_desk: bool):
         from ..desk.commands import COMMANDS as registry
     else:
         registry = rules.commands
-    if registry.by_type.get(getattr(type(command), "TYPE", None)) is not type(command):
+    if registry.by_type.get(getattr(type(command), "TYPE", None)) is not type(command):  # type: ignore[arg-type]  # any TYPE: a miss
         command = registry.from_map(command)  # a map, or anything but this kind's command
     return command
 

@@ -83,6 +83,7 @@ def open_table(service, loaded) -> list[Record] | None:
     """Run the kind's setup with the mixed chance once every seat is in (the referee's
     records), or None if another writer did it first."""
     first = entropy.opening(loaded.events)
+    assert first is not None  # only a seated game's table is opened
     options = json.loads(first.options)
     chance_ = chance(service.store, loaded.game, first.commitment, loaded)
     events = loaded.rules.setup(dict(options), chance_)
@@ -98,13 +99,12 @@ def open_table(service, loaded) -> list[Record] | None:
 
 def reveal_seats(service, loaded) -> list[Record]:
     """At the end of a seated game: append ``seats_revealed`` (every seat's value) once."""
-    if entropy.opening(loaded.events) is None \
-            or entropy.revealed_values(loaded.events) is not None:
+    opened = entropy.opening(loaded.events)
+    if opened is None or entropy.revealed_values(loaded.events) is not None:
         return []
     chance_ = loaded.chance
     if chance_ is None or getattr(chance_, "seats", None) is None:
-        chance_ = chance(service.store, loaded.game, entropy.opening(loaded.events).commitment,
-                         loaded)
+        chance_ = chance(service.store, loaded.game, opened.commitment, loaded)
     event = entropy.SeatsRevealed(list(chance_.seats))
     records = service.store.append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None,
                                    [loaded.rules.events.to_map(event)])
