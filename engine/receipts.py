@@ -207,7 +207,7 @@ def check_receipt_in(records: list, game: str, receipt: dict) -> str:
             f"(signed {receipt['time']})")
 
 
-def check_seal_of(records: list, game: str, finished: bool, seal: dict | None) -> str:
+def check_seal_of(records: list, game: str | None, finished: bool, seal: dict | None) -> str:
     """The seal against the log's end: a sentence, or :class:`BadSignature` for a finished game
     without a seal, or a seal naming another game or another final record."""
     if seal is None:

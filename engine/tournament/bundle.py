@@ -465,6 +465,7 @@ def verify(path: str) -> dict:
         final = glog.rules.fold(glog.effective().events)  # voids applied, no desk records
         if not glog.rules.is_over(final):
             continue
+        assert glog.rules.placings is not None  # a kind a tournament plays places its players
         placed = glog.rules.placings(final)
         last = glog.records[-1]
         winners = [glog.names[s] for s in placed["winners"]]

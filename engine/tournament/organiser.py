@@ -138,6 +138,7 @@ class Organiser:
             raise IllegalCommand("TOUR-4.1", f"the log{where} does not verify: record "
                                  f"{check.first_bad_seq} is bad: {check.reason}")
         game = check.game
+        assert game is not None  # a log that verifies has its header
         if check.kind != created.game:
             raise IllegalCommand("TOUR-4.1", f"{game} is a {check.kind} game; this tournament "
                                  f"plays {created.game}")
@@ -194,6 +195,7 @@ class Organiser:
             # the game as it stands, voids applied and desk records (a dispute after the end)
             # left out: they are not the kind's events
             state_end = rules.fold(log.effective().events)
+            assert rules.placings is not None  # a kind a tournament plays places its players
             placed = rules.placings(state_end)
             last = log.records[-1]
             record = ev.RecordResult(

@@ -148,6 +148,7 @@ def swiss(ranked: list[str], low: int, high: int, met: dict[str, set], points: d
         byes = [bottom_up[i] for i in order[:leave]]
     seated = [p for p in ranked if p not in set(byes)]
     sizes = table_sizes(len(seated), low, high)
+    assert sizes is not None  # bye_count left a number of players that tables can seat
     cut, start = [], 0
     for size in sizes:
         cut.append(seated[start:start + size])

@@ -129,6 +129,7 @@ def parse(text: str, source: str = "the players file") -> Players:
         lines = lines[1:]
     for number, line in lines:
         where = f"{source} line {number}"
+        extra: dict[str, str]
         if header is None:
             if "," in line:
                 raise UsageError(f"{where}: {line.strip()!r} has a comma, but the file has no "

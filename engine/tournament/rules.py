@@ -10,6 +10,7 @@ checked before a result is submitted (engine.tournament.organiser): the rules he
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -152,15 +153,17 @@ def normal_options(kind: str, options: dict, low: int, high: int) -> dict:
     if not isinstance(physical, bool):
         raise UsageError("physical must be true or false")
     given = {k: v for k, v in options.items() if k not in PER_TABLE}
-    normal = None
+    normal: dict | None = None
     for size in sorted({low, high}):
         names = [f"P{i + 1}" for i in range(size)]
         try:
             events = rules.setup({**given, "players": names}, SeededChance(0, "0" * 32))
         except UsageError as exc:
             raise UsageError(f"tables of {size}: {exc.message}") from None
+        assert rules.command_for is not None  # a kind a tournament plays rebuilds its setup
         command, _ = rules.command_for(rules.initial(), events)
         normal = {k: v for k, v in command.items() if k not in PER_TABLE}
+    assert normal is not None  # one table size at least
     normal["physical"] = physical
     return normal
 
@@ -302,7 +305,7 @@ def pairing(state: TournamentState, round_: int
     if round_ == 1:
         from .standings import draw_key
         ranked = sorted(active, key=lambda p: draw_key(created.seed, "order", p))
-        points = {p: 0 for p in active}
+        points: dict[str, Fraction | int] = {p: 0 for p in active}
     else:
         totals = compute(state)
         points = {t.player: t.points for t in totals}
@@ -453,7 +456,7 @@ def decide(state: TournamentState, command, chance=None) -> list:
         if waiting:
             raise IllegalCommand("TOUR-5.2", f"round {round_} cannot close: table(s) "
                                  f"{', '.join(waiting)} have no finished game's result yet")
-        out = [ev.RoundClosed(round=round_)]
+        out: list[ev.RoundClosed | ev.TournamentFinished] = [ev.RoundClosed(round=round_)]
         if round_ == created.rounds:
             after = evolve(_copy(state), out[0])
             out.append(ev.TournamentFinished(ranking=[t.player for t in compute(after)]))
@@ -462,7 +465,7 @@ def decide(state: TournamentState, command, chance=None) -> list:
         _open(state)
         _known(state, command.player, "TOUR-3.5")
         try:
-            points = fraction(command.points)
+            amount = fraction(command.points)
         except (ValueError, ZeroDivisionError):
             raise UsageError(f"points are a number such as -2 or 1.5, "
                              f"not {command.points!r}") from None
@@ -471,7 +474,7 @@ def decide(state: TournamentState, command, chance=None) -> list:
         reason = command.reason.strip() if isinstance(command.reason, str) else ""
         if not reason:
             raise IllegalCommand("TOUR-3.5", "a penalty or correction needs its reason")
-        return [ev.PointsAdjusted(player=command.player, points=str(points), kind=command.kind,
+        return [ev.PointsAdjusted(player=command.player, points=str(amount), kind=command.kind,
                                   reason=reason, round=max(state.round, 1))]
     raise UsageError(f"not a tournament command: {type(command).__name__}")
 
@@ -535,6 +538,7 @@ def measure_of(state: TournamentState) -> str:
         names = [f"P{i + 1}" for i in range(state.created.table_min)]
         options = {k: v for k, v in state.created.options.items() if k != "physical"}
         game = rules.fold(rules.setup({**options, "players": names}, SeededChance(0, "0" * 32)))
+        assert rules.placings is not None  # a kind a tournament plays places its players
         return rules.placings(game)["measure"]
     except Exception:  # pragma: no cover - the options were checked at creation
         return "measure"

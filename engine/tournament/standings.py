@@ -123,7 +123,7 @@ def compute(state) -> list[Totals]:
     order = list(created.tiebreaks)
 
     def key(t: Totals):
-        parts = [-t.points]
+        parts: list[Fraction | int] = [-t.points]
         for tiebreak in order:
             parts.append(-(t.opponents_points if tiebreak == "opponents"
                            else t.measure if tiebreak == "measure" else t.wins))

@@ -127,6 +127,7 @@ class TournamentApi:
                     **tournaments.attach(tid, source or "", table=table, data=data)}
         elif kind == "close-round":
             return {"tournament": tid, **tournaments.close_round(tid)}
+        assert events is not None  # add, drop and penalty (FIELDS' other kinds answered above)
         rules = tournaments.service.load(tid).rules
         return {"tournament": tid, "events": [rules.events.to_map(e) for e in events]}
 
