@@ -150,9 +150,10 @@ def run(task: Callable[[str], dict], paths: list[str], jobs: int | None = None,
     rows: list[dict | None] = [None] * len(paths)
     if jobs == 1 or len(paths) <= 1:
         for index, path in enumerate(paths):
-            rows[index] = task(path)
+            row = task(path)
+            rows[index] = row
             if on_row is not None:
-                on_row(rows[index])
+                on_row(row)
         return rows  # type: ignore[return-value]
     size = max(1, min(CHUNK, len(paths) // (jobs * 4) or 1))
     starts = list(range(0, len(paths), size))

@@ -94,7 +94,7 @@ def svg(spec: dict) -> str:
     out.append(f'<text x="16" y="{TOP + plot_h / 2}" text-anchor="middle" '
                f'transform="rotate(-90 16 {TOP + plot_h / 2})">'
                f'{escape(spec.get("y_label", ""))}</text>')
-    marked = {}
+    marked: dict[str, list[int]] = {}
     for mark in spec.get("marks", []):
         for name in mark.get("series", []):
             marked.setdefault(name, []).append(mark["x"])
@@ -105,9 +105,9 @@ def svg(spec: dict) -> str:
         out.append(f'<polyline class="series" data-name="{escape(series["name"])}" '
                    f'points="{path}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>')
         for i in marked.get(series["name"], []):
-            v = series["values"][i] if i < len(series["values"]) else None
-            if v is not None:
-                out.append(f'<circle cx="{px(i):.1f}" cy="{py(v):.1f}" r="5" fill="none" '
+            value = series["values"][i] if i < len(series["values"]) else None
+            if value is not None:
+                out.append(f'<circle cx="{px(i):.1f}" cy="{py(value):.1f}" r="5" fill="none" '
                            f'stroke="{colour}" stroke-width="2"/>')
     y = TOP + 6
     for colour, series in zip(colours(spec), spec["series"]):

@@ -150,6 +150,7 @@ class Api:
         if role.kind == "organiser":
             return await run_in_threadpool(self.service.resolve, text)
         game = role.game
+        assert game is not None  # a game's token (only the organiser's key names none)
         try:  # named as anywhere else: the id, or 3+ characters of its start, end or suffix
             resolve_id(text, [game], "this server")
         except (UnknownGame, UsageError):
@@ -171,6 +172,7 @@ class Api:
             if as_name is not None:
                 raise NotAllowed(f"a spectator sees only public information, not {as_name}'s view")
             return PUBLIC
+        assert role.seat is not None  # a seat's token
         own = names[role.seat]
         if as_name is not None and as_name != own:
             raise NotAllowed(f"your token is {own}'s: you cannot act or read as {as_name}")

@@ -8,6 +8,8 @@ names its own.  :data:`HANDLERS` are the app's exception handlers.
 
 from __future__ import annotations
 
+from typing import Awaitable, Callable
+
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -89,5 +91,6 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 
 #: the app's exception handlers (engine.web.app.create_app)
-HANDLERS = {ApiError: api_error, DevilError: devil_error, HTTPException: http_error,
-            Exception: server_error}
+HANDLERS: dict[type[Exception], Callable[..., Awaitable[Response]]] = {
+    ApiError: api_error, DevilError: devil_error, HTTPException: http_error,
+    Exception: server_error}

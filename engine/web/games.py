@@ -163,14 +163,14 @@ class GameApi:
             raise ApiError(400, '"seed" must be a whole number of at least 0')
         issued: dict[str, str] = {}
 
-        def tokens(game: str, names: list[str]) -> dict[str, dict]:
+        def mint(game: str, names: list[str]) -> dict[str, dict]:
             plain, document = self.api.book.mint(game, names)
             issued.update(plain)
             return {"tokens": document}
 
         # the game exists only with its log, its secret and its tokens all in place
         loaded = await run_in_threadpool(self.api.service.create, kind, options, seed=seed,
-                                         private=tokens, seat_entropy=seat_entropy)
+                                         private=mint, seat_entropy=seat_entropy)
         names = loaded.rules.seats(loaded.state)
         tokens = {"referee": issued.pop("referee"), "spectator": issued.pop("spectator")}
         for seat, name in enumerate(names):

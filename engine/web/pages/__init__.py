@@ -180,9 +180,14 @@ def apply_patch(old: dict, patch: dict) -> dict:
 
 def expand(data: dict) -> list[dict]:
     """Every step's whole view, in order, from :func:`replay_data`'s ``view`` / ``patch``."""
-    views, view = [], None
+    views: list[dict] = []
+    view: dict | None = None
     for step in data["steps"]:
-        view = step["view"] if "view" in step else apply_patch(view, step["patch"])
+        if "view" in step:
+            view = step["view"]
+        else:
+            assert view is not None  # the first step holds the whole view
+            view = apply_patch(view, step["patch"])
         views.append(view)
     return views
 
