@@ -147,6 +147,7 @@ class FileClient:
         self.path = path
         check = verify_path(path)  # a re-chained impossible event is damage, named (exit 3)
         if not check.ok:
+            assert check.reason is not None  # a failed check says why
             raise LogDamaged(check.first_bad_seq or 0, check.reason, path)
         self.log = open_log(path)
 

@@ -200,6 +200,7 @@ def _verify_one(source: Source):
     from engine.replay import verify_bytes, verify_path
 
     if source.data is None:
+        assert source.path is not None  # a Source is a path or a store's bytes
         return verify_path(source.path)
     return verify_bytes(source.data, source.label)
 

@@ -5,6 +5,7 @@ unless ``--force``)."""
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import click
 
@@ -16,9 +17,9 @@ def write_new(path: str, text: "str | bytes", force: bool) -> None:
     one policy of every command that writes a file: export, audit --csv / --chart, replay
     --html, tournament standings --csv / --html)."""
     binary = isinstance(text, bytes)
+    textual: dict[str, Any] = {} if binary else {"newline": "", "encoding": "utf-8"}
     try:
-        with open(path, ("w" if force else "x") + ("b" if binary else ""),
-                  **({} if binary else {"newline": "", "encoding": "utf-8"})) as handle:
+        with open(path, ("w" if force else "x") + ("b" if binary else ""), **textual) as handle:
             handle.write(text)
     except FileExistsError:
         raise UsageError(f"{path} exists already; give a new file name or --force") from None

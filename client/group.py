@@ -78,7 +78,7 @@ class DevilGroup(click.Group):
             fail(ctx, exc.message, exc.exit_code, getattr(exc, "rule", None))
         except click.UsageError as exc:
             if "--json" in raw and not getattr(exc, "_shown", False):
-                exc._shown = True
+                exc._shown = True  # type: ignore[attr-defined]  # our mark: printed once
                 click.echo(json.dumps({"ok": False, "error": exc.format_message(), "rule": None,
                                        "exit": exc.exit_code}))
             raise

@@ -38,10 +38,10 @@ def error_from(status: int, data: Any) -> DevilError:
     else:
         message, code, rule = f"the server answered HTTP {status}", None, None
     if code == 1 or (code is None and status in (409, 422) and rule):
-        exc: DevilError = IllegalCommand.__new__(IllegalCommand)
-        DevilError.__init__(exc, message)  # the message already starts with the rule id
-        exc.rule = rule or ""
-        return exc
+        refused = IllegalCommand.__new__(IllegalCommand)
+        DevilError.__init__(refused, message)  # the message already starts with the rule id
+        refused.rule = rule or ""
+        return refused
     if code == 4 or status in (401, 403):
         return NotAllowed(message)
     if code == 3:
@@ -215,7 +215,8 @@ class RemoteClient:
                 except ValueError:
                     data = None
                 raise error_from(response.status_code, data)
-            kind, data_lines = None, []
+            kind: str | None = None
+            data_lines: list[str] = []
             for line in response.iter_lines():
                 if line == "":
                     if kind == "event" and data_lines:
