@@ -14,16 +14,18 @@ from __future__ import annotations
 
 import types
 import typing
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 import attrs
 
 from .errors import CodecError
 
 _converter = None
+_Class = TypeVar("_Class")
 
 
-def tagged(cls: type) -> type:
+@typing.dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
+def tagged(cls: type[_Class]) -> type[_Class]:
     """``attrs.frozen`` for an event or command class: slotted, frozen, compared and hashed by
     value (its class and its fields in order, as attrs does) and shown as attrs shows it
     (``Name(field=value, ...)``), with those three methods shared by every such class instead
@@ -32,9 +34,11 @@ def tagged(cls: type) -> type:
     import operator
 
     made = attrs.frozen(repr=False, eq=False)(cls)
-    names = tuple(field.name for field in attrs.fields(made))
+    names = tuple(field.name for field in attrs.fields(made))  # type: ignore[arg-type]  # made is an attrs class
     getter = operator.attrgetter(*names) if names else None
+    values: Callable[[Any], tuple]
     if len(names) > 1:
+        assert getter is not None
         values = getter
     elif names:
         def values(obj):
@@ -60,7 +64,7 @@ def tagged(cls: type) -> type:
         shown = ", ".join(f"{name}={value!r}" for name, value in zip(names, values(self)))
         return f"{self.__class__.__name__}({shown})"
 
-    made.__eq__, made.__ne__, made.__hash__, made.__repr__ = __eq__, __ne__, __hash__, __repr__
+    made.__eq__, made.__ne__, made.__hash__, made.__repr__ = __eq__, __ne__, __hash__, __repr__  # type: ignore[method-assign, assignment]  # the shared methods
     return made
 
 
@@ -230,7 +234,8 @@ def _value_plan(var: str, hint, depth: int) -> "tuple[str, str] | None":
         typing.get_origin(hint) is typing.Union else (hint,)
     if not options:
         return None
-    tests, copies = [], []
+    tests: list[str] = []
+    copies: list[str | None] = []
     item = f"x{depth}"
     for option in options:
         origin = typing.get_origin(option)
