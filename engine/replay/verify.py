@@ -203,7 +203,10 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
         return result
     seeded = revealed is not None
     if seats is not None:
-        revealed = {**revealed, "seats": seats}  # type: ignore[dict-item]  # None: the caller's except
+        if revealed is None:  # only a forged log: seat entropy belongs to digital games
+            return _bad(result, records[-1].seq, "the seats' values are revealed but no seed is: "
+                                                 "seat entropy belongs to a digital game")
+        revealed = {**revealed, "seats": seats}
     bad = _refold(rules, hook, records, events, committed, revealed, physical, result)
     if bad is not None:
         return _bad(result, *bad)
