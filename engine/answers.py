@@ -28,11 +28,12 @@ def event_entry(record, shown, viewer, created: int, to_map, desk=None) -> dict:
 
     ``shown``: the event as the viewer sees it (GameRules.visible); ``created``: the header's
     time (ms); ``to_map``: the kind's event encoder; ``desk``: engine.desk.state.Desk or None.
-    A seat sees its own command ids only and a spectator none: an id may say what a hidden
-    command was.
+    A seat sees its own command ids only and a spectator none (PUBLIC is -1, as the referee's
+    actor code is: the spectator is no actor): an id may say what a hidden command was.
     """
+    own = viewer is not REFEREE and viewer != PUBLIC and record.actor == viewer
     entry = {"seq": record.seq, "actor": record.actor,
-             "cmd": record.cmd if viewer is REFEREE or record.actor == viewer else None,
+             "cmd": record.cmd if viewer is REFEREE or own else None,
              "time": iso_time(created, record.ts), "event": to_map(shown)}
     if desk is not None:
         mark = desk.mark(record.seq)

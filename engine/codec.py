@@ -207,10 +207,17 @@ class Registry:
         from cattrs.errors import ClassValidationError
 
         body = {k: v for k, v in data.items() if k != "type"}
+        odd = _odd_key(body)
+        if odd is not None:  # cattrs' error report sorts and joins the field names: str only
+            raise CodecError(f"bad {self.name} {tag!r}: a field name must be text, not "
+                             f"{type(odd[0]).__name__} {odd[0]!r}"[:300])
         try:
             return hook(body, cls)
         except ClassValidationError as exc:
-            details = "; ".join(transform_error(exc, path=tag))
+            try:
+                details = "; ".join(transform_error(exc, path=tag))
+            except Exception:  # a report cattrs cannot write: say what failed, not how
+                details = f"{type(exc).__name__}: {exc}"[:300]
             raise CodecError(f"bad {self.name} {tag!r}: {details}") from None
         except (TypeError, ValueError) as exc:  # pragma: no cover - cattrs wraps these
             raise CodecError(f"bad {self.name} {tag!r}: {exc}") from None
@@ -221,6 +228,26 @@ _SCALARS = {int: "int", str: "str", bool: "bool", type(None): None}
 
 def _not_fast(_value) -> None:
     """The fast decoder and encoder of a class without a fast plan: always the slow path."""
+    return None
+
+
+def _odd_key(value, depth: int = 0) -> "tuple[Any] | None":
+    """``(key,)``: the first map key in ``value`` (maps and lists, nested) that is not a
+    string; None when every key is one."""
+    if depth > 64:
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return (key,)
+            found = _odd_key(item, depth + 1)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for item in value:
+            found = _odd_key(item, depth + 1)
+            if found is not None:
+                return found
     return None
 
 

@@ -231,10 +231,19 @@ def read_snapshot(data: bytes, game: str) -> "tuple[int, bytes, bytes, dict] | N
 
 
 def snapshot_folds(rules, seq: int, plain: dict) -> dict:
-    """``{viewer: Fold}`` at record ``seq`` from :func:`read_snapshot`'s plain folds."""
-    return {viewer: Fold(rules, viewer, state=state, seq=seq,
-                         desk=None if desk is None else Desk.from_plain(desk))
-            for viewer, (state, desk) in plain.items()}
+    """``{viewer: Fold}`` at record ``seq`` from :func:`read_snapshot`'s plain folds.  Raises
+    ValueError (or another error of bad data) for a state that is not the kind's (or the
+    seating stage's) or a desk that is not one."""
+    from .entropy import Seating
+
+    kinds = (type(rules.initial()), Seating)
+    out = {}
+    for viewer, (state, desk) in plain.items():
+        if type(state) not in kinds:
+            raise ValueError(f"a snapshot's state is a {type(state).__name__}")
+        out[viewer] = Fold(rules, viewer, state=state, seq=seq,
+                           desk=None if desk is None else Desk.from_plain(desk))
+    return out
 
 
 def _unpickle(data: bytes):

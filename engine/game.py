@@ -242,9 +242,8 @@ def check_players(players, low: int, high: int, title: str, rule: str) -> list[s
                              "(tokens, --as); give the player another name")
     if not low <= len(players) <= high:
         raise UsageError(f"{title} takes {low} to {high} players, not {len(players)} ({rule})")
-    if len({p.casefold() for p in players}) != len(players):
-        raise UsageError(f"every player needs a unique name, whatever the case: a name is "
-                         f"found in any case (--as anna finds Anna) ({rule})")
+    if len(set(players)) != len(players):
+        raise UsageError(f"every player needs a unique name ({rule})")
     return players
 
 

@@ -87,6 +87,11 @@ class GameService:
                              "digital games")
         events = rules.setup(dict(options), chance)
         names = rules.seats(rules.fold(events))
+        if len({str(name).casefold() for name in names}) != len(names):
+            # a new game only: a name is found in any case (engine.seats), so two that differ
+            # only in case could not be told apart; a game recorded before may have them
+            raise UsageError("every player needs a unique name, whatever the case: a name is "
+                             "found in any case (--as anna finds Anna)")
         if seat_entropy:  # the options checked by a setup whose draws are thrown away
             from ..entropy import TableOpened, options_text
 

@@ -142,7 +142,7 @@ class GameCache:
         data = self.store.snapshot(game)
         if not data:
             return None
-        found = snapshots.read(data, game)
+        found = snapshots.read(self.store, data, game)
         if found is None:
             return None
         seq, link, header_link, plain = found
@@ -150,11 +150,14 @@ class GameCache:
         if batch.base is None or batch.base.link != link or batch.header.link != header_link:
             return None
         rules = rules_for(batch.header.kind)
-        folds = snapshots.folds(rules, seq, plain)
-        referee = folds.pop(REFEREE)
-        loaded = Loaded(game, batch.header, rules, referee, batch.base, seq, [], [], folds,
-                        snapshot_seq=seq, fill=self._fill)
-        self.advance(loaded, batch.records)
+        try:
+            folds = snapshots.folds(rules, seq, plain)
+            referee = folds.pop(REFEREE)
+            loaded = Loaded(game, batch.header, rules, referee, batch.base, seq, [], [], folds,
+                            snapshot_seq=seq, fill=self._fill)
+            self.advance(loaded, batch.records)
+        except Exception:  # folds that do not hold (a snapshot is never trusted): the log decides
+            return None
         return loaded
 
     def _fill(self, loaded: Loaded) -> None:

@@ -175,7 +175,14 @@ class Api:
         assert role.seat is not None  # a seat's token
         own = names[role.seat]
         if as_name is not None and as_name != own:
-            raise NotAllowed(f"your token is {own}'s: you cannot act or read as {as_name}")
+            from ..seats import seat_named
+
+            try:  # ?as= in another case names the token's own seat too
+                named = seat_named(names, as_name)
+            except UsageError:
+                named = None
+            if named != role.seat:
+                raise NotAllowed(f"your token is {own}'s: you cannot act or read as {as_name}")
         return role.seat
 
     def names(self, game: str) -> list[str]:

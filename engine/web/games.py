@@ -101,7 +101,11 @@ class GameApi:
         if viewer is not REFEREE and not role.is_referee:
             command.setdefault("player", names[viewer])
         elif as_name is not None:
-            command.setdefault("player", as_name)
+            command.setdefault("player", names[viewer])  # ?as= in any case: the seat's name
+        if isinstance(command.get("player"), str):  # spelled as the game does, as the CLI does
+            from ..seats import player_named
+
+            command["player"] = player_named(names, command["player"])
         actor = REFEREE if role.is_referee else role.seat
         result = self.api.service.submit(game, command, actor=actor, command_id=key)
         if result.repeated and result.records and result.records[0].actor != actor_code(actor):

@@ -106,3 +106,20 @@ def test_a_name_in_another_case_is_shown_as_the_game_spells_it(devil):
 def test_two_players_whose_names_differ_only_in_case_are_refused(devil):
     refused = devil("new", "atkr", "--player", "Anna", "--player", "anna", code=2).stderr
     assert "unique name" in refused
+
+
+def test_a_game_recorded_with_names_that_differ_in_case_still_verifies(tmp_path):
+    """The rule against two names the same but for case is a new game's (the service's):
+    a game recorded before it (its setup re-run by verify) is not damage."""
+    from engine.game import rules_for
+    from engine.log import REFEREE_ACTOR
+    from engine.replay import verify_path
+    from engine.store import FileStore
+
+    rules = rules_for("atkr")
+    events = rules.setup({"players": ["Anna", "anna"], "first": "Anna", "physical": True},
+                         None)
+    store = FileStore(str(tmp_path))
+    store.create("atkr", "atkr-old001", REFEREE_ACTOR, [rules.events.to_map(e) for e in events])
+    result = verify_path(store.path("atkr-old001"))
+    assert result.ok, result.reason

@@ -14,6 +14,7 @@ import attrs
 import pytest
 
 from engine import service as service_module
+from engine.service import snapshots
 from engine.bots import make_bot, play_out
 from engine.game import PUBLIC, REFEREE
 from engine.service import GameService
@@ -86,7 +87,7 @@ def test_a_snapshot_is_written_and_a_cold_load_starts_from_it(tmp_path, monkeypa
     game = _play(service, "castle", 5, seed=3, max_commands=200)
     version = service.load(game).version
     assert version > 80
-    snap = pickle.loads(store.snapshot(game))
+    snap = pickle.loads(snapshots.unseal(store, game, store.snapshot(game)))
     assert version - 40 < snap["seq"] <= version
     cold = GameService(FileStore(str(tmp_path)))
     loaded = cold.load(game)
@@ -101,18 +102,18 @@ def test_a_snapshot_whose_link_does_not_match_is_ignored_and_rebuilt(tmp_path, m
     store = FileStore(str(tmp_path))
     service = GameService(store)
     game = _play(service, "atkr", 3, seed=5, max_commands=150)
-    snap = pickle.loads(store.snapshot(game))
+    snap = pickle.loads(snapshots.unseal(store, game, store.snapshot(game)))
     # a snapshot whose folds are wrong (the referee's money doubled) and whose link is not the
     # log's link at its position: it must not be believed
     bad_state = snap["folds"][REFEREE][0]
     bad_state.money = [m * 2 for m in bad_state.money]
     snap["link"] = bytes(8)
-    store.save_snapshot(game, pickle.dumps(snap))
+    store.save_snapshot(game, snapshots.seal(store, game, pickle.dumps(snap)))
     cold = GameService(FileStore(str(tmp_path)))
     loaded = cold.load(game)
     assert loaded.base == 0  # folded from the log's start
     assert _views(cold, game) == _fresh_views(service, game)
-    rebuilt = pickle.loads(store.snapshot(game))
+    rebuilt = pickle.loads(snapshots.unseal(store, game, store.snapshot(game)))
     assert rebuilt["seq"] == loaded.version
     assert rebuilt["link"] == store.head(game).link
 
@@ -134,7 +135,13 @@ def test_another_games_snapshot_is_ignored(tmp_path, monkeypatch):
     service = GameService(store)
     one = _play(service, "atkr", 3, seed=1, max_commands=80)
     two = _play(service, "atkr", 3, seed=2, max_commands=80)
+    # another game's snapshot, sealed as that game's: refused by its seal
     store.save_snapshot(two, store.snapshot(one))
+    cold = GameService(FileStore(str(tmp_path)))
+    assert cold.load(two).base == 0
+    # and sealed for this game (as a store whose key was read would): refused by its contents
+    store.save_snapshot(two, snapshots.seal(store, two, snapshots.unseal(store, one,
+                                                                         store.snapshot(one))))
     cold = GameService(FileStore(str(tmp_path)))
     assert cold.load(two).base == 0
     assert _views(cold, two) == _fresh_views(service, two)
@@ -176,9 +183,44 @@ def test_a_snapshot_holding_code_is_ignored_and_never_run(tmp_path):
         def __reduce__(self):
             return (open, (str(marker), "w"))
 
-    store.save_snapshot(game, pickle.dumps({"format": 2, "game": game, "seq": 1,
-                                            "link": b"", "header_link": b"", "folds": Evil()}))
+    store.save_snapshot(game, snapshots.seal(store, game, pickle.dumps(
+        {"format": 2, "game": game, "seq": 1, "link": b"", "header_link": b"",
+         "folds": Evil()})))
     cold = GameService(FileStore(str(tmp_path)))
     assert cold.load(game).base == 0
     assert not marker.exists()
     assert _views(cold, game) == _fresh_views(service, game)
+
+
+def test_a_sealed_snapshot_whose_folds_do_not_hold_is_dropped_for_the_log(tmp_path,
+                                                                          monkeypatch):
+    """A snapshot with the right seal, seq and links but folds that cannot be built (a desk
+    that is not one) or advanced (a state that is not one) is dropped and the log folded from
+    the start: no internal error, and the log is not blamed."""
+    monkeypatch.setattr(service_module.snapshots, "SNAPSHOT_EVERY", 40)
+    store = FileStore(str(tmp_path))
+    service = GameService(store)
+    game = _play(service, "atkr", 3, seed=5, max_commands=150)
+    snap = pickle.loads(snapshots.unseal(store, game, store.snapshot(game)))
+    for folds in ({viewer: (state, {"voids": 1}) for viewer, (state, _) in snap["folds"].items()},
+                  {viewer: (1, desk) for viewer, (_, desk) in snap["folds"].items()}):
+        store.save_snapshot(game, snapshots.seal(store, game, pickle.dumps({**snap,
+                                                                            "folds": folds})))
+        cold = GameService(FileStore(str(tmp_path)))
+        assert cold.load(game).base == 0
+        assert _views(cold, game) == _fresh_views(service, game)
+
+
+def test_an_unsealed_snapshot_is_never_unpickled(tmp_path):
+    store = FileStore(str(tmp_path))
+    service = GameService(store)
+    game = _play(service, "atkr", 2, seed=8, max_commands=60)
+    marker = tmp_path / "ran"
+
+    class Evil:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    store.save_snapshot(game, b"DSN1" + bytes(32) + pickle.dumps(Evil()))
+    cold = GameService(FileStore(str(tmp_path)))
+    assert cold.load(game).base == 0 and not marker.exists()

@@ -92,3 +92,33 @@ def test_a_record_time_out_of_range_is_damage_at_its_record():
     with pytest.raises(LogDamaged) as info:
         scan(header + records)
     assert info.value.seq == 1 and "wrong type" in info.value.reason
+
+
+def test_a_map_key_that_is_not_text_is_damage_at_its_record_everywhere(tmp_path):
+    """A re-chained log whose event holds a map key that is not a string (msgpack allows it)
+    is damage named at its record by every reader, exit 3, never an internal error (cattrs'
+    error report could not sort such keys: exit 70, and `devil games` failed for the store)."""
+    from click.testing import CliRunner
+
+    from client.cli import cli
+
+    source = os.path.join(REPLAYS, "castle-3p.devlog")
+    log = open_log(source)
+    index = len(log.records) - 1 - next(i for i, e in enumerate(reversed(log.events))
+                                        if e.TYPE == "game_ended")
+
+    def doctor(i, m):
+        if i == index:
+            m["reveal"] = {1: 2}
+
+    path = rechain(source, tmp_path / "store", doctor)
+    result = verify_path(path)
+    assert not result.ok and result.first_bad_seq == index + 1
+    assert "field name must be text" in result.reason
+    runner = CliRunner()
+    for args in (["verify", path], ["show", path], ["log", path], ["replay", path]):
+        done = runner.invoke(cli, args)
+        assert done.exit_code == 3, (args, done.output)
+        assert f"record {index + 1}" in done.output + (done.stderr or ""), args
+    listed = runner.invoke(cli, ["--store", str(tmp_path / "store"), "games", "--json"])
+    assert listed.exit_code == 0 and "field name must be text" in listed.output
