@@ -23,6 +23,7 @@ def _fix_chance_and_clock(monkeypatch):
     byte for byte; returns a function that restarts the clock."""
     import engine.chance
     import engine.service
+    import engine.simulate
     import engine.store.file
     import engine.store.memory
 
@@ -37,6 +38,7 @@ def _fix_chance_and_clock(monkeypatch):
 
     monkeypatch.setattr(engine.store.file, "now_ms", now)
     monkeypatch.setattr(engine.store.memory, "now_ms", now)
+    monkeypatch.setattr(engine.simulate, "now_ms", now)
     monkeypatch.setattr(engine.chance.secrets, "token_hex", lambda n: "ab" * n)
     monkeypatch.setattr(engine.store.protocol, "random_game_id", lambda k: f"{k}-same01")
     return restart
