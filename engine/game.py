@@ -261,6 +261,8 @@ def seat_of(names: list[str], name: str, rule: str) -> int:
     game has no such player (exit 2, like an unknown game; nothing is recorded), with the
     players' names and a suggestion.  Exact: a command names its player as the game spells it
     (:mod:`engine.seats`)."""
+    if name in names:  # the common case, without the import (decide asks for every command)
+        return names.index(name)
     from .seats import seat_named
 
     return seat_named(names, name, rule, fold_case=False)

@@ -148,7 +148,8 @@ def simulate(kind: str, options: dict, bots: dict[int, Any], *, seed: int | None
             if bot is None:
                 raise UsageError(f"seat {seat} ({names[seat]}) has no bot")
             command = bot.choose(known, seat, legal)
-            if by_type.get(getattr(type(command), "TYPE", None)) is not type(command):
+            tag = getattr(type(command), "TYPE", None)
+            if by_type.get(tag) is not type(command):  # type: ignore[arg-type]  # any TYPE
                 command = rules.commands.from_map(command)  # as the service decodes a map
             acting = acting_seat(state, command)
             if acting != seat:  # what the service refuses of a seat (engine.service.commands)

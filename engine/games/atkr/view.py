@@ -98,7 +98,7 @@ class Choices(Sequence):
 
     __slots__ = ("player", "bets", "others")
 
-    def __init__(self, player: str | None, bets: range | None, others: list):
+    def __init__(self, player: str, bets: range | None, others: list):
         self.player, self.bets, self.others = player, bets, others
 
     def __len__(self) -> int:
@@ -121,7 +121,7 @@ class Choices(Sequence):
         return f"Choices({self.player!r}, bets={self.bets!r}, others={self.others!r})"
 
 
-_NOTHING = Choices(None, None, [])
+_NOTHING = Choices("", None, [])
 
 
 def choices(state: State, seat: int) -> Choices:
