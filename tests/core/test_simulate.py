@@ -10,7 +10,7 @@ import pytest
 from engine.bots import make_bot
 from engine.replay import verify_bytes
 from engine.simulate import play_game, stopped
-from engine.store import FileStore
+from engine.store import FileStore, MemoryStore
 
 
 def _bots(kind, players, seed, bot="random", **params):
@@ -202,3 +202,30 @@ def test_lazy_legal_choices_are_the_legal_commands_a_seat_knows(physical):
             for fold in seats:
                 fold.advance(events)
         assert checked > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind,bot,players", [
+    *[("atkr", bot, n) for bot in ("random", "cautious") for n in range(2, 7)],
+    *[("castle", bot, n) for bot in ("random", "sensible") for n in range(3, 11)]])
+def test_many_simulated_games_are_the_service_s_games(monkeypatch, kind, bot, players):
+    """At every size and with every bot, 5 games: the simulation's bytes are those of
+    engine.bots.play_out through GameService.submit (on a MemoryStore)."""
+    from engine.bots import play_out
+    from engine.service import GameService
+    from engine.simulate import simulate
+
+    restart = _fix_chance_and_clock(monkeypatch)
+    options = {"players": [f"P{i}" for i in range(players)]}
+    params = {"samples": 20} if bot == "cautious" else {}
+    for seed in range(5):
+        restart()
+        fast = simulate(kind, options, _bots(kind, players, seed, bot, **params), seed=seed,
+                        max_rounds=40)
+        restart()
+        service = GameService(MemoryStore(), sign=False)
+        game = service.create(kind, options, seed=seed).game
+        slow = play_out(service, game, _bots(kind, players, seed, bot, **params), max_rounds=40)
+        assert fast.data == service.store.log_bytes(game)
+        assert fast.result["commands"] == slow["commands"]
+        assert verify_bytes(fast.data).ok
