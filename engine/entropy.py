@@ -247,6 +247,11 @@ def staged(rules):
     def legal_commands(state, seat):
         return [] if type(state) is Seating else rules.legal_commands(state, seat)
 
+    kind_choices = rules.legal_choices
+
+    def legal_choices(state, seat):
+        return () if type(state) is Seating else kind_choices(state, seat)
+
     def acting_seat(state, command):
         if type(command) is SeatEntropy:
             from .seats import seat_named
@@ -290,6 +295,7 @@ def staged(rules):
         events=Registry(rules.events.name, [*rules.events.by_type.values(), *SHARED_EVENTS]),
         commands=Registry(rules.commands.name, [*rules.commands.by_type.values(), SeatEntropy]),
         evolve=evolve, redact=redact, view=view, seats=seats, legal_commands=legal_commands,
+        legal_choices=None if kind_choices is None else legal_choices,
         acting_seat=acting_seat, decide=decide,
         is_over=lambda state: False if type(state) is Seating else rules.is_over(state),
         physical=lambda state: False if type(state) is Seating else rules.physical(state),

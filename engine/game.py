@@ -114,6 +114,13 @@ class GameRules:
       own points replace the scale, e.g. a personal score), "measure": the name of the value
       summed for the tiebreak (e.g. "money"), "values": [int per seat], "winners": [seat]}``.
       ``None``: the kind cannot be played in a tournament.
+    * ``legal_choices(state, seat) -> sequence`` (optional): :attr:`legal_commands` built
+      lazily, for bots in bulk (:mod:`engine.simulate`): a sequence of the same commands in the
+      same order, each built only when asked for, with whatever compact description the kind's
+      bots read (e.g. a range of bets).  It gives the same commands from the referee's state
+      as from the seat's own fold (tests/core/test_simulate.py checks it), so a simulation asks
+      it of the one state it decides on.  ``None``: simulations use ``legal_commands`` on the
+      seat's fold.  ``legal_commands`` stays what everything else asks.
     """
 
     kind: str
@@ -143,6 +150,7 @@ class GameRules:
     audit: "Callable[[Any], Any] | None" = None
     notes: "Callable[[Any], list] | None" = None
     placings: "Callable[[Any], dict] | None" = None
+    legal_choices: "Callable[[Any, int], Any] | None" = None
 
     def __attrs_post_init__(self):
         # the referee's desk (corrections, disputes, rulings) writes its events into every
@@ -252,6 +260,8 @@ def seat_of(names: list[str], name: str, rule: str) -> int:
     game has no such player (exit 2, like an unknown game; nothing is recorded), with the
     players' names and a suggestion.  Exact: a command names its player as the game spells it
     (:mod:`engine.seats`)."""
+    if name in names:  # the common case, without the import (decide asks for every command)
+        return names.index(name)
     from .seats import seat_named
 
     return seat_named(names, name, rule, fold_case=False)

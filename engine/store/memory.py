@@ -91,11 +91,11 @@ class MemoryStore:
         if not result.records:
             raise UsageError("the log has a header but no events")
         self._check(result.header.game)
-        return self._install(bytes(data), secret)
+        return self._install(bytes(data), secret, scanned=result)
 
     def _install(self, data: bytes, secret: dict | None,
-                 private: dict[str, dict] | None = None) -> str:
-        result = scan(data)
+                 private: dict[str, dict] | None = None, scanned=None) -> str:
+        result = scan(data) if scanned is None else scanned  # import_log has read it already
         game = result.header.game
         with self._lock:
             if game in self._streams:

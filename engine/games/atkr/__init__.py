@@ -14,7 +14,7 @@ from .evolve import evolve, initial
 from .options import setup
 from .rebuild import command_for
 from .state import PHASE_OVER
-from .view import acting_seat, legal_commands, redact, view
+from .view import acting_seat, choices, legal_commands, redact, view
 
 _PHASES = {"setup": "setting up", "bet": "bets", "draw": "pulling coals"}
 
@@ -64,6 +64,7 @@ RULES = GameRules(
     view=view,
     redact=redact,
     legal_commands=legal_commands,
+    legal_choices=choices,
     acting_seat=acting_seat,
     is_over=lambda state: state.phase == PHASE_OVER,
     seats=lambda state: list(state.players),

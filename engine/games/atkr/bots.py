@@ -23,9 +23,12 @@ _DEVIL_INDEX = KIND_INDEX[DEVIL]
 
 
 class RandomBot:
-    """A random legal command (see the module docstring), chosen by ``rng``."""
+    """A random legal command (see the module docstring), chosen by ``rng``.  It reads only
+    ``legal`` (a list, or the lazy :class:`engine.games.atkr.view.Choices`), never the state
+    (``reads_state = False``: a simulation need not fold its seat, engine.simulate)."""
 
     kind = "random"
+    reads_state = False
 
     def __init__(self, rng: random.Random | None = None, max_bet: int = 100,
                  p_draw: float = 0.6):
@@ -33,10 +36,13 @@ class RandomBot:
         self.max_bet = max_bet
         self.p_draw = p_draw
 
-    def choose(self, state: State, seat: int, legal: list):
+    def choose(self, state: State | None, seat: int, legal):
         if not legal:
             return None
         rng = self.rng
+        bets = getattr(legal, "bets", None)
+        if bets is not None:  # the lazy choices: the top bet without building every bet
+            return Bet(legal.player, rng.randrange(0, min(bets[-1], self.max_bet) + 1, 10))
         if type(legal[0]) is Bet:
             top = max(c.amount for c in legal)
             return Bet(legal[0].player, rng.randrange(0, min(top, self.max_bet) + 1, 10))

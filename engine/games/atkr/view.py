@@ -5,10 +5,13 @@
 * :func:`view`: a JSON-able map of the table as ``viewer`` sees it.  A seat sees its own money
   and bet, everyone's track space, the exact money of pact holders (ATKR-6.4) and, once
   revealed, every bet; the referee sees everything.  Values the viewer may not see are None.
-* :func:`legal_commands`: every command ``seat`` may submit now.
+* :func:`legal_commands`: every command ``seat`` may submit now; :func:`choices` the same
+  built lazily (a range of bets, not every bet), for bots in bulk (engine.simulate).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
 
 from ...game import REFEREE, seat_of
 from . import events as ev
@@ -84,14 +87,53 @@ def view(state: State, viewer) -> dict:
     }
 
 
-def legal_commands(state: State, seat: int) -> list:
-    """Every command ``seat`` may submit now (from the seat's own redacted fold)."""
+class Choices(Sequence):
+    """The commands one seat may submit now, built only when asked (:func:`choices`).
+
+    ``bets``: the amounts the seat may bet (a ``range`` of multiples of 10), or None outside
+    its bet; ``others``: the other commands (a draw, the physical game's draws, a stop), a
+    short list.  ``player``: the seat's name.  As a sequence it is the same list, in the same
+    order, as :func:`legal_commands` (a ``Bet`` object is built for the index asked for).
+    """
+
+    __slots__ = ("player", "bets", "others")
+
+    def __init__(self, player: str, bets: range | None, others: list):
+        self.player, self.bets, self.others = player, bets, others
+
+    def __len__(self) -> int:
+        return len(self.bets) if self.bets is not None else len(self.others)
+
+    def __getitem__(self, index):
+        if self.bets is None:
+            return self.others[index]
+        if isinstance(index, slice):
+            return [Bet(self.player, amount) for amount in self.bets[index]]
+        return Bet(self.player, self.bets[index])
+
+    def __iter__(self) -> Iterator:
+        if self.bets is None:
+            return iter(self.others)
+        player = self.player
+        return (Bet(player, amount) for amount in self.bets)
+
+    def __repr__(self) -> str:
+        return f"Choices({self.player!r}, bets={self.bets!r}, others={self.others!r})"
+
+
+_NOTHING = Choices("", None, [])
+
+
+def choices(state: State, seat: int) -> Choices:
+    """Every command ``seat`` may submit now, as :class:`Choices` (GameRules.legal_choices):
+    the same from the seat's own redacted fold as from the referee's state (what a seat may do
+    is public to it: its own money, whose turn, its own coals)."""
     if seat is None or seat < 0 or seat >= state.n:
-        return []
-    name = state.players[seat]
+        return _NOTHING
     if state.phase == PHASE_BET and not state.bet_in[seat]:
-        return [Bet(name, amount) for amount in range(0, state.money[seat] + 1, 10)]
+        return Choices(state.players[seat], range(0, state.money[seat] + 1, 10), [])
     if state.phase == PHASE_DRAW and state.turn == seat:
+        name = state.players[seat]
         if state.physical:
             out: list[Draw | Stop] = [Draw(name, kind)
                                       for kind, count in zip(COAL_KINDS, state.furnace) if count]
@@ -99,8 +141,14 @@ def legal_commands(state: State, seat: int) -> list:
             out = [Draw(name)]
         if state.coals[seat]:
             out.append(Stop(name))
-        return out
-    return []
+        return Choices(name, None, out)
+    return _NOTHING
+
+
+def legal_commands(state: State, seat: int) -> list:
+    """Every command ``seat`` may submit now (from the seat's own redacted fold): the list of
+    :func:`choices`."""
+    return list(choices(state, seat))
 
 
 def acting_seat(state: State, command) -> int | None:
