@@ -23,7 +23,7 @@ from ..chance import SeededChance
 from ..errors import UsageError
 from ..game import REFEREE, rules_for
 from ..log import REFEREE_ACTOR, Header, Record
-from . import commands, seating
+from . import commands, seating, steps
 from .cache import GameCache, Loaded
 from .commands import (MAX_COMMAND_ID, RETRIES, Submitted, actor_code, check_command_id,
                        is_desk_command)
@@ -205,8 +205,15 @@ class GameService:
         Raises IllegalCommand (rules), NotAllowed (actor), CodecError / UsageError (malformed),
         ConcurrencyConflict (other writers won :data:`RETRIES` races in a row).
         """
+        return steps.run(self.submit_steps(game, command, actor=actor, command_id=command_id),
+                         self.store)
+
+    def submit_steps(self, game: str, command, *, actor=CONSOLE, command_id: str | None = None
+                     ) -> steps.Steps:
+        """:meth:`submit` as a path of steps (engine.service.steps): the HTTP app drives it on
+        its event loop, the appends going to the store's group-commit writer."""
         self.signing.ready()  # a damaged signing key refuses before anything is appended
-        return commands.submit(self, game, command, actor, command_id)
+        return commands.submit_steps(self, game, command, actor, command_id)
 
     # -- receipts, seals, chance --------------------------------------------------------------
     def signer(self):
@@ -224,13 +231,18 @@ class GameService:
         """The seal of a finished ``game`` (signed final head, kept as its private document
         ``"seal"``; made now if the game ended without one, e.g. imported), or None while it
         runs.  The tournament bundle calls this for each table's game."""
+        return steps.run(self.seal_steps(game), self.store)
+
+    def seal_steps(self, game: str) -> steps.Steps:
+        """:meth:`seal` as a path of steps (engine.service.steps)."""
         self.signer()  # a damaged key refuses before seats_revealed is appended
         with self.cache.lock(game):
             loaded = self.cache.refresh(game)
             if not loaded.rules.is_over(loaded.state):
                 return None
-            seating.reveal_seats(self, loaded)  # a seated game's values, if a crash left them out
-            return self.signing.seal(loaded)
+            # a seated game's values, if a crash left them out
+            yield from seating.reveal_seats(self, loaded)
+            return (yield from self.signing.seal(loaded))
 
     def chance(self, game: str, commitment: str | None, loaded: Loaded | None = None
                ) -> SeededChance:

@@ -22,7 +22,7 @@ from ..errors import ConcurrencyConflict, NotAllowed, UsageError
 from ..fold import fold
 from ..game import REFEREE
 from ..log import REFEREE_ACTOR, Record
-from . import seating
+from . import seating, steps
 from .seating import CONSOLE, LazyChance
 
 #: how often a submit decides again after losing a race to another writer
@@ -75,7 +75,14 @@ def actor_code(actor) -> int:
 def submit(service, game: str, command, actor=CONSOLE, command_id: str | None = None
            ) -> Submitted:
     """Check ``command`` (an object or a tagged map) and record what it causes (see
-    :meth:`engine.service.GameService.submit`)."""
+    :meth:`engine.service.GameService.submit`), in this thread."""
+    return steps.run(submit_steps(service, game, command, actor, command_id), service.store)
+
+
+def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | None = None
+                 ) -> steps.Steps:
+    """:func:`submit` as a path of steps (engine.service.steps): it yields its appends and
+    other durable writes, and returns the :class:`Submitted`."""
     check_command_id(command_id)
     at_desk = is_desk_command(command)
     cache, store = service.cache, service.store
@@ -93,28 +100,30 @@ def submit(service, game: str, command, actor=CONSOLE, command_id: str | None = 
             elif type(loaded.state) is Seating or type(command) is SeatEntropy:
                 outcome = seating.decide_seating(service, loaded, command, actor)
                 if outcome[0] == "open":  # every seat in, the table never opened: open it
-                    seating.open_table(service, loaded)
+                    yield from seating.open_table(service, loaded)
                     continue  # and decide the command again, now that the game has started
                 if outcome[0] == "repeated":
                     done = outcome[1]
                     return _answer(service, loaded, done,
                                    loaded.events[done[0].seq - 1:done[-1].seq], repeated=True)
-                _, acting, event = outcome
+                _, acting, event, private = outcome
+                yield steps.Call(seating.keep_value, (store, *private))  # before its commitment
                 events, seated = [event], True
             else:
                 acting, events = _decide_game(store, loaded, command, actor)
             maps = [loaded.rules.events.to_map(e) for e in events]
             try:
-                records = store.append(game, loaded.head.seq, actor_code(acting), command_id, maps)
+                records = yield steps.Append(game, loaded.head.seq, actor_code(acting),
+                                             command_id, maps)
             except ConcurrencyConflict:
                 continue  # another writer got there first: read what it wrote, decide again
             cache.advance(loaded, records)
             if seated:
                 if not loaded.state.waiting:
-                    records = records + (seating.open_table(service, loaded) or [])
+                    records = records + ((yield from seating.open_table(service, loaded)) or [])
             elif not at_desk and loaded.rules.is_over(loaded.state):
-                records = records + seating.reveal_seats(service, loaded)
-            receipt = service.signing.command(loaded, records, service.seal)
+                records = records + (yield from seating.reveal_seats(service, loaded))
+            receipt = yield from service.signing.command(loaded, records, service.seal_steps)
             return Submitted(game, records, loaded.appended(len(records)), receipt=receipt,
                              loaded=loaded)
         raise ConcurrencyConflict(f"{game} is busy: other writers moved it on {RETRIES} times "

@@ -16,7 +16,8 @@ from ..chance import SeededChance, commitment as commitment_of
 from ..entropy import SeatEntropy, Seating
 from ..errors import ConcurrencyConflict, DevilError, IllegalCommand, NotAllowed
 from ..game import REFEREE
-from ..log import REFEREE_ACTOR, Record
+from ..log import REFEREE_ACTOR
+from .steps import Append, Steps
 
 #: ``actor`` for a trusted console (the local CLI): the command acts for the seat it names,
 #: or as the referee where only the referee may give it.
@@ -48,7 +49,9 @@ def decide_seating(service, loaded, command, actor):
     seat is in but the table never opened (open it, then decide the command again);
     ``("repeated", records)`` for a value the seat gave already; else ``("commit", seat,
     event)``, the seat's commitment to append (its value is kept private first).  Raises
-    IllegalCommand (SEAT-1, SEAT-2), NotAllowed."""
+    IllegalCommand (SEAT-1, SEAT-2), NotAllowed.  A commitment comes with ``(game, name,
+    document)``: the seat's value, to keep private (:func:`keep_value`) before the commitment
+    is appended."""
     rules, state, game = loaded.rules, loaded.state, loaded.game
     if type(command) is not SeatEntropy:
         if type(state) is Seating and not state.waiting:  # in, but the table never opened
@@ -74,14 +77,19 @@ def decide_seating(service, loaded, command, actor):
         done = [r for r, e in zip(loaded.records, loaded.events)
                 if type(e) is entropy.SeatCommitted and e.seat == seat]
         return ("repeated", done)
-    service.store.put_private(game, entropy.private_name(seat),
-                              {"value": command.value, "commitment": commitment}, replace=True)
-    return ("commit", seat, entropy.SeatCommitted(seat, commitment))
+    private = (game, entropy.private_name(seat), {"value": command.value,
+                                                   "commitment": commitment})
+    return ("commit", seat, entropy.SeatCommitted(seat, commitment), private)
 
 
-def open_table(service, loaded) -> list[Record] | None:
+def keep_value(store, game: str, name: str, document: dict) -> None:
+    """Keep a seat's value as the game's private document ``name`` (durable when it returns)."""
+    store.put_private(game, name, document, replace=True)
+
+
+def open_table(service, loaded) -> Steps:
     """Run the kind's setup with the mixed chance once every seat is in (the referee's
-    records), or None if another writer did it first."""
+    records), or None if another writer did it first (steps: engine.service.steps)."""
     first = entropy.opening(loaded.events)
     assert first is not None  # only a seated game's table is opened
     options = json.loads(first.options)
@@ -89,7 +97,7 @@ def open_table(service, loaded) -> list[Record] | None:
     events = loaded.rules.setup(dict(options), chance_)
     maps = [loaded.rules.events.to_map(e) for e in events]
     try:
-        records = service.store.append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None, maps)
+        records = yield Append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None, maps)
     except ConcurrencyConflict:
         return None
     loaded.chance = chance_
@@ -97,8 +105,9 @@ def open_table(service, loaded) -> list[Record] | None:
     return records
 
 
-def reveal_seats(service, loaded) -> list[Record]:
-    """At the end of a seated game: append ``seats_revealed`` (every seat's value) once."""
+def reveal_seats(service, loaded) -> Steps:
+    """At the end of a seated game: append ``seats_revealed`` (every seat's value) once; the
+    records appended (steps: engine.service.steps)."""
     opened = entropy.opening(loaded.events)
     if opened is None or entropy.revealed_values(loaded.events) is not None:
         return []
@@ -106,8 +115,8 @@ def reveal_seats(service, loaded) -> list[Record]:
     if chance_ is None or getattr(chance_, "seats", None) is None:
         chance_ = chance(service.store, loaded.game, opened.commitment, loaded)
     event = entropy.SeatsRevealed(list(chance_.seats))
-    records = service.store.append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None,
-                                   [loaded.rules.events.to_map(event)])
+    records = yield Append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None,
+                           [loaded.rules.events.to_map(event)])
     service.cache.advance(loaded, records)
     return records
 

@@ -7,6 +7,7 @@ is sealed (its signed final head, kept as the game's private document ``"seal"``
 from __future__ import annotations
 
 from ..log import Header, Record, iso_time
+from .steps import Call, Steps
 
 
 class Signing:
@@ -40,19 +41,19 @@ class Signing:
         return self.signer().receipt(game, record.seq, record.link,
                                      iso_time(header.created, record.ts))
 
-    def command(self, loaded, records: list[Record], seal) -> dict | None:
+    def command(self, loaded, records: list[Record], seal) -> Steps:
         """A new command's receipt (None when nothing was appended or signing is off); when
-        the command ended the game, ``seal(game)`` keeps its seal too."""
+        the command ended the game, ``seal(game)`` (steps) keeps its seal too."""
         if not records or not self.enabled:
             return None
         receipt = self.receipt(loaded.game, records[-1], loaded.header)
         if loaded.rules.is_over(loaded.state):
-            seal(loaded.game)
+            yield from seal(loaded.game)
         return receipt
 
-    def seal(self, loaded) -> dict:
+    def seal(self, loaded) -> Steps:
         """The seal of the finished game ``loaded`` at its head: the kept one if it seals this
-        head, else a new one, kept."""
+        head, else a new one, kept (steps: engine.service.steps)."""
         game, head = loaded.game, loaded.head
         kept = self.store.private(game, "seal")
         if kept is not None and kept.get("seq") == head.seq and kept.get("link") == head.link.hex():
@@ -60,5 +61,9 @@ class Signing:
         last = loaded.records[-1]
         seal = self.signer().seal(game, head.seq, head.link,
                                   iso_time(loaded.header.created, last.ts))
-        self.store.put_private(game, "seal", seal, replace=True)
+        yield Call(_keep_seal, (self.store, game, seal))
         return seal
+
+
+def _keep_seal(store, game: str, seal: dict) -> None:
+    store.put_private(game, "seal", seal, replace=True)
