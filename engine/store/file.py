@@ -2,11 +2,12 @@
 
 Implements :class:`engine.store.protocol.EventStore`.
 
-* **Appends** take an exclusive ``flock`` on the log, bring the store's view of the file up to
-  date (setting aside a torn tail: the only place a file is ever shortened, and only after the
-  bytes are safely in a file beside it), check the expected
-  version and the command id, then write one command's records with one ``write`` and
-  ``fsync``.  Two processes appending to one game never lose or duplicate an event.
+* **Appends** (one, or several games' at once: :meth:`FileStore.append_many`, the group commit
+  of ``devil serve``'s writer) take an exclusive ``flock`` on the log, bring the store's view of
+  the file up to date (setting aside a torn tail: the only place a file is ever shortened, and
+  only after the bytes are safely in a file beside it), check the expected version and the
+  command id, then write one command's records with one ``write`` and ``fsync``.  Two processes
+  appending to one game never lose or duplicate an event.
 * **Reads** take no lock and ignore a torn tail still being written.  The store remembers, per
   game, the records it has checked and the byte offset where they end; a later read looks only
   at what follows that offset, after checking that the 8 bytes before it are still the link it
@@ -37,6 +38,7 @@ from ..errors import LogDamaged, UnknownGame, UsageError
 from ..log import (Header, Record, Scan, _fsync_dir, encode_command, encode_header,
                    encode_records, now_ms,
                    scan, scan_after)
+from .disk import _atomic_write, _link_at, _make_folder, _read_all, _remove, _write_all
 from .protocol import Batch, Head, check_append, new_id, random_game_id, resolve_id
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
@@ -83,6 +85,10 @@ class _Known:
 class FileStore:
     """A folder of .devlog files (an :class:`~engine.store.protocol.EventStore`).  ``root`` is
     created on first write."""
+
+    #: reads take no lock and are a few system calls: an event loop may make them (EventStore's
+    #: ``local``); only an append waits, for the log's flock and its fsync
+    local = True
 
     def __init__(self, root: str):
         self.root = os.path.abspath(os.path.expanduser(str(root)))
@@ -391,6 +397,70 @@ class FileStore:
 
         Raises ConcurrencyConflict (another version), DuplicateCommand (``cmd`` is in the log).
         """
+        result = self.append_many([(game, expected, actor, cmd, events, ts)])[0]
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    def append_many(self, requests: list[tuple]) -> list:
+        """Group commit: several appends (``(game, expected, actor, cmd, events[, ts])`` each,
+        as for :meth:`append`) written and fsynced together; for each, its records or the
+        exception :meth:`append` would have raised.
+
+        Each log is locked (``flock``, in the order of the game ids, so two processes doing
+        this never wait for each other in a circle), brought up to date, checked (version,
+        command id) and written; then every written log is fsynced, and only then are the
+        locks released and the records known: a request's records are durable when they are
+        returned, exactly as one append's.  Two requests for one game are done one after the
+        other (the second sees the first's records)."""
+        results: list = [None] * len(requests)
+        order = sorted(range(len(requests)), key=lambda i: requests[i][0])
+        later, games = [], set()
+        written = []  # (index, fd, known, start, records, size)
+        fds = []
+        try:
+            for i in order:
+                game = requests[i][0]
+                if game in games:
+                    later.append(i)
+                    continue
+                games.add(game)
+                try:
+                    fd, outcome = self._write_locked(*requests[i])
+                except Exception as exc:  # this request's answer, not the others'
+                    results[i] = exc
+                    continue
+                fds.append(fd)
+                if isinstance(outcome, list):
+                    results[i] = outcome  # nothing to write (no events)
+                else:
+                    written.append((i, fd, *outcome))
+            for i, fd, known, start, records, size in written:
+                try:
+                    os.fsync(fd)
+                except Exception as exc:  # not durable: not acknowledged
+                    results[i] = exc
+                    with self._lock:
+                        self._known.pop(requests[i][0], None)
+                    continue
+                with self._appended:
+                    if not known.extend(records, start + size, start):
+                        self._known.pop(requests[i][0], None)  # a reader raced us: read afresh
+                    self._appended.notify_all()
+                results[i] = records
+        finally:
+            for fd in fds:
+                os.close(fd)  # releases the lock
+        if later:
+            for i, result in zip(later, self.append_many([requests[i] for i in later])):
+                results[i] = result
+        return results
+
+    def _write_locked(self, game: str, expected: int, actor: int, cmd: str | None,
+                      events: list[dict], ts: int | None = None):
+        """Open ``game``'s log, lock it, check and write one command (not fsynced): ``(fd,
+        (known, start, records, size))``, or ``(fd, [])`` when there is nothing to write.
+        The caller fsyncs and closes ``fd`` (which releases the lock)."""
         path = self.path(game)
         try:
             fd = os.open(path, os.O_RDWR | os.O_APPEND)
@@ -402,22 +472,18 @@ class FileStore:
             head = known.head
             check_append(game, head.seq, expected, cmd, cmd in known.commands)
             if not events:
-                return []
+                return fd, []
             if ts is None:
                 ts = max(0, now_ms() - known.header.created)
-            written = encode_command(head.link, head.seq + 1, actor, cmd, ts, events)
-            records = [record for record, _ in written]
-            data = b"".join(chunk for _, chunk in written)
+            encoded = encode_command(head.link, head.seq + 1, actor, cmd, ts, events)
+            records = [record for record, _ in encoded]
+            data = b"".join(chunk for _, chunk in encoded)
             start = known.end
             _write_all(fd, data)
-            os.fsync(fd)
-            with self._appended:
-                if not known.extend(records, start + len(data), start):
-                    self._known.pop(game, None)  # a reader raced us: read it afresh next time
-                self._appended.notify_all()
-            return records
-        finally:
-            os.close(fd)  # releases the lock
+            return fd, (known, start, records, len(data))
+        except BaseException:
+            os.close(fd)
+            raise
 
     def warnings(self) -> list[str]:
         """Sentences about anything in the store that others may read: the folder or a file
@@ -527,67 +593,6 @@ class FileStore:
         """Write the snapshot atomically (temporary file, then rename); no fsync: a lost
         snapshot only costs a longer fold."""
         _atomic_write(self.root, self._side(game, ".snapshot"), data, durable=False)
-
-
-def _link_at(fd: int, end: int) -> bytes:
-    """The 8 bytes just before offset ``end`` (where a record's link sits)."""
-    return os.pread(fd, 8, end - 8) if end >= 8 else b""
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        if written <= 0:  # pragma: no cover - disk full and friends raise instead
-            raise OSError("short write")
-        view = view[written:]
-
-
-def _make_folder(root: str) -> None:
-    """Create the store folder private to its owner (0700) if it does not exist."""
-    if not os.path.isdir(root):
-        os.makedirs(root, mode=0o700, exist_ok=True)
-        os.chmod(root, 0o700)
-
-
-def _atomic_write(root: str, path: str, data: bytes, durable: bool = True) -> None:
-    import tempfile  # only writers need it: a cold read imports less
-
-    _make_folder(root)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=root)
-    try:
-        os.fchmod(fd, 0o600)
-        _write_all(fd, data)
-        if durable:
-            os.fsync(fd)
-        os.close(fd)
-        fd = -1
-        os.replace(tmp, path)
-        if durable:
-            _fsync_dir(root)
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        _remove(tmp)
-        raise
-
-
-def _remove(path: str) -> None:
-    try:
-        os.remove(path)
-    except FileNotFoundError:
-        pass
-
-
-def _read_all(fd: int) -> bytes:
-    os.lseek(fd, 0, os.SEEK_SET)
-    chunks = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 __all__ = ["FileStore", "new_game_id", "Scan"]

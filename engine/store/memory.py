@@ -52,6 +52,9 @@ _PRIVATE = re.compile(r"^[a-z]{1,16}$")
 class MemoryStore:
     """Streams in a dict (an :class:`~engine.store.protocol.EventStore`); thread-safe."""
 
+    #: reads are in memory: an event loop may make them (EventStore's ``local``)
+    local = True
+
     def __init__(self):
         self._streams: dict[str, _Stream] = {}
         self._order: list[str] = []
@@ -124,6 +127,17 @@ class MemoryStore:
             stream.extend(records, b"".join(chunk for _, chunk in written))
             self._lock.notify_all()
             return records
+
+    def append_many(self, requests: list[tuple]) -> list:
+        """Several appends in turn (as the file store's group commit): each one's records or
+        its error."""
+        results: list = []
+        for request in requests:
+            try:
+                results.append(self.append(*request))
+            except Exception as exc:  # this request's answer, not the others'
+                results.append(exc)
+        return results
 
     def read(self, game: str, after: int = 0) -> Batch:
         with self._lock:

@@ -120,6 +120,13 @@ class EventStore(Protocol):
     :class:`~engine.errors.UsageError` for a malformed id or an id that exists already,
     :class:`~engine.errors.LogDamaged` for a stream that fails its checks,
     :class:`~engine.errors.ConcurrencyConflict` / :class:`DuplicateCommand` from ``append``.
+
+    Two optional capabilities (not part of the protocol's checks): ``local = True`` says that
+    reads are a few system calls on local files or memory that never wait for another
+    process's lock, so an event loop may make them (``devil serve`` then runs everything but
+    the durable write on its loop); ``append_many(requests)`` is a group commit (several
+    appends written and made durable together, each answered with its records or its error:
+    :class:`engine.store.group.GroupWriter` uses it).
     """
 
     def create(self, kind: str, game: str, actor: int, events: list[dict],

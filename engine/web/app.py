@@ -13,9 +13,17 @@ token book, the game a path names, the viewer a request reads as, bodies and que
 :mod:`engine.web.games` (who may do what), :mod:`engine.web.tournament` and
 :mod:`engine.web.pages`.
 
-Blocking work (fsync, flock, folds) runs in a thread pool; every access to one game is
-serialized by an ``asyncio.Lock`` per game, so concurrent commands are neither lost nor applied
-twice.  Errors are JSON: ``{"error": message, "rule": rule-or-null, "code": CLI exit code}``
+On a store whose reads are local (``store.local``: the file store, memory) the game routes'
+work in memory (authentication, the folds, decide, the view, the JSON) runs on the event loop,
+without a thread hop per request (:meth:`Api.now`); a command's durable write alone leaves the
+loop, for the store's one group-commit writer (:class:`engine.store.group.GroupWriter`:
+several games' appends written and fsynced together, each command answered once its own
+records are durable; :meth:`Api.steps`).  Reads of the file store take no lock (only its
+writer waits for a log's ``flock``), so the loop never waits for another process's writer; a
+snapshot (every 500 events) is written without fsync.  On PostgreSQL, whose reads are network
+round trips, that work runs in the thread pool, as do the tournaments' routes and the pages'
+folds (:meth:`Api.call`).  Every access to one game is serialized by an ``asyncio.Lock`` per
+game, so concurrent commands are neither lost nor applied twice.  Errors are JSON: ``{"error": message, "rule": rule-or-null, "code": CLI exit code}``
 (:mod:`engine.web.errors`).
 """
 
@@ -32,7 +40,9 @@ from ..errors import DevilError, NotAllowed, UnknownGame, UsageError
 from ..game import PUBLIC, REFEREE
 from ..jsonsafe import loads as json_loads
 from ..service import GameService
+from ..service.steps import run as run_steps, run_async as run_steps_async
 from ..store import EventStore, open_store
+from ..store.group import GroupWriter
 from ..store.protocol import resolve_id
 from .auth import Role, TokenBook, keys_equal
 from .errors import HANDLERS, ApiError
@@ -93,6 +103,10 @@ class Api:
         self.poll_interval = poll_interval
         self.body_timeout = BODY_TIMEOUT
         self.hub = Hub()
+        #: whether the store's reads may run on the event loop (EventStore's ``local``)
+        self.local = bool(getattr(self.store, "local", False))
+        #: the store's one writer: group commit of the commands decided on the loop
+        self.writer = GroupWriter(self.store)
         #: the default of POST /games's "seat_entropy" for a digital game without a chosen
         #: seed (`devil serve --seat-entropy`)
         self.seat_entropy = False
@@ -113,9 +127,35 @@ class Api:
 
     # -- helpers --------------------------------------------------------------------------
     async def call(self, game: str, fn, *args, **kwargs):
-        """``fn(*args)`` in the thread pool, holding ``game``'s lock."""
+        """``fn(*args)`` in the thread pool, holding ``game``'s lock (work that writes, or
+        folds a whole log)."""
         async with self.hub.lock(game):
             return await run_in_threadpool(fn, *args, **kwargs)
+
+    async def now(self, game: str, fn, *args, **kwargs):
+        """``fn(*args)``, in-memory work on a game that reads the store but never writes,
+        holding ``game``'s lock: on the event loop when the store's reads are local, else in
+        the thread pool."""
+        async with self.hub.lock(game):
+            if self.local:
+                return fn(*args, **kwargs)
+            return await run_in_threadpool(fn, *args, **kwargs)
+
+    async def off_loop(self, fn, *args):
+        """``fn(*args)`` (a read of the store, no game lock): here when the store's reads are
+        local, else in the thread pool."""
+        if self.local:
+            return fn(*args)
+        return await run_in_threadpool(fn, *args)
+
+    async def steps(self, game: str, make, *args):
+        """The path of steps ``make(*args)`` (engine.service.steps: a command, a seal), holding
+        ``game``'s lock: on the loop with its appends to the group-commit writer and its other
+        writes in the thread pool when the store's reads are local, else all in the pool."""
+        async with self.hub.lock(game):
+            if not self.local:
+                return await run_in_threadpool(lambda: run_steps(make(*args), self.store))
+            return await run_steps_async(make(*args), self.writer.append, run_in_threadpool)
 
     @staticmethod
     def bearer(request: Request) -> str | None:
@@ -156,7 +196,9 @@ class Api:
         except (UnknownGame, UsageError):
             # the same answer whether or not that game exists: a token tells nothing of others
             raise NotAllowed(f"this token belongs to game {game}, not {text}") from None
-        if not self.store.exists(game):
+        # a game the service holds exists (games are never removed); else ask the store
+        if self.service.cache.held(game) is None \
+                and not await self.off_loop(self.store.exists, game):
             raise UnknownGame(f"no game {game!r} on this server")
         return game
 
@@ -284,7 +326,7 @@ class Api:
                 return
             except asyncio.TimeoutError:
                 pass
-            if await run_in_threadpool(self.head, game) != head:
+            if await self.off_loop(self.head, game) != head:
                 return
 
 
@@ -304,7 +346,10 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
     async def lifespan(app):
         # may wait (briefly) for the store's listener to connect
         await run_in_threadpool(api.start, asyncio.get_running_loop())
-        yield
+        try:
+            yield
+        finally:
+            await run_in_threadpool(api.writer.close)  # what is queued is written first
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS)
     app.state.api = api

@@ -12,7 +12,9 @@ Who may do what (tokens: :mod:`engine.web.auth`):
 * the spectator's token: the public view and stream only;
 * the organiser key: the referee of every game (also games created by the local CLI).
 
-Every body runs in the thread pool holding the game's lock (``Api.call``).
+Every body holds the game's lock; work in memory runs on the event loop when the store's reads
+are local (``Api.now``), a command's append goes to the store's group-commit writer
+(``Api.steps``), writes that are not appends run in the thread pool (``Api.call``).
 """
 
 from __future__ import annotations
@@ -87,10 +89,10 @@ class GameApi:
                     bool(loaded.rules.is_over(loaded.state)))
 
     def _submit(self, game: str, body: dict, role: Role, as_name: str | None, key: str,
-                with_legal: bool = False) -> dict:
+                with_legal: bool = False):
         """Decide and append ``body`` as ``role`` (``as_name``: the seat a referee acts for) with
         command id ``key``; a retry with a used id answers the first result, another caller's id is
-        refused (409)."""
+        refused (409).  Steps (engine.service.steps) returning the answer."""
         from ..answers import submit_answer
 
         if role.kind == "spectator":
@@ -107,7 +109,8 @@ class GameApi:
 
             command["player"] = player_named(names, command["player"])
         actor = REFEREE if role.is_referee else role.seat
-        result = self.api.service.submit(game, command, actor=actor, command_id=key)
+        result = yield from self.api.service.submit_steps(game, command, actor=actor,
+                                                          command_id=key)
         if result.repeated and result.records and result.records[0].actor != actor_code(actor):
             raise ApiError(409, f"the command id {key!r} was already used by another caller in "
                                 f"{game}; give every command a fresh Idempotency-Key", 2)
@@ -190,46 +193,46 @@ class GameApi:
         if role.kind == "organiser":
             rows = []
             for game in await run_in_threadpool(self.api.store.games):
-                rows.append(await self.api.call(game, self._row, game, REFEREE))
+                rows.append(await self.api.call(game, self._row, game, REFEREE))  # cold loads
             return JSONResponse(rows)
         if not self.api.store.exists(role.game):
             return JSONResponse([])
-        names = await self.api.call(role.game, self.api.names, role.game)
+        names = await self.api.now(role.game, self.api.names, role.game)
         viewer = self.api.viewer_for(role, names, None)
-        return JSONResponse([await self.api.call(role.game, self._row, role.game, viewer)])
+        return JSONResponse([await self.api.now(role.game, self._row, role.game, viewer)])
 
     async def get_game(self, request: Request) -> Response:
         """GET /games/{id}: the game's summary."""
         role = self.api.authenticate(request)
         game = await self.api.game_for(request, role)
-        return JSONResponse(await self.api.call(game, self._summary, game, role))
+        return JSONResponse(await self.api.now(game, self._summary, game, role))
 
     async def get_view(self, request: Request) -> Response:
         """GET /games/{id}/view[?as=NAME&legal=true]: what the token's viewer sees."""
         role = self.api.authenticate(request)
         game = await self.api.game_for(request, role)
-        names = await self.api.call(game, self.api.names, game)
+        names = await self.api.now(game, self.api.names, game)
         viewer = self.api.viewer_for(role, names, request.query_params.get("as"))
         with_legal = self.api.query_flag(request, "legal")
-        return JSONResponse(await self.api.call(game, self._view, game, viewer, with_legal))
+        return JSONResponse(await self.api.now(game, self._view, game, viewer, with_legal))
 
     async def get_legal(self, request: Request) -> Response:
         """GET /games/{id}/legal?as=NAME: a seat's legal commands."""
         role = self.api.authenticate(request)
         game = await self.api.game_for(request, role)
-        names = await self.api.call(game, self.api.names, game)
+        names = await self.api.now(game, self.api.names, game)
         viewer = self.api.viewer_for(role, names, request.query_params.get("as"))
         if viewer is REFEREE or viewer == PUBLIC:
             raise ApiError(400, "legal commands belong to a seat: give ?as=NAME", 2)
 
-        return JSONResponse(await self.api.call(game, self._legal_maps, game, viewer))
+        return JSONResponse(await self.api.now(game, self._legal_maps, game, viewer))
 
     async def get_events(self, request: Request) -> Response:
         """GET /games/{id}/events?after=N&wait=S: the viewer's stream after N, waiting up to S
         seconds (at most MAX_WAIT) for the first new entry."""
         role = self.api.authenticate(request)
         game = await self.api.game_for(request, role)
-        names = await self.api.call(game, self.api.names, game)
+        names = await self.api.now(game, self.api.names, game)
         viewer = self.api.viewer_for(role, names, request.query_params.get("as"))
         after = self.api.query_int(request, "after", 0)
         wait = self.api.query_float(request, "wait", 0.0, MAX_WAIT)
@@ -237,8 +240,8 @@ class GameApi:
         deadline = loop.time() + wait
         while True:
             changed = self.api.hub.changed(game)
-            head = await run_in_threadpool(self.api.head, game)
-            out, version, over = await self.api.call(game, self._events, game, viewer, after)
+            head = await self.api.off_loop(self.api.head, game)
+            out, version, over = await self.api.now(game, self._events, game, viewer, after)
             if out or over or loop.time() >= deadline:
                 return JSONResponse({"game": game, "events": out,
                                      "version": max(version, after), "over": over})
@@ -251,7 +254,7 @@ class GameApi:
         over)."""
         role = self.api.authenticate(request)
         game = await self.api.game_for(request, role)
-        names = await self.api.call(game, self.api.names, game)
+        names = await self.api.now(game, self.api.names, game)
         viewer = self.api.viewer_for(role, names, request.query_params.get("as"))
         after = self.api.query_int(request, "after", 0)
         last_id = request.headers.get("last-event-id")
@@ -270,8 +273,8 @@ class GameApi:
             yield "retry: 1000\n: devil event stream\n\n"
             while loop.time() < deadline:
                 changed = self.api.hub.changed(game)
-                head = await run_in_threadpool(self.api.head, game)
-                out, version, over = await self.api.call(game, self._events, game, viewer, after)
+                head = await self.api.off_loop(self.api.head, game)
+                out, version, over = await self.api.now(game, self._events, game, viewer, after)
                 for entry in out:
                     yield f"id: {entry['seq']}\nevent: event\ndata: {json.dumps(entry)}\n\n"
                 after = max(after, version)
@@ -282,7 +285,7 @@ class GameApi:
                     await self.api.wait_change(game, head, changed,
                                                min(deadline, loop.time() + 15))
                     if (not changed.is_set()
-                            and await run_in_threadpool(self.api.head, game) == head):
+                            and await self.api.off_loop(self.api.head, game) == head):
                         yield ": keep-alive\n\n"
 
         return StreamingResponse(frames(), media_type="text/event-stream",
@@ -305,8 +308,8 @@ class GameApi:
                                 "characters without spaces")
         body = await self.api.read_json(request)
         as_name = request.query_params.get("as")
-        result = await self.api.call(game, self._submit, game, body, role, as_name, key,
-                                 self.api.query_flag(request, "legal"))
+        result = await self.api.steps(game, self._submit, game, body, role, as_name, key,
+                                      self.api.query_flag(request, "legal"))
         if not result["repeated"]:
             self.api.hub.notify(game)
         return JSONResponse(result, status_code=200 if result["repeated"] else 201)
@@ -333,7 +336,7 @@ class GameApi:
         """A finished game's seal (any token of the game); 404 while it runs."""
         role = self.api.authenticate(request)
         game = await self.api.game_for(request, role)
-        seal = await self.api.call(game, self.api.service.seal, game)
+        seal = await self.api.steps(game, self.api.service.seal_steps, game)
         if seal is None:
             raise ApiError(404, f"{game} is not finished: a game is sealed when it ends", 2)
         return JSONResponse(seal)
