@@ -3,6 +3,7 @@
     python -m benchmarks.load [--clients 50] [--games 20] [--seconds 30] [--store DIR|URL]
                               [--nodes 2]
     python -m benchmarks.load --matrix [--seconds 10] [--json]
+    python -m benchmarks.load --files-only --matrix-clients 1,10,50 [--root TREE --python EXE]
 
 Starts real servers (uvicorn subprocesses, ``--nodes`` of them on one store) on free 127.0.0.1
 ports and a fresh store, then runs ``--clients`` asyncio clients over ``--games`` tables of Auf
@@ -15,6 +16,13 @@ new game.  After ``--seconds`` it prints commands per second and the p50 / p99 l
 command, stops the servers and checks every game: its .devlog verifies (engine.replay.
 verify_bytes: hash chain, seed, strict refold), and every acknowledged command id is in its log
 exactly once (and none twice).  Exit status 0 when every check passes.
+
+It also reports the servers' CPU per command: the user and system time of each ``devil serve``
+process (``/proc/<pid>/stat``, every thread of it) spent while the clients ran, divided by the
+commands acknowledged (``cpu_ms``; with several nodes, per node as well: ``cpu_ms_nodes``).
+``--root TREE --python EXE`` run the servers from another checkout and interpreter (to measure
+a branch against main in one paired run); ``--serve-arg`` passes an option to ``devil serve``
+(e.g. ``--serve-arg=--http=h11 --serve-arg=--loop=asyncio``).
 
 ``--matrix`` measures in one run: one node on files, one node on PostgreSQL, two nodes on
 PostgreSQL, each at 1, 10 and 50 clients over ``--games`` (20) tables, and prints a table and
@@ -57,13 +65,27 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+#: where the servers run from and with what (--root, --python, --serve-arg)
+SERVER = {"root": ROOT, "python": sys.executable, "args": []}
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """User and system CPU time of process ``pid`` so far, every thread (/proc/<pid>/stat)."""
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
 def start_server(store: str, port: int) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    root = SERVER["root"]
+    env = dict(os.environ, PYTHONPATH=root)
     env.pop("DEVIL_ORGANISER_KEY", None)
-    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--store", store,
+    proc = subprocess.Popen([SERVER["python"], "-m", "client.cli", "serve", "--store", store,
                              "--host", "127.0.0.1", "--port", str(port),
-                             "--no-seat-entropy"],  # the bots play at once, on the server's seed
-                            cwd=ROOT, env=env,
+                             "--no-seat-entropy",  # the bots play at once, on the server's seed
+                             *SERVER["args"]],
+                            cwd=root, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -245,7 +267,7 @@ def seat_plan(clients: int, games: int) -> list[int]:
 
 
 async def run(urls: list[str], clients: int, games: int, seconds: float,
-              seed: int) -> tuple[Stats, list]:
+              seed: int, clock=None) -> tuple[Stats, list]:
     stats = Stats()
     limits = httpx.Limits(max_connections=clients + 10, max_keepalive_connections=clients + 10)
     async with httpx.AsyncClient(base_url=urls[0], timeout=30, limits=limits) as http:
@@ -263,11 +285,15 @@ async def run(urls: list[str], clients: int, games: int, seconds: float,
         began = time.monotonic()
         deadline = began + seconds
         rng = random.Random(seed)
+        if clock is not None:
+            clock("start")
         done = asyncio.Event()
         watching = asyncio.create_task(watch(urls[-1], tables[0].created, stats, done))
         await asyncio.gather(*(client(h, seats, stats, deadline, random.Random(rng.random()))
                                for h, seats in zip(https, owned)))
         stats.elapsed = time.monotonic() - began
+        if clock is not None:
+            clock("stop")
         done.set()
         await watching
     return stats, tables
@@ -347,9 +373,14 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
             port = free_port()
             servers.append(start_server(store, port))
             ports.append(port)
+        marks: dict[str, list[float]] = {}
+
+        def clock(mark: str) -> None:
+            marks[mark] = [cpu_seconds(server.pid) for server in servers]
+
         stats, tables = asyncio.run(asyncio.wait_for(
-            run([f"http://127.0.0.1:{port}" for port in ports], clients, games, seconds, seed),
-            timeout=seconds + 120))
+            run([f"http://127.0.0.1:{port}" for port in ports], clients, games, seconds, seed,
+                clock), timeout=seconds + 120))
     finally:
         for server in servers:
             server.send_signal(signal.SIGTERM)
@@ -361,11 +392,19 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
     commands = sum(len(v) for v in stats.acked.values())
     lat = sorted(stats.latencies)
     problems = verify(store, stats, tables)
+    user = [b[0] - a[0] for a, b in zip(marks["start"], marks["stop"])]
+    system = [b[1] - a[1] for a, b in zip(marks["start"], marks["stop"])]
+    used = [u + s for u, s in zip(user, system)]
     return {
         "nodes": nodes, "clients": clients, "games": games, "seconds": round(stats.elapsed, 2),
         "commands": commands, "per_second": round(commands / stats.elapsed, 1),
         "p50_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
         "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 2) if lat else None,
+        "cpu_ms": round(sum(used) / commands * 1000, 3) if commands else None,
+        "cpu_user_ms": round(sum(user) / commands * 1000, 3) if commands else None,
+        "cpu_system_ms": round(sum(system) / commands * 1000, 3) if commands else None,
+        "cpu_ms_nodes": [round(u / commands * 1000 * nodes, 3) for u in used] if commands
+        else None,
         "reads": stats.reads, "retries": stats.retries, "refused": stats.refused,
         "played": sum(len(t.games) for t in tables),
         "finished": sum(len(t.games) - 1 for t in tables),
@@ -377,7 +416,9 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
 
 def report(label: str, row: dict) -> None:
     print(f"{label}: {row['clients']} clients, {row['games']} tables, {row['seconds']} s: "
-          f"{row['commands']} commands ({row['per_second']}/s), p50 {row['p50_ms']} ms, "
+          f"{row['commands']} commands ({row['per_second']}/s), server CPU "
+          f"{row['cpu_ms']} ms/command (user {row['cpu_user_ms']}, system "
+          f"{row['cpu_system_ms']}), p50 {row['p50_ms']} ms, "
           f"p99 {row['p99_ms']} ms, {row['reads']} reads, games {row['played']} played / "
           f"{row['finished']} finished, retries {row['retries']}, refused {row['refused']}; "
           f"verified: {'OK' if row['ok'] else 'FAILED'}", flush=True)
@@ -401,7 +442,10 @@ def throwaway_database():
 
 
 def matrix(args) -> int:
-    if args.database:
+    fresh = None
+    if args.files_only:
+        pass
+    elif args.database:
         from engine.store.postgres.schema import init
 
         base = args.database.rsplit("/", 1)[0]
@@ -418,8 +462,9 @@ def matrix(args) -> int:
             return url
     else:
         fresh = throwaway_database()
-    configurations = [("1 node, files", 1, lambda: tempfile.mkdtemp(prefix="devil-load-")),
-                      ("1 node, PostgreSQL", 1, fresh), ("2 nodes, PostgreSQL", 2, fresh)]
+    configurations = [("1 node, files", 1, lambda: tempfile.mkdtemp(prefix="devil-load-"))]
+    if not args.files_only:
+        configurations += [("1 node, PostgreSQL", 1, fresh), ("2 nodes, PostgreSQL", 2, fresh)]
     rows = []
     for clients in args.clients_list:
         for label, nodes, make in configurations:
@@ -428,11 +473,13 @@ def matrix(args) -> int:
             report(label, row)
             rows.append(row)
     print()
-    print("| clients | store | commands/s | p50 ms | p99 ms | commands | verified |")
-    print("|---|---|---|---|---|---|---|")
+    print("| clients | store | commands/s | server CPU ms/command | p50 ms | p99 ms | commands "
+          "| verified |")
+    print("|---|---|---|---|---|---|---|---|")
     for row in rows:
-        print(f"| {row['clients']} | {row['store']} | {row['per_second']} | {row['p50_ms']} | "
-              f"{row['p99_ms']} | {row['commands']} | {'OK' if row['ok'] else 'FAILED'} |")
+        print(f"| {row['clients']} | {row['store']} | {row['per_second']} | {row['cpu_ms']} | "
+              f"{row['p50_ms']} | {row['p99_ms']} | {row['commands']} | "
+              f"{'OK' if row['ok'] else 'FAILED'} |")
     print(json.dumps({"benchmark": "load", "games": args.games, "seconds": args.seconds,
                       "rows": [{k: v for k, v in row.items() if k not in ("errors", "problems")}
                                for row in rows]}))
@@ -455,7 +502,15 @@ def main(argv=None) -> int:
     parser.add_argument("--database", metavar="URL",
                         help="with --matrix: a PostgreSQL server to create databases on "
                              "(default: a throwaway cluster)")
+    parser.add_argument("--files-only", action="store_true",
+                        help="with --matrix: the file store only")
+    parser.add_argument("--root", default=ROOT, help="run the servers from this checkout")
+    parser.add_argument("--python", default=sys.executable,
+                        help="run the servers with this interpreter")
+    parser.add_argument("--serve-arg", action="append", default=[], metavar="OPTION",
+                        help="an option for `devil serve` (repeatable)")
     args = parser.parse_args(argv)
+    SERVER.update(root=os.path.abspath(args.root), python=args.python, args=args.serve_arg)
     if args.seconds is None:
         args.seconds = 10.0 if args.matrix else 30.0
     if not 1 <= args.seconds <= 600:

@@ -33,10 +33,17 @@ from .desk import entry_line
                    "included, can choose; each seat gives its value (`devil sit`) before the "
                    "first draw.  --no-seat-entropy: games start at once on the server's seed "
                    "alone (trusted servers, load tests).")
+@click.option("--http", "http_impl", default="auto", show_default=True,
+              type=click.Choice(["auto", "httptools", "h11"]),
+              help="The HTTP parser: auto is httptools where it is installed (the default "
+                   "install has it), else the pure-Python h11.")
+@click.option("--loop", "loop_impl", default="auto", show_default=True,
+              type=click.Choice(["auto", "uvloop", "asyncio"]),
+              help="The event loop: auto is uvloop where it is installed, else asyncio's.")
 @json_option
 @click.pass_obj
 def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
-          seat_entropy=True):
+          seat_entropy=True, http_impl="auto", loop_impl="auto"):
     """Serve the games of a store (a folder, or a postgresql:// database shared with other
     nodes) over HTTP (Starlette app run by uvicorn).
 
@@ -71,8 +78,35 @@ def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
     click.echo(f"devil serve: games in {store} on http://{host}:{port} "
                f"(games may be created by {who})", err=True)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
-                            timeout_graceful_shutdown=5)
+                            timeout_graceful_shutdown=5, http=http_stack(http_impl),
+                            loop=loop_stack(loop_impl))
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def http_stack(choice: str) -> str:
+    """uvicorn's ``http``: httptools if asked for or (auto) installed, else h11; UsageError when
+    httptools is asked for and missing."""
+    return _stack(choice, "httptools", "h11", "--http")
+
+
+def loop_stack(choice: str) -> str:
+    """uvicorn's ``loop``: uvloop if asked for or (auto) installed, else asyncio."""
+    return _stack(choice, "uvloop", "asyncio", "--loop")
+
+
+def _stack(choice: str, fast: str, fallback: str, option: str) -> str:
+    import importlib.util
+
+    from engine.errors import UsageError
+
+    if choice == fallback:
+        return fallback
+    if importlib.util.find_spec(fast) is not None:
+        return fast
+    if choice == fast:
+        raise UsageError(f"{option} {fast}: {fast} is not installed here "
+                         f"(`pip install 'uvicorn[standard]'`, or {option} {fallback})")
+    return fallback
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

@@ -67,3 +67,28 @@ def _read_all(fd: int) -> bytes:
             break
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def open_to_others(root: str) -> list[str]:
+    """The file store's warnings (FileStore.warnings): the folder or its files open to others."""
+    out: list[str] = []
+    try:
+        mode = os.stat(root).st_mode & 0o777
+    except FileNotFoundError:
+        return out
+    if mode & 0o077:
+        out.append(f"the store folder {root} is open to other users (mode {mode:04o}; "
+                   f"`chmod 700 {root}` closes it)")
+    open_files = []
+    for name in sorted(os.listdir(root)):
+        try:
+            file_mode = os.stat(os.path.join(root, name)).st_mode & 0o777
+        except OSError:
+            continue
+        if file_mode & 0o077:
+            open_files.append(name)
+    if open_files:
+        shown = ", ".join(open_files[:5]) + (" ..." if len(open_files) > 5 else "")
+        out.append(f"{len(open_files)} file(s) in the store are open to other users "
+                   f"({shown}); `chmod 600` them: a log holds sealed bets and hidden cards")
+    return out

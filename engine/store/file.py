@@ -38,7 +38,7 @@ from ..errors import LogDamaged, UnknownGame, UsageError
 from ..log import (Header, Record, Scan, _fsync_dir, encode_command, encode_header,
                    encode_records, now_ms,
                    scan, scan_after)
-from .disk import _atomic_write, _link_at, _make_folder, _read_all, _remove, _write_all
+from .disk import open_to_others, _atomic_write, _link_at, _make_folder, _read_all, _remove, _write_all
 from .protocol import Batch, Head, check_append, new_id, random_game_id, resolve_id
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
@@ -60,6 +60,9 @@ class _Known:
     records: list[Record]
     end: int
     commands: dict[str, tuple[int, int]]  # cmd -> (index of its first record, record count)
+    #: the file's identity (device, inode, size, mtime, ctime) when it was last seen ending
+    #: exactly at ``end``: while a stat says the same, a read needs no more than that stat
+    seen: tuple | None = None
 
     @property
     def head(self) -> Head:
@@ -224,19 +227,29 @@ class FileStore:
         path = self.path(game)
         own = fd is None
         if own:
+            known = self._known.get(game)
+            if known is not None and known.seen is not None:
+                try:
+                    if _identity(os.stat(path)) == known.seen:
+                        return known  # not written since it was checked: one stat
+                except FileNotFoundError:
+                    raise UnknownGame(f"no game {game!r} in {self.root} (see `devil games`)"
+                                      ) from None
             try:
                 fd = os.open(path, os.O_RDONLY)
             except FileNotFoundError:
                 raise UnknownGame(f"no game {game!r} in {self.root} (see `devil games`)") from None
         assert fd is not None
         try:
-            size = os.fstat(fd).st_size
+            stat = os.fstat(fd)
+            size = stat.st_size
             with self._lock:
                 known = self._known.get(game)
             if known is not None and size >= known.end \
                     and _link_at(fd, known.end) == known.head.link:
                 start = known.end
                 if size == start:
+                    known.seen = _identity(stat)
                     return known
                 tail = os.pread(fd, size - start, start)
                 try:
@@ -489,27 +502,7 @@ class FileStore:
         """Sentences about anything in the store that others may read: the folder or a file
         open to the group or to everyone (logs hold sealed bets and hidden cards; the secret,
         the seed)."""
-        out: list[str] = []
-        try:
-            mode = os.stat(self.root).st_mode & 0o777
-        except FileNotFoundError:
-            return out
-        if mode & 0o077:
-            out.append(f"the store folder {self.root} is open to other users (mode {mode:04o}; "
-                       f"`chmod 700 {self.root}` closes it)")
-        open_files = []
-        for name in sorted(os.listdir(self.root)):
-            try:
-                file_mode = os.stat(os.path.join(self.root, name)).st_mode & 0o777
-            except OSError:
-                continue
-            if file_mode & 0o077:
-                open_files.append(name)
-        if open_files:
-            shown = ", ".join(open_files[:5]) + (" ..." if len(open_files) > 5 else "")
-            out.append(f"{len(open_files)} file(s) in the store are open to other users "
-                       f"({shown}); `chmod 600` them: a log holds sealed bets and hidden cards")
-        return out
+        return open_to_others(self.root)
 
     # -- private documents and snapshots --------------------------------------------------------
     def secret(self, game: str) -> dict | None:
@@ -593,6 +586,12 @@ class FileStore:
         """Write the snapshot atomically (temporary file, then rename); no fsync: a lost
         snapshot only costs a longer fold."""
         _atomic_write(self.root, self._side(game, ".snapshot"), data, durable=False)
+
+
+def _identity(stat: os.stat_result) -> tuple:
+    """What changes whenever a file is written or replaced (a log only grows while it is in
+    use, so an equal size with equal times is the file as it was)."""
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
 
 
 __all__ = ["FileStore", "new_game_id", "Scan"]

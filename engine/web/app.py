@@ -23,8 +23,8 @@ writer waits for a log's ``flock``), so the loop never waits for another process
 snapshot (every 500 events) is written without fsync.  On PostgreSQL, whose reads are network
 round trips, that work runs in the thread pool, as do the tournaments' routes and the pages'
 folds (:meth:`Api.call`).  Every access to one game is serialized by an ``asyncio.Lock`` per
-game, so concurrent commands are neither lost nor applied twice.  Errors are JSON: ``{"error": message, "rule": rule-or-null, "code": CLI exit code}``
-(:mod:`engine.web.errors`).
+game, so concurrent commands are neither lost nor applied twice.  Errors are JSON:
+``{"error": message, "rule": rule-or-null, "code": CLI exit code}`` (:mod:`engine.web.errors`).
 """
 
 from __future__ import annotations
