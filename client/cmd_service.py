@@ -69,6 +69,7 @@ def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
     who = "the organiser only" if organiser_key else "anyone"
     # bind before saying anything: a busy port is a usage error (exit 2), not a listening line
     # followed by uvicorn's exit 3; uvicorn then serves on this very socket (no race)
+    http, loop = http_stack(http_impl), loop_stack(loop_impl)  # a missing one: exit 2
     sock = listening_socket(host, port)
     port = sock.getsockname()[1]
     if as_json:
@@ -76,10 +77,9 @@ def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
                                "organiser_only": bool(organiser_key)}))
         sys.stdout.flush()
     click.echo(f"devil serve: games in {store} on http://{host}:{port} "
-               f"(games may be created by {who})", err=True)
+               f"(games may be created by {who}; HTTP {http}, loop {loop})", err=True)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
-                            timeout_graceful_shutdown=5, http=http_stack(http_impl),
-                            loop=loop_stack(loop_impl))
+                            timeout_graceful_shutdown=5, http=http, loop=loop)
     uvicorn.Server(config).run(sockets=[sock])
 
 
