@@ -252,8 +252,9 @@ class Api:
                     raise ApiError(413, f"the request body is larger than {self.max_body} bytes")
 
         try:
-            await asyncio.wait_for(receive(), timeout=self.body_timeout)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(self.body_timeout):  # no task per body, as wait_for made
+                await receive()
+        except TimeoutError:
             raise ApiError(408, f"the request body did not arrive within {self.body_timeout:g} s "
                                 "(is it shorter than its Content-Length?)") from None
         if not body.strip():
