@@ -38,7 +38,8 @@ from ..errors import LogDamaged, UnknownGame, UsageError
 from ..log import (Header, Record, Scan, _fsync_dir, encode_command, encode_header,
                    encode_records, now_ms,
                    scan, scan_after)
-from .disk import open_to_others, _atomic_write, _link_at, _make_folder, _read_all, _remove, _write_all
+from .disk import (_atomic_write, _link_at, _make_folder, _read_all, _remove, _write_all,
+                   open_to_others)
 from .protocol import Batch, Head, check_append, new_id, random_game_id, resolve_id
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
