@@ -92,6 +92,7 @@ def start_bgio(modules: str, port: int, folder: str | None, queue: bool = False
     args += ["queue"] if queue else []
     proc = subprocess.Popen(args, env=node_env(modules), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
     line = proc.stdout.readline()  # "ready PORT" once it listens
     if not line.startswith("ready"):
         proc.kill()
