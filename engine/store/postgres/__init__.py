@@ -15,12 +15,14 @@ away, reconnects on demand).  The schema (engine/store/migrations/*.sql; docs/po
 So :meth:`PostgresStore.log_bytes` (the header's bytes, then every record's) is byte for byte
 the .devlog the file store writes for the same commands.
 
-* **Appends** are one transaction: lock the game's row (``SELECT ... FOR UPDATE``), check the
-  expected version and the command id, insert the records chained from the head's link exactly
-  as :func:`engine.log.encode_records` makes them, move the head, ``pg_notify``.  Two nodes can
-  never both append seq N (and the primary key would refuse it if they could).
-* **Reads** trust the rows (only this store writes them, each append chained from the locked
-  head): records are decoded from their bytes, the chain is not checked again.
+* **Appends** are one statement: move the head only from the expected version and the link
+  the records chain from (the head this store last saw; the row is read only when it has not),
+  insert the records chained exactly as :func:`engine.log.encode_records` makes them,
+  ``pg_notify``.  Two nodes can never both append seq N (the update waits on the row's lock and
+  finds the head moved; the primary key would refuse it anyway); the unique command id refuses
+  a reused one (DuplicateCommand).
+* **Reads** are one statement (the row and the records up to its head) and trust the rows: only
+  appends chained from the head wrote them, so the chain is not checked again.
 * **Waiting**: every append notifies the channel ``devil_<schema>`` with the game id as payload
   (delivered at commit, to every node).  A store listens on a dedicated connection from a
   background thread, started on its first :meth:`~PostgresStore.wait`, and wakes its waiters
@@ -275,8 +277,7 @@ class PostgresStore:
                 self._hints[game] = (created, Head(records[-1].seq, records[-1].link))
                 self._bump(game)
                 return records
-            # refused: the head is not where the hint said (another writer, or another game
-            # under this id): read it, and say which, or chain from the real link
+            # the head is not where the hint said (another writer): read it, say so or retry
             created, head = self._hint(game)
             check_append(game, head.seq, expected, None, False)
         raise ConcurrencyConflict(f"{game} kept moving while appending at version {expected}; "
@@ -284,9 +285,8 @@ class PostgresStore:
 
     def _insert(self, game: str, expected: int, base: bytes, created: int, cmd: str | None,
                 ts: int, written: list) -> bool:
-        """Run :data:`_APPEND`; whether the head moved (False: it was not at ``expected`` with
-        link ``base``).  DuplicateCommand, ConcurrencyConflict, StoreUnavailable (with a doubt
-        once the statement was sent)."""
+        """Run :data:`_APPEND`: whether the head moved from ``expected`` and ``base``.
+        DuplicateCommand, ConcurrencyConflict, StoreUnavailable (a doubt once it was sent)."""
         records = [record for record, _ in written]
         params = {"game": game, "expected": expected, "base": base, "created": created,
                   "first": expected + 1, "actor": records[0].actor, "cmd": cmd, "ts": ts,
