@@ -2,7 +2,7 @@
 
     python -m benchmarks.load [--clients 50] [--games 20] [--seconds 30] [--store DIR|URL]
                               [--nodes 2]
-    python -m benchmarks.load --matrix [--seconds 10] [--json]
+    python -m benchmarks.load --matrix [--seconds 10] [--json] [--before REV]
 
 Starts real servers (uvicorn subprocesses, ``--nodes`` of them on one store) on free 127.0.0.1
 ports and a fresh store, then runs ``--clients`` asyncio clients over ``--games`` tables of Auf
@@ -20,7 +20,10 @@ exactly once (and none twice).  Exit status 0 when every check passes.
 PostgreSQL, each at 1, 10 and 50 clients over ``--games`` (20) tables, and prints a table and
 one JSON line.  Without ``--database URL`` (a server where it may create databases) it starts a
 throwaway cluster (tests/pg.py) with ``fsync`` and ``synchronous_commit`` on, so that a
-PostgreSQL commit is as durable as the file store's fsync.
+PostgreSQL commit is as durable as the file store's fsync.  With ``--before REV`` every
+configuration is measured twice back to back, with the servers of REV (``git archive REV engine
+client``, unpacked into a temporary folder) and then of this tree: a paired run, each pair
+under the same load of the machine.
 """
 
 from __future__ import annotations
@@ -57,13 +60,13 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(store: str, port: int) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=ROOT)
+def start_server(store: str, port: int, root: str = ROOT) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=root)
     env.pop("DEVIL_ORGANISER_KEY", None)
     proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--store", store,
                              "--host", "127.0.0.1", "--port", str(port),
                              "--no-seat-entropy"],  # the bots play at once, on the server's seed
-                            cwd=ROOT, env=env,
+                            cwd=root, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -338,14 +341,14 @@ def verify(store: str, stats: Stats, tables: list) -> list[str]:
 
 
 def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
-            seed: int) -> dict:
+            seed: int, root: str = ROOT) -> dict:
     """One configuration: ``nodes`` servers on ``store``, the load, the checks; a result row."""
     servers = []
     try:
         ports = []
         for _ in range(nodes):
             port = free_port()
-            servers.append(start_server(store, port))
+            servers.append(start_server(store, port, root))
             ports.append(port)
         stats, tables = asyncio.run(asyncio.wait_for(
             run([f"http://127.0.0.1:{port}" for port in ports], clients, games, seconds, seed),
@@ -400,6 +403,19 @@ def throwaway_database():
     return cluster.database
 
 
+def unpack(rev: str) -> str:
+    """``engine`` and ``client`` of revision ``rev``, in a new temporary folder."""
+    import io
+    import tarfile
+
+    data = subprocess.run(["git", "archive", rev, "engine", "client"], cwd=ROOT,
+                          capture_output=True, check=True).stdout
+    folder = tempfile.mkdtemp(prefix=f"devil-{rev}-")
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(folder)
+    return folder
+
+
 def matrix(args) -> int:
     if args.database:
         from engine.store.postgres.schema import init
@@ -420,19 +436,24 @@ def matrix(args) -> int:
         fresh = throwaway_database()
     configurations = [("1 node, files", 1, lambda: tempfile.mkdtemp(prefix="devil-load-")),
                       ("1 node, PostgreSQL", 1, fresh), ("2 nodes, PostgreSQL", 2, fresh)]
+    trees = [("this tree", ROOT)]
+    if args.before:
+        trees.insert(0, (args.before, unpack(args.before)))
     rows = []
     for clients in args.clients_list:
         for label, nodes, make in configurations:
-            row = measure(make(), nodes, clients, args.games, args.seconds, args.seed)
-            row["store"] = label
-            report(label, row)
-            rows.append(row)
+            for tree, root in trees:
+                row = measure(make(), nodes, clients, args.games, args.seconds, args.seed, root)
+                row["store"], row["tree"] = label, tree
+                report(f"{label} ({tree})", row)
+                rows.append(row)
     print()
-    print("| clients | store | commands/s | p50 ms | p99 ms | commands | verified |")
-    print("|---|---|---|---|---|---|---|")
+    print("| clients | store | tree | commands/s | p50 ms | p99 ms | commands | verified |")
+    print("|---|---|---|---|---|---|---|---|")
     for row in rows:
-        print(f"| {row['clients']} | {row['store']} | {row['per_second']} | {row['p50_ms']} | "
-              f"{row['p99_ms']} | {row['commands']} | {'OK' if row['ok'] else 'FAILED'} |")
+        print(f"| {row['clients']} | {row['store']} | {row['tree']} | {row['per_second']} | "
+              f"{row['p50_ms']} | {row['p99_ms']} | {row['commands']} | "
+              f"{'OK' if row['ok'] else 'FAILED'} |")
     print(json.dumps({"benchmark": "load", "games": args.games, "seconds": args.seconds,
                       "rows": [{k: v for k, v in row.items() if k not in ("errors", "problems")}
                                for row in rows]}))
@@ -452,6 +473,9 @@ def main(argv=None) -> int:
     parser.add_argument("--matrix", action="store_true",
                         help="files / PostgreSQL / two nodes on PostgreSQL at 1, 10, 50 clients")
     parser.add_argument("--matrix-clients", default="1,10,50", metavar="N,N,...")
+    parser.add_argument("--before", metavar="REV",
+                        help="with --matrix: also measure revision REV's servers, each "
+                             "configuration back to back with this tree's (a paired run)")
     parser.add_argument("--database", metavar="URL",
                         help="with --matrix: a PostgreSQL server to create databases on "
                              "(default: a throwaway cluster)")
