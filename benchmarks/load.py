@@ -340,10 +340,51 @@ def verify(store: str, stats: Stats, tables: list) -> list[str]:
     return problems
 
 
+def cpu_seconds(pid: int, children: bool = False) -> float:
+    """The CPU time (user + system, s) process ``pid`` used so far (with ``children``: and its
+    children that have exited and been waited for); 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+#: the throwaway cluster's postmaster.pid (set by throwaway_database), to count its CPU
+POSTMASTER: str | None = None
+
+
+def database_cpu() -> float:
+    """The CPU time the throwaway cluster used so far (the postmaster, its live children and
+    those that exited); 0 without one (a --database server is not counted)."""
+    if POSTMASTER is None:
+        return 0.0
+    with open(POSTMASTER) as handle:
+        master = int(handle.readline())
+    total = cpu_seconds(master, children=True)
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    parent = int(handle.read().rpartition(")")[2].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent == master:
+                total += cpu_seconds(int(entry))
+    return total
+
+
 def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
             seed: int, root: str = ROOT) -> dict:
-    """One configuration: ``nodes`` servers on ``store``, the load, the checks; a result row."""
+    """One configuration: ``nodes`` servers on ``store``, the load, the checks; a result row
+    (with the servers' CPU time a command and, on the throwaway cluster, the database's)."""
     servers = []
+    server_cpu = database_used = 0.0
+    database_before = database_cpu()
     try:
         ports = []
         for _ in range(nodes):
@@ -353,6 +394,8 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
         stats, tables = asyncio.run(asyncio.wait_for(
             run([f"http://127.0.0.1:{port}" for port in ports], clients, games, seconds, seed),
             timeout=seconds + 120))
+        server_cpu = sum(cpu_seconds(server.pid) for server in servers)
+        database_used = database_cpu() - database_before
     finally:
         for server in servers:
             server.send_signal(signal.SIGTERM)
@@ -373,6 +416,10 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
         "played": sum(len(t.games) for t in tables),
         "finished": sum(len(t.games) - 1 for t in tables),
         "watched": len(stats.watched),
+        # CPU per command, the start-up and the final checks left out (the database's includes
+        # the stores' creation, a few ms): each node's, and the database server's
+        "server_cpu_ms": round(server_cpu * 1000 / max(1, commands) / nodes, 3),
+        "db_cpu_ms": round(database_used * 1000 / max(1, commands), 3) if POSTMASTER else None,
         "errors": stats.errors[:10], "problems": problems,
         "ok": not problems and not stats.errors,
     }
@@ -382,7 +429,8 @@ def report(label: str, row: dict) -> None:
     print(f"{label}: {row['clients']} clients, {row['games']} tables, {row['seconds']} s: "
           f"{row['commands']} commands ({row['per_second']}/s), p50 {row['p50_ms']} ms, "
           f"p99 {row['p99_ms']} ms, {row['reads']} reads, games {row['played']} played / "
-          f"{row['finished']} finished, retries {row['retries']}, refused {row['refused']}; "
+          f"{row['finished']} finished, retries {row['retries']}, refused {row['refused']}, "
+          f"CPU a command {row['server_cpu_ms']} ms a node, database {row['db_cpu_ms']} ms; "
           f"verified: {'OK' if row['ok'] else 'FAILED'}", flush=True)
     for error in row["errors"]:
         print(f"  error: {error}")
@@ -395,7 +443,9 @@ def throwaway_database():
     commits switched on (the test cluster runs with fsync off)."""
     from tests import pg
 
+    global POSTMASTER
     cluster = pg.cluster()
+    POSTMASTER = os.path.join(cluster.data, "postmaster.pid")
     cluster.execute("ALTER SYSTEM SET fsync = on")
     cluster.execute("ALTER SYSTEM SET synchronous_commit = on")
     cluster.execute("ALTER SYSTEM SET full_page_writes = on")
@@ -448,11 +498,13 @@ def matrix(args) -> int:
                 report(f"{label} ({tree})", row)
                 rows.append(row)
     print()
-    print("| clients | store | tree | commands/s | p50 ms | p99 ms | commands | verified |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| clients | store | tree | commands/s | p50 ms | p99 ms | commands | CPU ms a command "
+          "(a node) | database CPU ms a command | verified |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         print(f"| {row['clients']} | {row['store']} | {row['tree']} | {row['per_second']} | "
-              f"{row['p50_ms']} | {row['p99_ms']} | {row['commands']} | "
+              f"{row['p50_ms']} | {row['p99_ms']} | {row['commands']} | {row['server_cpu_ms']} | "
+              f"{row['db_cpu_ms'] if row['nodes'] and 'PostgreSQL' in row['store'] else '-'} | "
               f"{'OK' if row['ok'] else 'FAILED'} |")
     print(json.dumps({"benchmark": "load", "games": args.games, "seconds": args.seconds,
                       "rows": [{k: v for k, v in row.items() if k not in ("errors", "problems")}
