@@ -391,10 +391,11 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
             port = free_port()
             servers.append(start_server(store, port, root))
             ports.append(port)
+        started = sum(cpu_seconds(server.pid) for server in servers)  # start-up left out
         stats, tables = asyncio.run(asyncio.wait_for(
             run([f"http://127.0.0.1:{port}" for port in ports], clients, games, seconds, seed),
             timeout=seconds + 120))
-        server_cpu = sum(cpu_seconds(server.pid) for server in servers)
+        server_cpu = sum(cpu_seconds(server.pid) for server in servers) - started
         database_used = database_cpu() - database_before
     finally:
         for server in servers:
