@@ -418,8 +418,8 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
         "finished": sum(len(t.games) - 1 for t in tables),
         "watched": len(stats.watched),
         # CPU per command, the start-up and the final checks left out (the database's includes
-        # the stores' creation, a few ms): each node's, and the database server's
-        "server_cpu_ms": round(server_cpu * 1000 / max(1, commands) / nodes, 3),
+        # the stores' creation, a few ms): of all the nodes together, and the database server's
+        "server_cpu_ms": round(server_cpu * 1000 / max(1, commands), 3),
         "db_cpu_ms": round(database_used * 1000 / max(1, commands), 3) if POSTMASTER else None,
         "errors": stats.errors[:10], "problems": problems,
         "ok": not problems and not stats.errors,
@@ -431,7 +431,7 @@ def report(label: str, row: dict) -> None:
           f"{row['commands']} commands ({row['per_second']}/s), p50 {row['p50_ms']} ms, "
           f"p99 {row['p99_ms']} ms, {row['reads']} reads, games {row['played']} played / "
           f"{row['finished']} finished, retries {row['retries']}, refused {row['refused']}, "
-          f"CPU a command {row['server_cpu_ms']} ms a node, database {row['db_cpu_ms']} ms; "
+          f"CPU a command {row['server_cpu_ms']} ms (the nodes), database {row['db_cpu_ms']} ms; "
           f"verified: {'OK' if row['ok'] else 'FAILED'}", flush=True)
     for error in row["errors"]:
         print(f"  error: {error}")
@@ -499,8 +499,8 @@ def matrix(args) -> int:
                 report(f"{label} ({tree})", row)
                 rows.append(row)
     print()
-    print("| clients | store | tree | commands/s | p50 ms | p99 ms | commands | CPU ms a command "
-          "(a node) | database CPU ms a command | verified |")
+    print("| clients | store | tree | commands/s | p50 ms | p99 ms | commands | nodes' CPU ms a "
+          "command | database CPU ms a command | verified |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         print(f"| {row['clients']} | {row['store']} | {row['tree']} | {row['per_second']} | "
