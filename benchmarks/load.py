@@ -2,7 +2,7 @@
 
     python -m benchmarks.load [--clients 50] [--games 20] [--seconds 30] [--store DIR|URL]
                               [--nodes 2]
-    python -m benchmarks.load --matrix [--seconds 10] [--json]
+    python -m benchmarks.load --matrix [--seconds 10] [--json] [--before REV]
 
 Starts real servers (uvicorn subprocesses, ``--nodes`` of them on one store) on free 127.0.0.1
 ports and a fresh store, then runs ``--clients`` asyncio clients over ``--games`` tables of Auf
@@ -20,7 +20,10 @@ exactly once (and none twice).  Exit status 0 when every check passes.
 PostgreSQL, each at 1, 10 and 50 clients over ``--games`` (20) tables, and prints a table and
 one JSON line.  Without ``--database URL`` (a server where it may create databases) it starts a
 throwaway cluster (tests/pg.py) with ``fsync`` and ``synchronous_commit`` on, so that a
-PostgreSQL commit is as durable as the file store's fsync.
+PostgreSQL commit is as durable as the file store's fsync.  With ``--before REV`` every
+configuration is measured twice back to back, with the servers of REV (``git archive REV engine
+client``, unpacked into a temporary folder) and then of this tree: a paired run, each pair
+under the same load of the machine.
 """
 
 from __future__ import annotations
@@ -57,13 +60,13 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(store: str, port: int) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=ROOT)
+def start_server(store: str, port: int, root: str = ROOT) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=root)
     env.pop("DEVIL_ORGANISER_KEY", None)
     proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--store", store,
                              "--host", "127.0.0.1", "--port", str(port),
                              "--no-seat-entropy"],  # the bots play at once, on the server's seed
-                            cwd=ROOT, env=env,
+                            cwd=root, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -337,19 +340,63 @@ def verify(store: str, stats: Stats, tables: list) -> list[str]:
     return problems
 
 
+def cpu_seconds(pid: int, children: bool = False) -> float:
+    """The CPU time (user + system, s) process ``pid`` used so far (with ``children``: and its
+    children that have exited and been waited for); 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+#: the throwaway cluster's postmaster.pid (set by throwaway_database), to count its CPU
+POSTMASTER: str | None = None
+
+
+def database_cpu() -> float:
+    """The CPU time the throwaway cluster used so far (the postmaster, its live children and
+    those that exited); 0 without one (a --database server is not counted)."""
+    if POSTMASTER is None:
+        return 0.0
+    with open(POSTMASTER) as handle:
+        master = int(handle.readline())
+    total = cpu_seconds(master, children=True)
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    parent = int(handle.read().rpartition(")")[2].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent == master:
+                total += cpu_seconds(int(entry))
+    return total
+
+
 def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
-            seed: int) -> dict:
-    """One configuration: ``nodes`` servers on ``store``, the load, the checks; a result row."""
+            seed: int, root: str = ROOT) -> dict:
+    """One configuration: ``nodes`` servers on ``store``, the load, the checks; a result row
+    (with the servers' CPU time a command and, on the throwaway cluster, the database's)."""
     servers = []
+    server_cpu = database_used = 0.0
+    database_before = database_cpu()
     try:
         ports = []
         for _ in range(nodes):
             port = free_port()
-            servers.append(start_server(store, port))
+            servers.append(start_server(store, port, root))
             ports.append(port)
+        started = sum(cpu_seconds(server.pid) for server in servers)  # start-up left out
         stats, tables = asyncio.run(asyncio.wait_for(
             run([f"http://127.0.0.1:{port}" for port in ports], clients, games, seconds, seed),
             timeout=seconds + 120))
+        server_cpu = sum(cpu_seconds(server.pid) for server in servers) - started
+        database_used = database_cpu() - database_before
     finally:
         for server in servers:
             server.send_signal(signal.SIGTERM)
@@ -370,6 +417,10 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
         "played": sum(len(t.games) for t in tables),
         "finished": sum(len(t.games) - 1 for t in tables),
         "watched": len(stats.watched),
+        # CPU per command, the start-up and the final checks left out (the database's includes
+        # the stores' creation, a few ms): of all the nodes together, and the database server's
+        "server_cpu_ms": round(server_cpu * 1000 / max(1, commands), 3),
+        "db_cpu_ms": round(database_used * 1000 / max(1, commands), 3) if POSTMASTER else None,
         "errors": stats.errors[:10], "problems": problems,
         "ok": not problems and not stats.errors,
     }
@@ -379,7 +430,8 @@ def report(label: str, row: dict) -> None:
     print(f"{label}: {row['clients']} clients, {row['games']} tables, {row['seconds']} s: "
           f"{row['commands']} commands ({row['per_second']}/s), p50 {row['p50_ms']} ms, "
           f"p99 {row['p99_ms']} ms, {row['reads']} reads, games {row['played']} played / "
-          f"{row['finished']} finished, retries {row['retries']}, refused {row['refused']}; "
+          f"{row['finished']} finished, retries {row['retries']}, refused {row['refused']}, "
+          f"CPU a command {row['server_cpu_ms']} ms (the nodes), database {row['db_cpu_ms']} ms; "
           f"verified: {'OK' if row['ok'] else 'FAILED'}", flush=True)
     for error in row["errors"]:
         print(f"  error: {error}")
@@ -392,12 +444,27 @@ def throwaway_database():
     commits switched on (the test cluster runs with fsync off)."""
     from tests import pg
 
+    global POSTMASTER
     cluster = pg.cluster()
+    POSTMASTER = os.path.join(cluster.data, "postmaster.pid")
     cluster.execute("ALTER SYSTEM SET fsync = on")
     cluster.execute("ALTER SYSTEM SET synchronous_commit = on")
     cluster.execute("ALTER SYSTEM SET full_page_writes = on")
     cluster.execute("SELECT pg_reload_conf()")
     return cluster.database
+
+
+def unpack(rev: str) -> str:
+    """``engine`` and ``client`` of revision ``rev``, in a new temporary folder."""
+    import io
+    import tarfile
+
+    data = subprocess.run(["git", "archive", rev, "engine", "client"], cwd=ROOT,
+                          capture_output=True, check=True).stdout
+    folder = tempfile.mkdtemp(prefix=f"devil-{rev}-")
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(folder)
+    return folder
 
 
 def matrix(args) -> int:
@@ -420,19 +487,26 @@ def matrix(args) -> int:
         fresh = throwaway_database()
     configurations = [("1 node, files", 1, lambda: tempfile.mkdtemp(prefix="devil-load-")),
                       ("1 node, PostgreSQL", 1, fresh), ("2 nodes, PostgreSQL", 2, fresh)]
+    trees = [("this tree", ROOT)]
+    if args.before:
+        trees.insert(0, (args.before, unpack(args.before)))
     rows = []
     for clients in args.clients_list:
         for label, nodes, make in configurations:
-            row = measure(make(), nodes, clients, args.games, args.seconds, args.seed)
-            row["store"] = label
-            report(label, row)
-            rows.append(row)
+            for tree, root in trees:
+                row = measure(make(), nodes, clients, args.games, args.seconds, args.seed, root)
+                row["store"], row["tree"] = label, tree
+                report(f"{label} ({tree})", row)
+                rows.append(row)
     print()
-    print("| clients | store | commands/s | p50 ms | p99 ms | commands | verified |")
-    print("|---|---|---|---|---|---|---|")
+    print("| clients | store | tree | commands/s | p50 ms | p99 ms | commands | nodes' CPU ms a "
+          "command | database CPU ms a command | verified |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
-        print(f"| {row['clients']} | {row['store']} | {row['per_second']} | {row['p50_ms']} | "
-              f"{row['p99_ms']} | {row['commands']} | {'OK' if row['ok'] else 'FAILED'} |")
+        print(f"| {row['clients']} | {row['store']} | {row['tree']} | {row['per_second']} | "
+              f"{row['p50_ms']} | {row['p99_ms']} | {row['commands']} | {row['server_cpu_ms']} | "
+              f"{row['db_cpu_ms'] if row['nodes'] and 'PostgreSQL' in row['store'] else '-'} | "
+              f"{'OK' if row['ok'] else 'FAILED'} |")
     print(json.dumps({"benchmark": "load", "games": args.games, "seconds": args.seconds,
                       "rows": [{k: v for k, v in row.items() if k not in ("errors", "problems")}
                                for row in rows]}))
@@ -452,6 +526,9 @@ def main(argv=None) -> int:
     parser.add_argument("--matrix", action="store_true",
                         help="files / PostgreSQL / two nodes on PostgreSQL at 1, 10, 50 clients")
     parser.add_argument("--matrix-clients", default="1,10,50", metavar="N,N,...")
+    parser.add_argument("--before", metavar="REV",
+                        help="with --matrix: also measure revision REV's servers, each "
+                             "configuration back to back with this tree's (a paired run)")
     parser.add_argument("--database", metavar="URL",
                         help="with --matrix: a PostgreSQL server to create databases on "
                              "(default: a throwaway cluster)")
