@@ -2,8 +2,7 @@
 
     python -m benchmarks.load [--clients 50] [--games 20] [--seconds 30] [--store DIR|URL]
                               [--nodes 2]
-    python -m benchmarks.load --matrix [--seconds 10] [--json]
-    python -m benchmarks.load --files-only --matrix-clients 1,10,50 [--root TREE --python EXE]
+    python -m benchmarks.load --matrix [--seconds 10] [--json] [--before REV]
 
 Starts real servers (uvicorn subprocesses, ``--nodes`` of them on one store) on free 127.0.0.1
 ports and a fresh store, then runs ``--clients`` asyncio clients over ``--games`` tables of Auf
@@ -17,18 +16,14 @@ command, stops the servers and checks every game: its .devlog verifies (engine.r
 verify_bytes: hash chain, seed, strict refold), and every acknowledged command id is in its log
 exactly once (and none twice).  Exit status 0 when every check passes.
 
-It also reports the servers' CPU per command: the user and system time of each ``devil serve``
-process (``/proc/<pid>/stat``, every thread of it) spent while the clients ran, divided by the
-commands acknowledged (``cpu_ms``; with several nodes, per node as well: ``cpu_ms_nodes``).
-``--root TREE --python EXE`` run the servers from another checkout and interpreter (to measure
-a branch against main in one paired run); ``--serve-arg`` passes an option to ``devil serve``
-(e.g. ``--serve-arg=--http=h11 --serve-arg=--loop=asyncio``).
-
 ``--matrix`` measures in one run: one node on files, one node on PostgreSQL, two nodes on
 PostgreSQL, each at 1, 10 and 50 clients over ``--games`` (20) tables, and prints a table and
 one JSON line.  Without ``--database URL`` (a server where it may create databases) it starts a
 throwaway cluster (tests/pg.py) with ``fsync`` and ``synchronous_commit`` on, so that a
-PostgreSQL commit is as durable as the file store's fsync.
+PostgreSQL commit is as durable as the file store's fsync.  With ``--before REV`` every
+configuration is measured twice back to back, with the servers of REV (``git archive REV engine
+client``, unpacked into a temporary folder) and then of this tree: a paired run, each pair
+under the same load of the machine.
 """
 
 from __future__ import annotations
@@ -65,26 +60,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-#: where the servers run from and with what (--root, --python, --serve-arg)
-SERVER = {"root": ROOT, "python": sys.executable, "args": []}
-
-
-def cpu_seconds(pid: int) -> tuple[float, float]:
-    """User and system CPU time of process ``pid`` so far, every thread (/proc/<pid>/stat)."""
-    with open(f"/proc/{pid}/stat") as handle:
-        fields = handle.read().rsplit(")", 1)[1].split()
-    tick = os.sysconf("SC_CLK_TCK")
-    return int(fields[11]) / tick, int(fields[12]) / tick
-
-
-def start_server(store: str, port: int) -> subprocess.Popen:
-    root = SERVER["root"]
+def start_server(store: str, port: int, root: str = ROOT) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=root)
     env.pop("DEVIL_ORGANISER_KEY", None)
-    proc = subprocess.Popen([SERVER["python"], "-m", "client.cli", "serve", "--store", store,
+    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--store", store,
                              "--host", "127.0.0.1", "--port", str(port),
-                             "--no-seat-entropy",  # the bots play at once, on the server's seed
-                             *SERVER["args"]],
+                             "--no-seat-entropy"],  # the bots play at once, on the server's seed
                             cwd=root, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 20
@@ -267,7 +248,7 @@ def seat_plan(clients: int, games: int) -> list[int]:
 
 
 async def run(urls: list[str], clients: int, games: int, seconds: float,
-              seed: int, clock=None) -> tuple[Stats, list]:
+              seed: int) -> tuple[Stats, list]:
     stats = Stats()
     limits = httpx.Limits(max_connections=clients + 10, max_keepalive_connections=clients + 10)
     async with httpx.AsyncClient(base_url=urls[0], timeout=30, limits=limits) as http:
@@ -285,15 +266,11 @@ async def run(urls: list[str], clients: int, games: int, seconds: float,
         began = time.monotonic()
         deadline = began + seconds
         rng = random.Random(seed)
-        if clock is not None:
-            clock("start")
         done = asyncio.Event()
         watching = asyncio.create_task(watch(urls[-1], tables[0].created, stats, done))
         await asyncio.gather(*(client(h, seats, stats, deadline, random.Random(rng.random()))
                                for h, seats in zip(https, owned)))
         stats.elapsed = time.monotonic() - began
-        if clock is not None:
-            clock("stop")
         done.set()
         await watching
     return stats, tables
@@ -363,24 +340,63 @@ def verify(store: str, stats: Stats, tables: list) -> list[str]:
     return problems
 
 
+def cpu_seconds(pid: int, children: bool = False) -> float:
+    """The CPU time (user + system, s) process ``pid`` used so far (with ``children``: and its
+    children that have exited and been waited for); 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+#: the throwaway cluster's postmaster.pid (set by throwaway_database), to count its CPU
+POSTMASTER: str | None = None
+
+
+def database_cpu() -> float:
+    """The CPU time the throwaway cluster used so far (the postmaster, its live children and
+    those that exited); 0 without one (a --database server is not counted)."""
+    if POSTMASTER is None:
+        return 0.0
+    with open(POSTMASTER) as handle:
+        master = int(handle.readline())
+    total = cpu_seconds(master, children=True)
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    parent = int(handle.read().rpartition(")")[2].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent == master:
+                total += cpu_seconds(int(entry))
+    return total
+
+
 def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
-            seed: int) -> dict:
-    """One configuration: ``nodes`` servers on ``store``, the load, the checks; a result row."""
+            seed: int, root: str = ROOT) -> dict:
+    """One configuration: ``nodes`` servers on ``store``, the load, the checks; a result row
+    (with the servers' CPU time a command and, on the throwaway cluster, the database's)."""
     servers = []
+    server_cpu = database_used = 0.0
+    database_before = database_cpu()
     try:
         ports = []
         for _ in range(nodes):
             port = free_port()
-            servers.append(start_server(store, port))
+            servers.append(start_server(store, port, root))
             ports.append(port)
-        marks: dict[str, list[float]] = {}
-
-        def clock(mark: str) -> None:
-            marks[mark] = [cpu_seconds(server.pid) for server in servers]
-
+        started = sum(cpu_seconds(server.pid) for server in servers)  # start-up left out
         stats, tables = asyncio.run(asyncio.wait_for(
-            run([f"http://127.0.0.1:{port}" for port in ports], clients, games, seconds, seed,
-                clock), timeout=seconds + 120))
+            run([f"http://127.0.0.1:{port}" for port in ports], clients, games, seconds, seed),
+            timeout=seconds + 120))
+        server_cpu = sum(cpu_seconds(server.pid) for server in servers) - started
+        database_used = database_cpu() - database_before
     finally:
         for server in servers:
             server.send_signal(signal.SIGTERM)
@@ -392,23 +408,19 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
     commands = sum(len(v) for v in stats.acked.values())
     lat = sorted(stats.latencies)
     problems = verify(store, stats, tables)
-    user = [b[0] - a[0] for a, b in zip(marks["start"], marks["stop"])]
-    system = [b[1] - a[1] for a, b in zip(marks["start"], marks["stop"])]
-    used = [u + s for u, s in zip(user, system)]
     return {
         "nodes": nodes, "clients": clients, "games": games, "seconds": round(stats.elapsed, 2),
         "commands": commands, "per_second": round(commands / stats.elapsed, 1),
         "p50_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
         "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 2) if lat else None,
-        "cpu_ms": round(sum(used) / commands * 1000, 3) if commands else None,
-        "cpu_user_ms": round(sum(user) / commands * 1000, 3) if commands else None,
-        "cpu_system_ms": round(sum(system) / commands * 1000, 3) if commands else None,
-        "cpu_ms_nodes": [round(u / commands * 1000 * nodes, 3) for u in used] if commands
-        else None,
         "reads": stats.reads, "retries": stats.retries, "refused": stats.refused,
         "played": sum(len(t.games) for t in tables),
         "finished": sum(len(t.games) - 1 for t in tables),
         "watched": len(stats.watched),
+        # CPU per command, the start-up and the final checks left out (the database's includes
+        # the stores' creation, a few ms): of all the nodes together, and the database server's
+        "server_cpu_ms": round(server_cpu * 1000 / max(1, commands), 3),
+        "db_cpu_ms": round(database_used * 1000 / max(1, commands), 3) if POSTMASTER else None,
         "errors": stats.errors[:10], "problems": problems,
         "ok": not problems and not stats.errors,
     }
@@ -416,11 +428,10 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
 
 def report(label: str, row: dict) -> None:
     print(f"{label}: {row['clients']} clients, {row['games']} tables, {row['seconds']} s: "
-          f"{row['commands']} commands ({row['per_second']}/s), server CPU "
-          f"{row['cpu_ms']} ms/command (user {row['cpu_user_ms']}, system "
-          f"{row['cpu_system_ms']}), p50 {row['p50_ms']} ms, "
+          f"{row['commands']} commands ({row['per_second']}/s), p50 {row['p50_ms']} ms, "
           f"p99 {row['p99_ms']} ms, {row['reads']} reads, games {row['played']} played / "
-          f"{row['finished']} finished, retries {row['retries']}, refused {row['refused']}; "
+          f"{row['finished']} finished, retries {row['retries']}, refused {row['refused']}, "
+          f"CPU a command {row['server_cpu_ms']} ms (the nodes), database {row['db_cpu_ms']} ms; "
           f"verified: {'OK' if row['ok'] else 'FAILED'}", flush=True)
     for error in row["errors"]:
         print(f"  error: {error}")
@@ -433,7 +444,9 @@ def throwaway_database():
     commits switched on (the test cluster runs with fsync off)."""
     from tests import pg
 
+    global POSTMASTER
     cluster = pg.cluster()
+    POSTMASTER = os.path.join(cluster.data, "postmaster.pid")
     cluster.execute("ALTER SYSTEM SET fsync = on")
     cluster.execute("ALTER SYSTEM SET synchronous_commit = on")
     cluster.execute("ALTER SYSTEM SET full_page_writes = on")
@@ -441,11 +454,21 @@ def throwaway_database():
     return cluster.database
 
 
+def unpack(rev: str) -> str:
+    """``engine`` and ``client`` of revision ``rev``, in a new temporary folder."""
+    import io
+    import tarfile
+
+    data = subprocess.run(["git", "archive", rev, "engine", "client"], cwd=ROOT,
+                          capture_output=True, check=True).stdout
+    folder = tempfile.mkdtemp(prefix=f"devil-{rev}-")
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(folder)
+    return folder
+
+
 def matrix(args) -> int:
-    fresh = None
-    if args.files_only:
-        pass
-    elif args.database:
+    if args.database:
         from engine.store.postgres.schema import init
 
         base = args.database.rsplit("/", 1)[0]
@@ -462,23 +485,27 @@ def matrix(args) -> int:
             return url
     else:
         fresh = throwaway_database()
-    configurations = [("1 node, files", 1, lambda: tempfile.mkdtemp(prefix="devil-load-"))]
-    if not args.files_only:
-        configurations += [("1 node, PostgreSQL", 1, fresh), ("2 nodes, PostgreSQL", 2, fresh)]
+    configurations = [("1 node, files", 1, lambda: tempfile.mkdtemp(prefix="devil-load-")),
+                      ("1 node, PostgreSQL", 1, fresh), ("2 nodes, PostgreSQL", 2, fresh)]
+    trees = [("this tree", ROOT)]
+    if args.before:
+        trees.insert(0, (args.before, unpack(args.before)))
     rows = []
     for clients in args.clients_list:
         for label, nodes, make in configurations:
-            row = measure(make(), nodes, clients, args.games, args.seconds, args.seed)
-            row["store"] = label
-            report(label, row)
-            rows.append(row)
+            for tree, root in trees:
+                row = measure(make(), nodes, clients, args.games, args.seconds, args.seed, root)
+                row["store"], row["tree"] = label, tree
+                report(f"{label} ({tree})", row)
+                rows.append(row)
     print()
-    print("| clients | store | commands/s | server CPU ms/command | p50 ms | p99 ms | commands "
-          "| verified |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| clients | store | tree | commands/s | p50 ms | p99 ms | commands | nodes' CPU ms a "
+          "command | database CPU ms a command | verified |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
-        print(f"| {row['clients']} | {row['store']} | {row['per_second']} | {row['cpu_ms']} | "
-              f"{row['p50_ms']} | {row['p99_ms']} | {row['commands']} | "
+        print(f"| {row['clients']} | {row['store']} | {row['tree']} | {row['per_second']} | "
+              f"{row['p50_ms']} | {row['p99_ms']} | {row['commands']} | {row['server_cpu_ms']} | "
+              f"{row['db_cpu_ms'] if row['nodes'] and 'PostgreSQL' in row['store'] else '-'} | "
               f"{'OK' if row['ok'] else 'FAILED'} |")
     print(json.dumps({"benchmark": "load", "games": args.games, "seconds": args.seconds,
                       "rows": [{k: v for k, v in row.items() if k not in ("errors", "problems")}
@@ -499,18 +526,13 @@ def main(argv=None) -> int:
     parser.add_argument("--matrix", action="store_true",
                         help="files / PostgreSQL / two nodes on PostgreSQL at 1, 10, 50 clients")
     parser.add_argument("--matrix-clients", default="1,10,50", metavar="N,N,...")
+    parser.add_argument("--before", metavar="REV",
+                        help="with --matrix: also measure revision REV's servers, each "
+                             "configuration back to back with this tree's (a paired run)")
     parser.add_argument("--database", metavar="URL",
                         help="with --matrix: a PostgreSQL server to create databases on "
                              "(default: a throwaway cluster)")
-    parser.add_argument("--files-only", action="store_true",
-                        help="with --matrix: the file store only")
-    parser.add_argument("--root", default=ROOT, help="run the servers from this checkout")
-    parser.add_argument("--python", default=sys.executable,
-                        help="run the servers with this interpreter")
-    parser.add_argument("--serve-arg", action="append", default=[], metavar="OPTION",
-                        help="an option for `devil serve` (repeatable)")
     args = parser.parse_args(argv)
-    SERVER.update(root=os.path.abspath(args.root), python=args.python, args=args.serve_arg)
     if args.seconds is None:
         args.seconds = 10.0 if args.matrix else 30.0
     if not 1 <= args.seconds <= 600:

@@ -33,6 +33,7 @@ import glob
 import itertools
 import os
 import pwd
+import re
 import shlex
 import shutil
 import subprocess
@@ -208,3 +209,35 @@ def cluster() -> Cluster:
 def fresh_database(initialized: bool = True) -> str:
     """The URL of a new database in the session's cluster (see :meth:`Cluster.database`)."""
     return cluster().database(initialized)
+
+
+class StatementLog:
+    """Every SQL statement the server runs for one database, as the server itself logs it:
+    ``log_statement = all`` set on that database (its sessions opened from now on), read back
+    from the cluster's log.  ``BEGIN`` and ``COMMIT`` count like any other statement; no
+    client-side wrapper is involved, so what is counted is what reached the server.  Only one
+    database of the cluster should be logged at a time (the log's lines do not name it).
+
+        log = StatementLog(url)      # before the store opens its connections
+        mark = log.mark()
+        ...                          # requests
+        statements = log.since(mark)  # their SQL texts, in order
+    """
+
+    _LINE = re.compile(r"LOG:  (?:statement|execute [^:]*): (.*)$")
+
+    def __init__(self, url: str):
+        self.cluster = cluster()
+        self.database = url.split("?")[0].rsplit("/", 1)[1]
+        self.cluster.execute(f"ALTER DATABASE {self.database} SET log_statement = 'all'")
+
+    def mark(self) -> int:
+        """A position in the log: :meth:`since` reads the statements logged after it."""
+        return os.path.getsize(self.cluster.log)
+
+    def since(self, mark: int) -> list[str]:
+        """The statements logged since ``mark``, in order."""
+        with open(self.cluster.log, "rb") as handle:
+            handle.seek(mark)
+            text = handle.read().decode("utf-8", "replace")
+        return [found.group(1) for found in map(self._LINE.search, text.splitlines()) if found]

@@ -2,13 +2,16 @@
 
 Submitting a command (:func:`submit`)::
 
-    read new records -> command id seen? -> authorise -> decide -> append(expected version)
+    read new records -> authorise -> decide -> append(expected version, command id)
         -> advance the folds -> (seat entropy: open the table; game over: reveal the seats)
 
 The append is optimistic: if another process appended first, the store refuses it
 (ConcurrencyConflict), and the loop reads the new records and decides again.  A command id
 already in the log returns that command's original records and appends nothing (safe
-retries).  A refused command raises before the append: nothing is recorded.
+retries): the store's append refuses a used id (DuplicateCommand), and only then, or when the
+command is refused (it may be a retry of one the game has moved past), is the original looked
+up (``store.command``), so a new command costs the store one read and one append.  A refused
+command raises before the append: nothing is recorded.
 """
 
 from __future__ import annotations
@@ -18,10 +21,12 @@ from typing import Any
 import attrs
 
 from ..entropy import SeatEntropy, Seating
-from ..errors import ConcurrencyConflict, NotAllowed, UsageError
+from ..errors import (ConcurrencyConflict, DevilError, LogDamaged, NotAllowed,
+                      StoreUnavailable, UsageError)
 from ..fold import fold
 from ..game import REFEREE
 from ..log import REFEREE_ACTOR, Record
+from ..store.protocol import DuplicateCommand
 from . import seating, steps
 from .seating import CONSOLE, LazyChance
 
@@ -90,31 +95,39 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
         for _ in range(RETRIES):
             loaded = cache.refresh(game)
             command = _decoded(loaded.rules, command, at_desk)
-            if command_id is not None:
-                done = store.command(game, command_id)
-                if done:
-                    return _repeated(service, loaded, done, command, command_id, actor)
             seated = False
-            if at_desk:
-                acting, events = _decide_desk(loaded, command, actor)
-            elif type(loaded.state) is Seating or type(command) is SeatEntropy:
-                outcome = seating.decide_seating(service, loaded, command, actor)
+            try:
+                decided = _decide(service, loaded, command, actor, at_desk)
+            except (StoreUnavailable, LogDamaged):
+                raise
+            except DevilError:  # refused: unless it is a retry of a command already recorded
+                done = None if command_id is None else store.command(game, command_id)
+                if done and command_id is not None:
+                    return _repeated(service, loaded, done, command, command_id, actor)
+                raise
+            if decided[0] == "seating":
+                outcome = decided[1]
                 if outcome[0] == "open":  # every seat in, the table never opened: open it
                     yield from seating.open_table(service, loaded)
                     continue  # and decide the command again, now that the game has started
                 if outcome[0] == "repeated":
                     done = outcome[1]
-                    return _answer(service, loaded, done,
-                                   loaded.events[done[0].seq - 1:done[-1].seq], repeated=True)
+                    events = loaded.events[done[0].seq - 1:done[-1].seq]
+                    return _answer(service, loaded, done, events, repeated=True)
                 _, acting, event, private = outcome
                 yield steps.Call(seating.keep_value, (store, *private))  # before its commitment
                 events, seated = [event], True
             else:
-                acting, events = _decide_game(store, loaded, command, actor)
+                _, acting, events = decided
             maps = [loaded.rules.events.to_map(e) for e in events]
             try:
                 records = yield steps.Append(game, loaded.head.seq, actor_code(acting),
                                              command_id, maps)
+            except DuplicateCommand:  # a retry: the id is in the log the command was decided on
+                done = None if command_id is None else store.command(game, command_id)
+                if not done or command_id is None:  # pragma: no cover - an id it does not hold
+                    raise
+                return _repeated(service, loaded, done, command, command_id, actor)
             except ConcurrencyConflict:
                 continue  # another writer got there first: read what it wrote, decide again
             cache.advance(loaded, records)
@@ -128,6 +141,17 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
                              loaded=loaded)
         raise ConcurrencyConflict(f"{game} is busy: other writers moved it on {RETRIES} times "
                                   "while this command was decided; try again")
+
+
+def _decide(service, loaded, command, actor, at_desk: bool) -> tuple:
+    """What ``command`` causes: ``("game", acting, events)`` (a game's or the desk's command)
+    or ``("seating", outcome)`` (:func:`engine.service.seating.decide_seating`).  Raises
+    IllegalCommand, NotAllowed."""
+    if at_desk:
+        return ("game", *_decide_desk(loaded, command, actor))
+    if type(loaded.state) is Seating or type(command) is SeatEntropy:
+        return ("seating", seating.decide_seating(service, loaded, command, actor))
+    return ("game", *_decide_game(service.store, loaded, command, actor))
 
 
 def _decoded(rules, command, at_desk: bool):

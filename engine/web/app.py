@@ -196,11 +196,17 @@ class Api:
         except (UnknownGame, UsageError):
             # the same answer whether or not that game exists: a token tells nothing of others
             raise NotAllowed(f"this token belongs to game {game}, not {text}") from None
-        # a game the service holds exists (games are never removed); else ask the store
-        if self.service.cache.held(game) is None \
-                and not await self.off_loop(self.store.exists, game):
+        if not await self.exists(game):
             raise UnknownGame(f"no game {game!r} on this server")
         return game
+
+    async def exists(self, game: str) -> bool:
+        """Whether ``game`` is in the store: a game the service holds is (a store never loses
+        one; if it did, reading it answers UnknownGame), any other is asked of the store off
+        the event loop."""
+        if self.service.cache.held(game) is not None:
+            return True
+        return await self.off_loop(self.store.exists, game)
 
     def viewer_for(self, role: Role, names: list[str], as_name: str | None):
         """The viewer a request reads as: REFEREE, a seat index or PUBLIC."""

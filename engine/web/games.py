@@ -123,10 +123,15 @@ class GameApi:
         return legal_answer(self.api.service, self.api.service.load(game), viewer)
 
     def _view(self, game: str, viewer, with_legal: bool = False) -> dict:
-        """What ``viewer`` sees (with its legal commands if asked)."""
-        view = self.api.service.view(game, viewer)
+        """What ``viewer`` sees (with its legal commands if asked), from one read of the
+        store."""
+        from ..answers import legal_answer
+
+        service = self.api.service
+        loaded = service.load(game)
+        view = service.view_of(loaded, viewer)
         if with_legal:
-            view["legal"] = self._legal_maps(game, viewer)
+            view["legal"] = legal_answer(service, loaded, viewer)
         return view
 
     def _log_bytes(self, game: str) -> bytes:
@@ -195,7 +200,7 @@ class GameApi:
             for game in await run_in_threadpool(self.api.store.games):
                 rows.append(await self.api.call(game, self._row, game, REFEREE))  # cold loads
             return JSONResponse(rows)
-        if not self.api.store.exists(role.game):
+        if not await self.api.exists(role.game):
             return JSONResponse([])
         names = await self.api.now(role.game, self.api.names, role.game)
         viewer = self.api.viewer_for(role, names, None)

@@ -15,12 +15,14 @@ away, reconnects on demand).  The schema (engine/store/migrations/*.sql; docs/po
 So :meth:`PostgresStore.log_bytes` (the header's bytes, then every record's) is byte for byte
 the .devlog the file store writes for the same commands.
 
-* **Appends** are one transaction: lock the game's row (``SELECT ... FOR UPDATE``), check the
-  expected version and the command id, insert the records chained from the head's link exactly
-  as :func:`engine.log.encode_records` makes them, move the head, ``pg_notify``.  Two nodes can
-  never both append seq N (and the primary key would refuse it if they could).
-* **Reads** trust the rows (only this store writes them, each append chained from the locked
-  head): records are decoded from their bytes, the chain is not checked again.
+* **Appends** are one statement: move the head only from the expected version and the link
+  the records chain from (the head this store last saw; the row is read only when it has not),
+  insert the records chained exactly as :func:`engine.log.encode_records` makes them,
+  ``pg_notify``.  Two nodes can never both append seq N (the update waits on the row's lock and
+  finds the head moved; the primary key would refuse it anyway); the unique command id refuses
+  a reused one (DuplicateCommand).
+* **Reads** are one statement (the row and the records up to its head) and trust the rows: only
+  appends chained from the head wrote them, so the chain is not checked again.
 * **Waiting**: every append notifies the channel ``devil_<schema>`` with the game id as payload
   (delivered at commit, to every node).  A store listens on a dedicated connection from a
   background thread, started on its first :meth:`~PostgresStore.wait`, and wakes its waiters
@@ -111,6 +113,9 @@ class PostgresStore:
         self._subscribers: list = []
         self._state = threading.Condition()
         self._bumps: dict[str, int] = {}  # game -> appends notified (only grows)
+        # game -> (created, head) last seen by this instance: where an append chains from
+        # without reading the row first (a hint, checked by the append's own statement)
+        self._hints: dict[str, tuple[int, Head]] = {}
         self._epoch = 0  # bumped when the listener (re)connects: anything may have happened
         self._listening = False
         self._listener: threading.Thread | None = None
@@ -239,49 +244,64 @@ class PostgresStore:
         return result.records
 
     # -- appending ----------------------------------------------------------------------------
+    #: the append, one statement committed on its own: the head moves only from where the
+    #: records chain from (version, link, the header's time; a concurrent append waits on the
+    #: row's lock, then finds it moved: no row), the records go in only with it, the keys
+    #: (game, seq) and (game, cmd, left) refuse the whole statement, pg_notify at commit
+    _APPEND = ("WITH moved AS (UPDATE games SET head_seq = %(last)s, head_link = %(head)s "
+               "WHERE id = %(game)s AND head_seq = %(expected)s AND head_link = %(base)s "
+               "AND created = %(created)s RETURNING id), "
+               "added AS (INSERT INTO records (game, seq, actor, cmd, ts, \"left\", link, bytes) "
+               "SELECT moved.id, %(first)s + n - 1, %(actor)s, %(cmd)s, %(ts)s, %(count)s - n, "
+               "r.link, r.bytes FROM moved, unnest(%(links)s::bytea[], %(chunks)s::bytea[]) "
+               "WITH ORDINALITY AS r (link, bytes, n)) "
+               "SELECT pg_notify(%(channel)s, %(game)s) FROM moved")
+
     def append(self, game: str, expected: int, actor: int, cmd: str | None, events: list[dict],
                ts: int | None = None) -> list[Record]:
-        """Append one command's events in one transaction if the stream is at version
+        """Append one command's events in one statement if the stream is at version
         ``expected``.  Raises ConcurrencyConflict naming both versions, DuplicateCommand
-        (``cmd`` is in the stream), UnknownGame."""
+        (``cmd`` is in the stream), UnknownGame.  The row is read first only when this store
+        has not seen the link at ``expected`` (by a read or an append), and after a refusal."""
         self._check(game)
-        committing = False
+        if not events:
+            return self._check_only(game, expected, cmd)
+        for _ in range(3):
+            hint = self._hints.get(game)
+            if hint is None or hint[1].seq != expected:
+                hint = self._hint(game)
+                check_append(game, hint[1].seq, expected, None, False)
+            created, head = hint
+            stamp = max(0, now_ms() - created) if ts is None else ts
+            written = encode_command(head.link, expected + 1, actor, cmd, stamp, events)
+            records = [record for record, _ in written]
+            if self._insert(game, expected, head.link, created, cmd, stamp, written):
+                self._hints[game] = (created, Head(records[-1].seq, records[-1].link))
+                self._bump(game)
+                return records
+            # the head is not where the hint said (another writer): read it, say so or retry
+            created, head = self._hint(game)
+            check_append(game, head.seq, expected, None, False)
+        raise ConcurrencyConflict(f"{game} kept moving while appending at version {expected}; "
+                                  "read it again")
+
+    def _insert(self, game: str, expected: int, base: bytes, created: int, cmd: str | None,
+                ts: int, written: list) -> bool:
+        """Run :data:`_APPEND`: whether the head moved from ``expected`` and ``base``.
+        DuplicateCommand, ConcurrencyConflict, StoreUnavailable (a doubt once it was sent)."""
+        records = [record for record, _ in written]
+        params = {"game": game, "expected": expected, "base": base, "created": created,
+                  "first": expected + 1, "actor": records[0].actor, "cmd": cmd, "ts": ts,
+                  "count": len(written), "links": [record.link for record in records],
+                  "chunks": [chunk for _, chunk in written], "last": records[-1].seq,
+                  "head": records[-1].link, "channel": self.channel}
+        sent = False
         try:
-            with self._pool.connection() as conn, conn.transaction():
-                row = conn.execute(
-                    "SELECT created, head_seq, head_link, %(cmd)s::text IS NOT NULL AND EXISTS "
-                    "(SELECT 1 FROM records WHERE game = %(game)s AND cmd = %(cmd)s) "
-                    "FROM games WHERE id = %(game)s FOR UPDATE",
-                    {"game": game, "cmd": cmd}).fetchone()
-                if row is None:
-                    raise self._unknown(game)
-                created, seq, link, duplicate = row
-                check_append(game, seq, expected, cmd, duplicate)
-                if not events:
-                    return []
-                if ts is None:
-                    ts = max(0, now_ms() - created)
-                written = encode_command(link, seq + 1, actor, cmd, ts, events)
-                records = [record for record, _ in written]
-                chunks = [chunk for _, chunk in written]
-                links = [record.link for record in records]
-                # one statement: the records, the new head and the notification (sent at commit)
-                conn.execute(
-                    "WITH added AS (INSERT INTO records "
-                    '(game, seq, actor, cmd, ts, "left", link, bytes) '
-                    "SELECT %(game)s, %(first)s + n - 1, %(actor)s, %(cmd)s, %(ts)s, "
-                    "%(count)s - n, link, bytes "
-                    "FROM unnest(%(links)s::bytea[], %(chunks)s::bytea[]) "
-                    "WITH ORDINALITY AS r (link, bytes, n)) "
-                    "UPDATE games SET head_seq = %(last)s, head_link = %(head)s "
-                    "WHERE id = %(game)s RETURNING pg_notify(%(channel)s, %(game)s)",
-                    {"game": game, "first": seq + 1, "actor": actor, "cmd": cmd, "ts": ts,
-                     "count": len(events), "links": links, "chunks": chunks,
-                     "last": records[-1].seq, "head": records[-1].link,
-                     "channel": self.channel})
-                committing = True  # the block's end commits: a failure now leaves a doubt
+            with self._pool.connection() as conn:
+                sent = True  # from here a broken connection leaves a doubt
+                return conn.execute(self._APPEND, params).fetchone() is not None
         except StoreUnavailable as exc:
-            if not committing:
+            if not sent:
                 raise
             raise StoreUnavailable(
                 exc.message.rpartition(";")[0] + f"; the command {cmd!r} may or may not have "
@@ -291,8 +311,28 @@ class PostgresStore:
                 raise DuplicateCommand(f"command id {cmd!r} is already in {game}") from None
             raise ConcurrencyConflict(f"{game} moved on while appending at version "
                                       f"{expected}; read it again") from None
-        self._bump(game)
-        return records
+
+    def _hint(self, game: str) -> tuple[int, Head]:
+        """The game's ``(created, head)`` read from its row (and kept as the hint)."""
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT created, head_seq, head_link FROM games WHERE id = %s",
+                               (game,)).fetchone()
+        if row is None:
+            raise self._unknown(game)
+        hint = self._hints[game] = (row[0], Head(row[1], row[2]))
+        return hint
+
+    def _check_only(self, game: str, expected: int, cmd: str | None) -> list[Record]:
+        """An append of no events: the checks alone (version, command id), nothing written."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT head_seq, %(cmd)s::text IS NOT NULL AND EXISTS "
+                "(SELECT 1 FROM records WHERE game = %(game)s AND cmd = %(cmd)s) "
+                "FROM games WHERE id = %(game)s", {"game": game, "cmd": cmd}).fetchone()
+        if row is None:
+            raise self._unknown(game)
+        check_append(game, row[0], expected, cmd, row[1])
+        return []
 
     # -- reading ------------------------------------------------------------------------------
     def _game_row(self, conn: psycopg.Connection, game: str) -> tuple:
@@ -312,28 +352,33 @@ class PostgresStore:
     def read(self, game: str, after: int = 0) -> Batch:
         """The records after ``after`` (see :class:`~engine.store.protocol.Batch`), decoded
         from their stored bytes (not checked again: only appends chained from the locked head
-        wrote them)."""
+        wrote them).  One statement: the game's row and its records from ``after`` up to the
+        head it names, read in one snapshot."""
         self._check(game)
         with self._pool.connection() as conn:
-            kind, created, header_link, head_seq, head_link = self._game_row(conn, game)
-            header = Header(VERSION, kind, game, created, header_link)
-            head = Head(head_seq, head_link)
-            if after > head_seq or after < 0:
-                return Batch(header, [], None, head)
-            if after == head_seq:
-                return Batch(header, [], head, head)
-            # records only ever get added, and a head moves after its records are in: every
-            # record up to the head read above is there, and no later one is taken
             rows = conn.execute(
-                "SELECT seq, link, CASE WHEN seq > %s THEN bytes END FROM records "
-                "WHERE game = %s AND seq >= %s AND seq <= %s ORDER BY seq",
-                (after, game, after, head_seq)).fetchall()
+                "SELECT g.kind, g.created, g.header_link, g.head_seq, g.head_link, r.seq, "
+                "r.link, CASE WHEN r.seq > %(after)s THEN r.bytes END FROM games g "
+                "LEFT JOIN records r ON r.game = g.id AND r.seq >= %(after)s "
+                "AND r.seq <= g.head_seq AND g.head_seq > %(after)s "
+                "WHERE g.id = %(game)s ORDER BY r.seq",
+                {"game": game, "after": after}).fetchall()
+        if not rows:
+            raise self._unknown(game)
+        kind, created, header_link, head_seq, head_link = rows[0][:5]
+        header = Header(VERSION, kind, game, created, header_link)
+        head = Head(head_seq, head_link)
+        self._hints[game] = (created, head)
+        if after > head_seq or after < 0:
+            return Batch(header, [], None, head)
+        if after == head_seq:
+            return Batch(header, [], head, head)
         if after == 0:
             base = Head(0, header_link)
         else:
-            base = Head(after, rows[0][1])
+            base = Head(after, rows[0][6])
             rows = rows[1:]
-        return Batch(header, _records([row[2] for row in rows]), base, head)
+        return Batch(header, _records([row[7] for row in rows]), base, head)
 
     def head(self, game: str) -> Head:
         """The stream's head: one row, no record decoded."""
@@ -518,8 +563,11 @@ class PostgresStore:
             raise UsageError(f"{game} already has {name}")
 
     def damage(self, game: str) -> list[dict]:
-        """Nothing is ever torn in the database (an append is one transaction): empty."""
-        self.head(game)
+        """Nothing is ever torn in the database (an append is one statement): empty.  Asks
+        the database only whether a game this store has not seen yet exists (UnknownGame);
+        the store never removes a game."""
+        if game not in self._hints:
+            self.head(game)
         return []
 
     def acknowledge_aside(self, game: str, file: str, by: str) -> dict:
