@@ -206,6 +206,8 @@ def test_twenty_one_node_runs_with_outside_writers_skip_nothing(file_server):
     started, failures = time.monotonic(), {}
     for run in range(RUNS):
         result = one_node_run(file_server, seed=100 + run, seconds=6.0, http_writers=2)
+        print(f"run {run}: {result['events']} events by {result['by']}, {result['seen']} "
+              f"entries seen, {len(result['problems'])} watchers wrong")  # shown with -s
         if result["problems"] or result["errors"]:
             failures[run] = result
         assert time.monotonic() - started < RUNS * 60  # bounded
@@ -219,6 +221,8 @@ def test_twenty_two_node_runs_skip_nothing(two_nodes):
     for run in range(RUNS):
         # 50 clients over both nodes, as in issue 21's measurement
         result = two_node_run(a, b, seed=200 + run, seconds=6.0, writers_per_seat=12)
+        print(f"run {run}: {result['events']} events by {result['by']}, {result['seen']} "
+              f"entries seen, {len(result['problems'])} watchers wrong")  # shown with -s
         if result["problems"] or result["errors"]:
             failures[run] = result
         assert time.monotonic() - started < RUNS * 60
