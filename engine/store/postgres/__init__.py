@@ -12,8 +12,7 @@ away, reconnects on demand).  The schema (engine/store/migrations/*.sql; docs/po
 * ``secrets`` (the secret kept at creation) and ``private_documents`` (token hashes and the
   like), JSON documents; ``snapshots`` of the service's folds.
 
-So :meth:`PostgresStore.log_bytes` (the header's bytes, then every record's) is byte for byte
-the .devlog the file store writes for the same commands.
+:meth:`PostgresStore.log_bytes` is byte for byte the .devlog the file store writes.
 
 * **Appends** are one statement: move the head only from the expected version and the link
   the records chain from (the head this store last saw; the row is read only when it has not),
