@@ -129,6 +129,9 @@ class LocalClient:
             row = summary_row(game, loaded.header.kind, loaded.header.created, loaded.rules,
                               loaded.state, loaded.version)
             row["stopped"] = stopped(self.service.store, game)
+            damage = self.service.store.damage(game)
+            if damage:  # bytes set aside from its end, until the referee acknowledges them
+                row["damage"] = damage
             rows.append(row)
         return rows
 

@@ -328,9 +328,11 @@ def games(obj, kind, finished, as_json):
     One line per game: its id, kind, players, where it stands (the kind's own summary), when
     it was created (UTC), in progress, finished, or stopped by the turn cap (a simulated game
     its bots did not finish), and its number of events.  A damaged log is listed as DAMAGED
-    (left out when filtering).  With --json, a list of rows: game, kind, title, players,
+    (left out when filtering); a log whose damaged end was set aside says so until the referee
+    acknowledges it (`devil aside`).  With --json, a list of rows: game, kind, title, players,
     created (ISO 8601), finished, stopped (null, or why and when), events, text and summary
-    (the kind's map: phase, round, turn, winners, text).
+    (the kind's map: phase, round, turn, winners, text), and damage (what was set aside) when
+    there is any.
 
     \b
     Examples:
@@ -361,6 +363,8 @@ def games(obj, kind, finished, as_json):
         state = "finished" if row["finished"] else "in progress"
         if row.get("stopped"):
             state = f"stopped by the {row['stopped'].get('why', 'turn cap')}"
+        if row.get("damage"):  # every listing says so until the referee acknowledges it
+            state += f", {sum(piece['size'] for piece in row['damage'])} damaged bytes set aside"
         click.echo(f"{row['game']}  {row['kind']}  {', '.join(row['players'])}  {row['text']}  "
                    f"{_created_text(row['created'])}  {state}  ({row['events']} events)")
 

@@ -117,7 +117,12 @@ def test_the_referee_lists_and_acknowledges_set_aside_bytes_from_the_cli(tmp_pat
         assert f"DAMAGE: {pieces[0]['size']} bytes from byte {pieces[0]['offset']}" in \
             devil(*command)
     assert devil("verify", game, code=3).startswith("FAILED")  # unacknowledged damage
+    # the listing says so too, in text and JSON, until it is acknowledged
+    assert f"{pieces[0]['size']} damaged bytes set aside" in devil("games")
+    assert json.loads(devil("games", "--json"))[0]["damage"][0]["size"] == pieces[0]["size"]
     devil("aside", game, "--acknowledge", pieces[0]["file"], "--by", "Rita")
+    assert "damaged bytes" not in devil("games")
+    assert "damage" not in json.loads(devil("games", "--json"))[0]
     assert json.loads(devil("aside", game, "--json")) == []
     assert "damage" not in json.loads(devil("show", game, "--json"))
     assert "DAMAGE" not in devil("show", game) + devil("log", game)
