@@ -105,14 +105,14 @@ class Fold:
             pass
         return self
 
-    def steps(self, events: Sequence, records: Sequence | None = None,
+    def steps(self, events: Sequence, records: Sequence,
               before: Callable[[], Sequence] | None = None) -> Iterator[tuple[Any, Any]]:
         """Fold ``events`` one at a time, yielding ``(record, shown)`` after each record the
-        viewer sees (``shown``: the event as it sees it; a desk record whole); ``records``
-        (the matching log records, or None: then the sequence numbers are yielded).  Between
-        two steps ``state`` and ``desk`` are the game just after that record."""
+        viewer sees (``records``: the matching log records; ``shown``: the event as the viewer
+        sees it, a desk record whole).  Between two steps ``state`` and ``desk`` are the game
+        just after that record."""
         for index, shown in self._walk(events, before):
-            yield (records[index] if records is not None else self.seq), shown
+            yield records[index], shown
 
     def _walk(self, events: Sequence, before: Callable[[], Sequence] | None
               ) -> Iterator[tuple[int, Any]]:
@@ -160,12 +160,6 @@ class Fold:
                 except Exception as exc:
                     raise Unfoldable(index + 1, event, exc) from None
         self.state = state
-
-    def copy(self) -> "Fold":
-        """An independent copy (the state and the desk copied)."""
-        desk = None if self.desk is None else Desk.from_plain(self.desk.to_plain())
-        return Fold(self.rules, self.viewer, state=copy_state(self.state), seq=self.seq,
-                    desk=desk)
 
 
 def _earlier(before: Callable[[], Sequence] | None, seq: int) -> Sequence:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import Callable
 
 from engine.errors import UsageError
 from engine.games import KINDS, players_text
@@ -88,3 +89,17 @@ def described(kind: str):
 def examples() -> list[str]:
     """Every kind's example lines for ``devil --help``."""
     return [line for kind in KINDS for line in getattr(manifest(kind), "EXAMPLES", [])]
+
+
+def describer_table() -> tuple[dict, "Callable[[type], Callable]"]:
+    """``(table, describes)`` for a kind's ``describe`` module: ``table`` maps an event class
+    to its describer, filled by the ``@describes(EventClass)`` decorator on each."""
+    table: dict = {}
+
+    def describes(event_type: type):
+        def register(function):
+            table[event_type] = function
+            return function
+        return register
+
+    return table, describes

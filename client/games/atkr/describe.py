@@ -9,20 +9,12 @@ order), in :data:`DESCRIBERS` (event class -> describer), filled by the
 
 from __future__ import annotations
 
-from typing import Callable
-
 from engine.games.atkr import events as ev
 
-#: event class -> its describer ``(event, names) -> str``
-DESCRIBERS: dict[type, Callable] = {}
+from .. import describer_table
 
-
-def _describes(event_type: type):
-    """Register the decorated function as the describer of ``event_type``."""
-    def register(function):
-        DESCRIBERS[event_type] = function
-        return function
-    return register
+#: event class -> its describer ``(event, names) -> str``; ``_describes(EventClass)`` registers one
+DESCRIBERS, _describes = describer_table()
 
 
 def _who(names: list[str], seat: int) -> str:

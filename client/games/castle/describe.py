@@ -8,20 +8,12 @@ Each event type has its describer, ``(event, who) -> str`` (``who(seat)``: the p
 
 from __future__ import annotations
 
-from typing import Callable
-
 from engine.games.castle import events as ev
 
-#: event class -> its describer ``(event, who) -> str``
-DESCRIBERS: dict[type, Callable] = {}
+from .. import describer_table
 
-
-def _describes(event_type: type):
-    """Register the decorated function as the describer of ``event_type``."""
-    def register(function):
-        DESCRIBERS[event_type] = function
-        return function
-    return register
+#: event class -> its describer ``(event, who) -> str``; ``_describes(EventClass)`` registers one
+DESCRIBERS, _describes = describer_table()
 
 
 def _item(card) -> str:
