@@ -8,6 +8,11 @@ dropped silently.
 
 A :class:`Registry` holds the tags of one game kind (its events, or its commands); the tags of
 two games may overlap because a log's header names its kind.
+
+A class may name trailing optional fields in ``OMIT_NONE`` (a class variable, a tuple of field
+names): those are left out of its map while they are None, and a map without them decodes to
+None.  A field added to an event that most records leave empty (a physical draw's
+``reporter``) so keeps every other record's bytes as they were.
 """
 
 from __future__ import annotations
@@ -144,7 +149,18 @@ class Registry:
         if cls is None:
             return None
         fast = _fast_plan(cls) or (_not_fast, _not_fast)
-        self._fast_out[cls] = fast[1]
+        encode = fast[1]
+        omitted = getattr(cls, "OMIT_NONE", ())
+        if omitted:  # trailing optional fields left out while None (the bytes stay as before)
+            def encode(obj, _inner=fast[1], _omitted=omitted):
+                body = _inner(obj)
+                if body is None:
+                    body = get_converter().unstructure(obj)
+                for key in _omitted:
+                    if key in body and body[key] is None:
+                        del body[key]
+                return body
+        self._fast_out[cls] = encode
         self._fast[tag] = fast[0]
         return fast[0]
 

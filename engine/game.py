@@ -255,6 +255,22 @@ def check_players(players, low: int, high: int, title: str, rule: str) -> list[s
     return players
 
 
+def check_reporter(reporter, physical: bool, rule: str, digital: str) -> str:
+    """The name of whoever reports a physical draw (the referee), checked: 1 to 32 printable
+    characters, stripped (as a player's name, :data:`MAX_NAME`).  Raises IllegalCommand citing
+    ``rule`` in a digital game (``digital`` says who draws there) or for a bad name."""
+    from .errors import IllegalCommand
+
+    if not physical:
+        raise IllegalCommand(rule, f"in a digital game {digital}: nobody reports a draw, so a "
+                                   "reporter cannot be given")
+    if not isinstance(reporter, str) or not reporter.strip() or len(reporter.strip()) > MAX_NAME \
+            or not reporter.isprintable():
+        raise IllegalCommand(rule, f"a draw's reporter is named by 1 to {MAX_NAME} printable "
+                                   f"characters, not {reporter!r}")
+    return reporter.strip()
+
+
 def seat_of(names: list[str], name: str, rule: str) -> int:
     """The seat index of player ``name``; raises :class:`UnknownPlayer` citing ``rule`` if the
     game has no such player (exit 2, like an unknown game; nothing is recorded), with the

@@ -25,11 +25,14 @@ class Bet:
 @tagged
 class Draw:
     """Draw one coal (ATKR-4.2).  ``coal`` is given only, and always, in a physical game
-    (ATKR-9.3): 10, 20, 25, 50, 75, 100, or 0 for a devil."""
+    (ATKR-9.3): 10, 20, 25, 50, 75, 100, or 0 for a devil.  ``reporter``: who reports the coal
+    in a physical game (a referee's name, recorded in the event; refused in a digital game)."""
 
     TYPE: ClassVar[str] = "draw"
+    OMIT_NONE: ClassVar[tuple[str, ...]] = ("reporter",)
     player: str
     coal: int | None = None
+    reporter: str | None = None
 
 
 @tagged

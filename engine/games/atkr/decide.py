@@ -9,7 +9,7 @@ the end of the game, and the next round, all in the same list (a command is atom
 from __future__ import annotations
 
 from ...errors import IllegalCommand
-from ...game import seat_of
+from ...game import check_reporter, seat_of
 from . import events as ev
 from .commands import Bet, Draw, Stop
 from .evolve import evolve
@@ -48,7 +48,7 @@ def decide(state: State, command, chance) -> list:
     if isinstance(command, Bet):
         return _bet(state, seat, command.amount)
     if isinstance(command, Draw):
-        return _draw(state, seat, command.coal, chance)
+        return _draw(state, seat, command.coal, chance, command.reporter)
     if isinstance(command, Stop):
         return _stop(state, seat, chance)
     raise IllegalCommand("ATKR-9.2", f"{type(command).__name__} is not an atkr command")
@@ -84,8 +84,11 @@ def _check_turn(state: State, seat: int, verb: str) -> None:
         raise IllegalCommand("ATKR-4.1", f"it is {state.players[state.turn]}'s turn, not {name}'s")
 
 
-def _draw(state: State, seat: int, coal: int | None, chance) -> list:
+def _draw(state: State, seat: int, coal: int | None, chance, reporter: str | None = None) -> list:
     _check_turn(state, seat, "draw")
+    if reporter is not None:
+        reporter = check_reporter(reporter, state.physical, "ATKR-9.3",
+                                  "the furnace draws the coal")
     if state.physical:
         if coal is None:
             raise IllegalCommand("ATKR-9.3", "in a physical game the referee gives the coal drawn "
@@ -101,7 +104,7 @@ def _draw(state: State, seat: int, coal: int | None, chance) -> list:
                                              "do not give one")
         coal = COAL_KINDS[chance.pick(state.furnace, "draw", state.draws)]
     facts = _Facts(state)
-    facts.add(ev.CoalDrawn(seat, coal))
+    facts.add(ev.CoalDrawn(seat, coal, reporter))
     if coal == ev.DEVIL:
         _pact_payments(facts, seat)
     if facts.state.turn is None:  # ATKR-4.6, or the last player's turn ended

@@ -75,11 +75,17 @@ class BetsRevealed:
 
 @tagged
 class CoalDrawn:
-    """``seat`` drew ``coal`` from the furnace (ATKR-4.2); 0 is a devil (a bust, ATKR-4.4)."""
+    """``seat`` drew ``coal`` from the furnace (ATKR-4.2); 0 is a devil (a bust, ATKR-4.4).
+
+    ``reporter``: in a physical game, who reported the coal (the referee's name, from a named
+    referee token or given at the command line; ATKR-9.3); None when no name was given, and
+    always in a digital game, where the furnace draws (left out of the map while None)."""
 
     TYPE: ClassVar[str] = "coal_drawn"
+    OMIT_NONE: ClassVar[tuple[str, ...]] = ("reporter",)
     seat: int
     coal: int
+    reporter: str | None = None
 
 
 @tagged

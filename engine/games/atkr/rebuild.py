@@ -42,7 +42,7 @@ def command_for(state: State, events: list) -> tuple[Any, list]:
         if first.coal not in KIND_INDEX:
             raise ValueError(f"there is no coal {first.coal!r}")
         if state.physical:
-            return cmd.Draw(name, first.coal), []
+            return cmd.Draw(name, first.coal, first.reporter), []
         return cmd.Draw(name), [KIND_INDEX[first.coal]]
     if type(first) is ev.Stopped:
         return cmd.Stop(name), []

@@ -134,11 +134,14 @@ class Take:
 class Draw:
     """Report the card ``player`` drew from a pile whose order the engine does not know (a
     physical game, CASTLE-7.1): the bag's draw (5.1) or the tie draw (6.6).  Refused if that
-    card is not in the pile."""
+    card is not in the pile.  ``reporter``: who reports the card (a referee's name, recorded
+    in the event)."""
 
     TYPE: ClassVar[str] = "draw"
+    OMIT_NONE: ClassVar[tuple[str, ...]] = ("reporter",)
     player: str
     item: str
+    reporter: str | None = None
 
 
 @tagged

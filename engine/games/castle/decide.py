@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 
 from ...errors import IllegalCommand
-from ...game import seat_of
+from ...game import check_reporter, seat_of
 from . import commands as cmd
 from . import events as ev
 from .cards import ALL_ITEMS, BAGS, RELIC, TRADE_EFFECTS, effect_name, relic_of
@@ -111,7 +111,10 @@ def _act(state: State, seat: int, c, chance) -> list:
             return [ev.PileArranged(player=me, pile=list(c.top) + rest, known=len(c.top))]
         return [ev.PileArranged(player=me, pile=list(c.top) + rest)]
     if k == "draw":  # a card reported drawn from a pile known only as a set (CASTLE-7.1)
-        return [ev.ItemDrawn(player=me, item=c.item, reason=frame["reason"])]
+        reporter = c.reporter
+        if reporter is not None:
+            reporter = check_reporter(reporter, True, "CASTLE-7.1", "")
+        return [ev.ItemDrawn(player=me, item=c.item, reason=frame["reason"], reporter=reporter)]
     if k == "diplomat":
         if frame["stage"] == "hand":
             return [ev.DiplomatItemChosen(player=me, diplomat=frame["diplomat"],

@@ -170,12 +170,16 @@ class ItemGiven:
 @tagged
 class ItemDrawn:
     """``player`` draws the top item of the pile (CASTLE-5.1 bag, 6.6 tie).  ``item``: the
-    drawer only."""
+    drawer only.  ``reporter``: in a physical game whose pile is known only as a set, who
+    reported the card (CASTLE-7.1: the referee's name, from a named referee token or given at
+    the command line); None otherwise (left out of the map while None).  Public."""
 
     TYPE: ClassVar[str] = "item_drawn"
+    OMIT_NONE: ClassVar[tuple[str, ...]] = ("reporter",)
     player: int
     item: str | None
     reason: str
+    reporter: str | None = None
 
 
 @tagged

@@ -188,7 +188,7 @@ def command_for(state: State, events: list) -> tuple[Any, list]:
         to = state.left(seat) if frame["direction"] == "left" else state.right(seat)
         return cmd.Give(player=name(seat), item=first.item, to=name(to)), []
     if t is ev.ItemDrawn and state.top and state.top["kind"] == "draw":
-        return cmd.Draw(player=name(first.player), item=first.item), []
+        return cmd.Draw(player=name(first.player), item=first.item, reporter=first.reporter), []
     if t is ev.ItemDrawn and first.reason == "bag":
         return cmd.Choose(player=name(first.player), option="draw"), []
     if t is ev.DrawAwaited and first.reason == "bag":
