@@ -401,11 +401,27 @@ def _sidecar_seal(source: Source) -> bool:
 @click.option("--force", is_flag=True, help="Overwrite the --csv / --chart file if it exists.")
 @click.option("--finished", "need_finished", is_flag=True,
               help="Also fail (exit 3) unless the game is finished.")
+@click.option("--chance", "chance", is_flag=True,
+              help="Also test the draws referees reported in physical games against what was "
+                   "left at each draw, per referee, table, seat and referee x seat "
+                   "(docs/chance-audit.md); exit 3 when a group fails.")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.01, show_default=True, metavar="P",
+              help="With --chance: the level a group fails at, after the correction for the "
+                   "number of groups (weighted Holm).")
 @jobs_option
 @json_option
 @click.pass_context
-def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json):
+def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json, chance=False,
+          alpha=0.01):
     """Audit recorded games with their kind's own checks (a game with a bank: its ledger).
+
+    With --chance, also a statistical audit of the chance referees reported across the
+    physical games named (digital games are skipped: verify checks their draws exactly): for
+    every reported draw the exact probability of what was reported given what was left; per
+    referee, table, seat and referee x seat a score test (z, p), corrected together; failing
+    groups are named with the draws that weigh most (docs/chance-audit.md).  With --json its
+    result is one more JSON line, {"chance": ...}.
 
     The ledger lists every bet, the highest total, every payout and loss with its rule id and
     payer, every pact payment and who covered it; each player's money from the start through
@@ -419,7 +435,35 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
       devil audit replays/GAME.devlog --csv ledger.csv
       devil audit replays/GAME.devlog --chart money.svg   (or money.png)
       devil audit archive/ --json                  (one JSON line per game, then a summary)
+      devil audit archive/ --chance --alpha 0.001  (the reported draws tested, per referee...)
     """
+    if not chance:
+        _audit_ledger(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json)
+        return
+    from .chance import lines, run_chance
+
+    failed = False
+    try:
+        _audit_ledger(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json,
+                      chance=True)
+    except click.exceptions.Exit as exc:
+        if exc.exit_code != 3:
+            raise
+        failed = True
+    result = run_chance(sources_of(ctx.obj, sources)[0], jobs, alpha)
+    if as_json:
+        emit({"chance": result.to_json()})
+    else:
+        for line in lines(result):
+            click.echo(line)
+    if failed or not result.ok:
+        ctx.exit(3)
+
+
+def _audit_ledger(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json,
+                  chance=False):
+    """The ledger part of ``devil audit`` (each kind's own audit; exit 3 when it fails).
+    ``chance``: the chance audit follows, so one game of a kind without a ledger is no error."""
     from engine.archive import audit_row
     from engine.replay import load_bytes, open_log
 
@@ -447,6 +491,8 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
     log = open_log(source.path) if source.data is None else load_bytes(source.data, source.label)
     rules = log.rules
     render = audit_renderer(rules.kind)
+    if (rules.audit is None or render is None) and chance:
+        return  # the chance audit (client.chance) is all there is to say of this game
     if rules.audit is None or render is None:
         raise UsageError(f"{rules.title} ({rules.kind}) games have no audit; `devil verify` "
                          "checks any recorded game")

@@ -137,6 +137,54 @@ def audit_row(path: str, data: bytes | None = None) -> dict:
     return row
 
 
+def chance_row(path: str, data: bytes | None = None) -> dict:
+    """One .devlog's reported draws for the chance audit (``devil audit --chance``,
+    engine.chance_audit): a row for :func:`run` with ``chance``, the kind's
+    :class:`engine.chance_audit.GameDraws` (the log with its voids applied), or None with a
+    ``reason`` when the game cannot be read or its kind has no ``chance`` hook."""
+    from .replay import load_bytes, open_log
+
+    try:
+        log = open_log(path) if data is None else load_bytes(data, path)
+    except DevilError as exc:
+        return {"path": path, "status": DAMAGED, "game": None, "kind": None, "chance": None,
+                "reason": f"cannot be read: {exc.message}"}
+    game, kind = log.header.game, log.header.kind
+    if log.rules.chance is None:
+        return {"path": path, "status": SKIPPED, "game": game, "kind": kind, "chance": None,
+                "reason": f"{log.rules.title} streams have no chance audit"}
+    return {"path": path, "status": FINISHED, "game": game, "kind": kind, "reason": None,
+            "chance": log.rules.chance(log.effective())}
+
+
+def bundle_tables(paths: Iterable[str]) -> dict[str, str]:
+    """Game id -> table name for the games of tournament bundles among ``paths``: a log listed
+    in a ``manifest.json`` (engine.tournament.bundle) in its folder or the one above is at
+    ``"<tournament> table <n>"``, the same table in every round.  A manifest that cannot be
+    read is ignored (the game is then its own table)."""
+    import json
+
+    tables: dict[str, str] = {}
+    seen: set[str] = set()
+    for path in paths:
+        folder = os.path.dirname(os.path.abspath(path))
+        for where in (folder, os.path.dirname(folder)):
+            manifest = os.path.join(where, "manifest.json")
+            if manifest in seen or not os.path.isfile(manifest):
+                continue
+            seen.add(manifest)
+            try:
+                with open(manifest, encoding="utf-8") as handle:
+                    doc = json.load(handle)
+                for entry in doc.get("logs", []):
+                    if entry.get("role") == "game" and isinstance(entry.get("table"), int):
+                        tables[str(entry["game"])] = (f"{doc.get('tournament')} table "
+                                                      f"{entry['table']}")
+            except (OSError, ValueError, AttributeError, TypeError):
+                continue
+    return tables
+
+
 def _chunk(task: Callable[[str], dict], paths: list[str]) -> list[dict]:
     return [task(path) for path in paths]
 

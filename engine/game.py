@@ -105,6 +105,11 @@ class GameRules:
       :class:`UsageError` for a log it cannot audit.  ``None``: the kind has no audit.
       The result may have ``chart() -> spec`` (engine.chart): the accounts round by round,
       for ``devil audit --chart`` and the audit page.
+    * ``chance(log) -> engine.chance_audit.GameDraws`` (optional): every draw a referee
+      reported in a recorded physical game (the log with its voids applied), with the exact
+      probability of what was reported given what was left and the scores of the tests the
+      kind declares, for ``devil audit --chance`` (docs/chance-audit.md).  ``None``: the
+      kind's games are not in the chance audit.
     * ``notes(state) -> [str]`` (optional): sentences ``devil verify`` reports about how the
       game was set up (e.g. the rules text, a game started from a position).
     * ``placings(state) -> dict`` (optional): how a finished game places its players, for
@@ -148,6 +153,7 @@ class GameRules:
     seed_chosen: "Callable[[Any], bool] | None" = None
     bots: "Callable[[], dict] | None" = None
     audit: "Callable[[Any], Any] | None" = None
+    chance: "Callable[[Any], Any] | None" = None
     notes: "Callable[[Any], list] | None" = None
     placings: "Callable[[Any], dict] | None" = None
     legal_choices: "Callable[[Any, int], Any] | None" = None

@@ -3,7 +3,8 @@
 Parts: ``events`` (facts), ``commands``, ``state`` (the fold's record, coals, track),
 ``options`` (new-game options and first events), ``decide``, ``evolve``, ``view``
 (view, redact, legal commands), ``rebuild`` (the command a batch of events came from, for
-verify), ``bots``, ``audit`` (the bank's ledger, for ``devil audit``).
+verify), ``bots``, ``audit`` (the bank's ledger, for ``devil audit``), ``chance`` (the
+reported coals, for ``devil audit --chance``).
 """
 
 from ...game import GameRules
@@ -46,6 +47,12 @@ def bots() -> dict:
     return BOTS
 
 
+def chance(log):
+    """The reported coals of a recorded game (:func:`engine.games.atkr.chance.chance`)."""
+    from .chance import chance as walk
+    return walk(log)
+
+
 def audit(log):
     """The bank's ledger of a recorded game (:func:`engine.games.atkr.audit.audit`)."""
     from .audit import audit as run
@@ -79,6 +86,7 @@ RULES = GameRules(
     revealed=revealed,
     bots=bots,
     audit=audit,
+    chance=chance,
 )
 
 __all__ = ["RULES"]

@@ -5,7 +5,8 @@ docs/castle-rules.md.  Modules: ``cards`` (the components), ``events``, ``comman
 ``state`` (state and public questions), ``options`` (options, deal, ``setup``), ``position``
 (position files, ``devil new castle --position``), ``rules`` (checks), ``decide``, ``evolve``,
 ``view`` (view, redact, legal_commands), ``rebuild`` (``command_for`` for the strict refold of
-``devil verify``), ``bots``.  ``game_created.rules`` names the rules text (options.RULES_VERSIONS):
+``devil verify``), ``bots``, ``chance`` (the reported pile draws, ``devil audit --chance``).
+``game_created.rules`` names the rules text (options.RULES_VERSIONS):
 logs recorded before the corrected text keep its behaviour (``State.r2`` False).
 """
 
@@ -92,6 +93,13 @@ def bots() -> dict:
     return BOTS
 
 
+def chance(log):
+    """The reported pile draws of a recorded game (:func:`engine.games.castle.chance.chance`,
+    for ``devil audit --chance``)."""
+    from .chance import chance as walk
+    return walk(log)
+
+
 RULES = GameRules(
     kind="castle", title="Castle of the Devil", events=EVENTS, commands=COMMANDS,
     setup=setup, initial=initial, evolve=evolve, decide=decide, view=view, redact=redact,
@@ -99,7 +107,7 @@ RULES = GameRules(
     physical=physical, min_players=3, max_players=10, players_rule="CASTLE-2.8",
     command_for=command_for, summary=summary,
     commitment=lambda state: state.commitment, seed_chosen=lambda state: state.seed_chosen,
-    revealed=revealed, bots=bots, audit=None, notes=notes,
+    revealed=revealed, bots=bots, audit=None, notes=notes, chance=chance,
 )
 
 
