@@ -46,37 +46,42 @@ SIZES = (10, 20, 30, 40, 50)
 def play_physical(rng: random.Random, names: list[str], first: str, referee: str,
                   favoured: str | None = None, bias: float = 0.0, p_draw: float = 0.75,
                   max_rounds: int = 300, commands: list | None = None) -> list:
-    """One physical game's events, played by random bots on the engine's decide and fold; the
-    coals come from the true furnace (the log's), reported by ``referee``, who turns a devil
+    """One physical game's events, decided by the engine's ``decide`` and folded by its fold;
+    every seat plays the ``random`` bot's policy (engine.games.atkr.bots.RandomBot: a bet of a
+    random multiple of 10 up to 100 or its money, then after each coal that was not a devil
+    another draw with probability ``p_draw``), inlined so that no legal-command list is built;
+    the coals come from the true furnace (the log's), reported by ``referee``, who turns a devil
     drawn by ``favoured`` into a non-devil left with probability ``bias`` (module doc).
     ``commands``: a list the game's commands are appended to (to record it as a log)."""
     from engine.fold import Fold
-    from engine.game import rules_for
-    from engine.games.atkr.bots import RandomBot
-    from engine.games.atkr.commands import Draw
+    from engine.games.atkr import RULES
+    from engine.games.atkr.commands import Bet, Draw, Stop
     from engine.games.atkr.state import COAL_KINDS, KIND_INDEX, PHASE_BET
 
-    rules = rules_for("atkr")
+    rules = RULES
     events = rules.setup({"players": names, "first": first, "physical": True}, None)
     fold = Fold(rules).advance(events)
-    bots = [RandomBot(rng, p_draw=p_draw) for _ in names]
     devil = KIND_INDEX[0]
-    choices, decide = rules.legal_choices, rules.decide
+    kinds = range(len(COAL_KINDS))
+    decide = rules.decide
     state = fold.state
-    while not rules.is_over(state) and state.round <= max_rounds:
+    while state.phase != "over" and state.round <= max_rounds:
         if state.phase == PHASE_BET:
             seat = next(s for s in range(len(names)) if not state.bet_in[s])
+            top = min(state.money[seat], 100)
+            command = Bet(names[seat], rng.randrange(0, top + 1, 10))
         else:
             seat = state.turn
-        command = bots[seat].choose(None, seat, choices(state, seat))
-        if type(command) is Draw:
-            furnace = state.furnace
-            index = rng.choices(range(len(furnace)), weights=furnace)[0]
-            if index == devil and names[seat] == favoured and rng.random() < bias:
-                others = [c if k != devil else 0 for k, c in enumerate(furnace)]
-                if sum(others):
-                    index = rng.choices(range(len(furnace)), weights=others)[0]
-            command = Draw(names[seat], COAL_KINDS[index], referee)
+            if state.coals[seat] and rng.random() >= p_draw:
+                command = Stop(names[seat])
+            else:
+                furnace = state.furnace
+                index = rng.choices(kinds, weights=furnace)[0]
+                if index == devil and names[seat] == favoured and rng.random() < bias:
+                    others = [c if k != devil else 0 for k, c in enumerate(furnace)]
+                    if sum(others):
+                        index = rng.choices(kinds, weights=others)[0]
+                command = Draw(names[seat], COAL_KINDS[index], referee)
         new = decide(state, command, None)
         if commands is not None:
             commands.append(command)
@@ -86,71 +91,89 @@ def play_physical(rng: random.Random, names: list[str], first: str, referee: str
     return events
 
 
-def archive_draws(seed: int, games: int, bias: float, p_draw: float) -> dict:
-    """``{referee: [GameDraws per game]}``: one archive (module doc) played from ``seed``."""
+def referee_games(seed: int, referee: str, games: int, bias: float, p_draw: float) -> list:
+    """The :class:`engine.chance_audit.GameDraws` of ``games`` games at ``referee``'s table,
+    played from ``seed`` (the cheat only for Rita, and only with ``bias`` > 0)."""
     from engine.games.atkr.chance import walk
 
     rng = random.Random(seed)
-    out: dict = {}
-    for referee, names in REFEREES.items():
-        played = []
-        for g in range(games):
-            events = play_physical(rng, names, names[g % len(names)], referee,
-                                   FAVOURED if referee == CHEAT else None,
-                                   bias if referee == CHEAT else 0.0, p_draw)
-            played.append(walk(f"{referee}-{seed}-{g}", events, range(1, len(events) + 1)))
-        out[referee] = played
+    names = REFEREES[referee]
+    out = []
+    for g in range(games):
+        cheat = referee == CHEAT and bias > 0
+        events = play_physical(rng, names, names[g % len(names)], referee,
+                               FAVOURED if cheat else None, bias if cheat else 0.0, p_draw)
+        out.append(walk(f"{referee}-{seed}-{g}", events, range(1, len(events) + 1)))
     return out
 
 
-def trial(args: tuple) -> dict:
-    """One trial: ``(seed, bias, p_draw, sizes)`` -> which sizes flag the cheat, whether any
-    group failed at each size, and the draws of the favoured seat."""
+def _verdict(games_by_referee: dict, n: int) -> tuple[bool, bool, float | None]:
+    """(the cheat flagged, any group failed, the z of Rita x Ann's devils) of the audit of the
+    first ``n`` games of every referee."""
     from engine.chance_audit import audit
 
-    seed, bias, p_draw, sizes = args
-    draws = archive_draws(seed, max(sizes), bias, p_draw)
-    flagged, any_failed, zs = {}, {}, {}
-    for n in sizes:
-        result = audit([g for games in draws.values() for g in games[:n]], 0.01)
-        names = {(g.family, g.group) for g in result.failed}
-        flagged[n] = bool(names & {("referee", CHEAT), ("referee x seat",
-                                                        f"{CHEAT} x {FAVOURED}")})
-        any_failed[n] = bool(names)
-        zs[n] = next((g.z for g in result.groups if g.family == "referee x seat"
-                      and g.group == f"{CHEAT} x {FAVOURED}" and g.test == "devils"), None)
-    favoured = sum(1 for g in draws[CHEAT] for d in g.draws if d.seat == FAVOURED)
-    return {"flagged": flagged, "failed": any_failed, "z": zs, "favoured_draws": favoured,
-            "games": sum(len(v) for v in draws.values())}
+    result = audit([g for games in games_by_referee.values() for g in games[:n]], 0.01)
+    names = {(g.family, g.group) for g in result.failed}
+    flagged = bool(names & {("referee", CHEAT), ("referee x seat", f"{CHEAT} x {FAVOURED}")})
+    z = next((g.z for g in result.groups if g.family == "referee x seat"
+              and g.group == f"{CHEAT} x {FAVOURED}" and g.test == "devils"), None)
+    return flagged, bool(names), z
+
+
+def trial(args: tuple) -> dict:
+    """Trial ``index`` (``(index, seed, bias, p_draw, sizes, biased)``): Sam's and Tom's 50
+    games, Rita's fair 50 and, when ``biased``, Rita's 50 with the cheat; the fair archive
+    (Rita fair, Sam, Tom) audited at 50 games, the biased one (Rita cheating, the same Sam and
+    Tom) at every size.  The two archives share Sam's and Tom's games: each is a whole archive
+    of its own, so each rate is measured without bias."""
+    index, seed, bias, p_draw, sizes, biased = args
+    base = seed * 1_000_000 + index * 10
+    top = max(sizes)
+    others = {r: referee_games(base + k, r, top, 0.0, p_draw)
+              for k, r in enumerate(REFEREES) if r != CHEAT}
+    fair = {CHEAT: referee_games(base + 5, CHEAT, top, 0.0, p_draw), **others}
+    _, fair_failed, _ = _verdict(fair, top)
+    out: dict = {"fair_failed": fair_failed, "games": 3 * top}
+    if biased:
+        cheat = {CHEAT: referee_games(base + 6, CHEAT, top, bias, p_draw), **others}
+        verdicts = {n: _verdict(cheat, n) for n in sizes}
+        out.update(flagged={n: v[0] for n, v in verdicts.items()},
+                   failed={n: v[1] for n, v in verdicts.items()},
+                   z={n: v[2] for n, v in verdicts.items()},
+                   favoured_draws=sum(1 for g in cheat[CHEAT] for d in g.draws
+                                      if d.seat == FAVOURED),
+                   games=4 * top)
+    return out
 
 
 def measure(trials: int, fair_trials: int, jobs: int, bias: float, p_draw: float, seed: int,
             sizes=SIZES) -> dict:
-    """Run the biased and the fair trials on ``jobs`` processes; the rates (module doc)."""
-    biased = [(seed * 100_000 + i, bias, p_draw, tuple(sizes)) for i in range(trials)]
-    fair = [(seed * 100_000 + 50_000 + i, 0.0, p_draw, (max(sizes),)) for i in range(fair_trials)]
+    """Run the trials on ``jobs`` processes (the first ``trials`` give a biased and a fair
+    archive each, the rest up to ``fair_trials`` a fair one); the rates (module doc)."""
+    count = max(trials, fair_trials)
+    work = [(i, seed, bias, p_draw, tuple(sizes), i < trials) for i in range(count)]
     start = time.perf_counter()
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            got_biased = list(pool.map(trial, biased))
-            got_fair = list(pool.map(trial, fair))
+            got = list(pool.map(trial, work))
     else:
-        got_biased = [trial(a) for a in biased]
-        got_fair = [trial(a) for a in fair]
+        got = [trial(a) for a in work]
     seconds = time.perf_counter() - start
-    power = {n: sum(t["flagged"][n] for t in got_biased) / max(1, trials) for n in sizes}
-    fair_ok = sum(not t["failed"][max(sizes)] for t in got_fair) / max(1, fair_trials)
+    biased = [t for t in got if "flagged" in t]
+    fair = got[:fair_trials]
+    top = max(sizes)
+    power = {n: sum(t["flagged"][n] for t in biased) / max(1, len(biased)) for n in sizes}
+    fair_ok = sum(not t["fair_failed"] for t in fair) / max(1, len(fair))
     needed = next((n for n in sizes if power[n] >= 0.9), None)
-    zs = [t["z"][max(sizes)] for t in got_biased if t["z"][max(sizes)] is not None]
-    games = sum(t["games"] for t in got_biased + got_fair)
-    return {"trials": trials, "fair_trials": fair_trials, "bias": bias, "p_draw": p_draw,
+    zs = [t["z"][top] for t in biased if t["z"][top] is not None]
+    return {"trials": len(biased), "fair_trials": len(fair), "bias": bias, "p_draw": p_draw,
             "power": power, "fair_no_flag": fair_ok, "games_needed_for_90": needed,
             "mean_z_at_max": sum(zs) / len(zs) if zs else None,
-            "favoured_draws_per_game": (sum(t["favoured_draws"] for t in got_biased)
-                                        / max(1, trials * max(sizes))),
-            "other_flags_in_biased": sum(t["failed"][max(sizes)] and not t["flagged"][max(sizes)]
-                                         for t in got_biased),
-            "games_played": games, "seconds": round(seconds, 1)}
+            "favoured_draws_per_game": (sum(t["favoured_draws"] for t in biased)
+                                        / max(1, len(biased) * top)),
+            "other_flags_in_biased": sum(t["failed"][top] and not t["flagged"][top]
+                                         for t in biased),
+            "games_played": sum(t["games"] for t in got), "seconds": round(seconds, 1)}
 
 
 def main(argv=None) -> int:
@@ -167,7 +190,8 @@ def main(argv=None) -> int:
         print(f"power at {n} games per referee: {rate:.0%} of {got['trials']} biased trials "
               f"flag {CHEAT} (x {FAVOURED})")
     print(f"fair archives with no group flagged: {got['fair_no_flag']:.1%} of "
-          f"{got['fair_trials']} (target at least 99%)")
+          f"{got['fair_trials']} (target at least 99%); biased archives where another group "
+          f"than {CHEAT}'s failed: {got['other_flags_in_biased']}")
     needed = got["games_needed_for_90"]
     print(f"games needed for 90% power: {needed if needed else 'more than 50'} "
           f"(mean z of {CHEAT} x {FAVOURED} at 50: {got['mean_z_at_max']:.2f}; "

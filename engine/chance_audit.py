@@ -20,8 +20,9 @@ with a continuity correction beyond that (then ``V`` is in the hundreds); any ot
 normal p-value of ``z``.
 
 All the p-values of one audit are corrected together by the weighted Holm procedure
-(:func:`holm`), with the weights of :data:`FAMILIES` split equally among the tests of each
-family: the family-wise error rate (any group flagged in a fair archive) is at most ``alpha``.
+(:func:`holm`): each family of :data:`FAMILIES` has its share of alpha, split among its group
+tests in proportion to the tests' own weights (``ChanceTest.weight``, declared by the kind);
+the family-wise error rate (any group flagged in a fair archive) is at most ``alpha``.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ NOT_NAMED = "not named"
 FAMILIES: tuple[tuple[str, float], ...] = (
     ("referee x seat", 1 / 2), ("referee", 1 / 6), ("seat", 1 / 6), ("table", 1 / 6))
 #: the largest group whose binary tests get the exact Poisson-binomial p-value
-EXACT_MAX = 3000
+EXACT_MAX = 1000
 #: how many of a failing group's draws are named (those that weigh most)
 HEAVIEST = 5
 DEFAULT_ALPHA = 0.01
@@ -47,16 +48,19 @@ DEFAULT_ALPHA = 0.01
 @attrs.frozen
 class ChanceTest:
     """One test a kind declares: ``name`` (e.g. ``"devils"``), ``text`` (what it measures, one
-    sentence), ``rule`` (the rule id of the contents it tests against) and ``binary`` (its
-    scores are 0/1 indicators: exact Poisson-binomial p-values)."""
+    sentence), ``rule`` (the rule id of the contents it tests against), ``binary`` (its
+    scores are 0/1 indicators: exact Poisson-binomial p-values) and ``weight`` (its share of
+    a family's alpha relative to the kind's other tests: a positive number, fixed in advance)."""
 
     name: str
     text: str
     rule: str
     binary: bool = False
+    weight: float = 1.0
 
     def to_json(self) -> dict:
-        return {"name": self.name, "text": self.text, "rule": self.rule, "binary": self.binary}
+        return {"name": self.name, "text": self.text, "rule": self.rule, "binary": self.binary,
+                "weight": self.weight}
 
 
 @attrs.frozen
@@ -284,17 +288,21 @@ def audit(games: Iterable[GameDraws], alpha: float = DEFAULT_ALPHA,
                         (draw, score))
     kinds = {key[2] for key in buckets}
     tested: list[tuple[GroupTest, list]] = []
-    for (family, group, kind, name), items in sorted(buckets.items()):
+    keys: list[tuple] = []
+    for key, items in sorted(buckets.items()):
+        family, group, kind, name = key
         one = group_test(family, group if len(kinds) == 1 else f"{group} ({kind})",
                          declared[(kind, name)], items)
         if one is not None:
             tested.append((one, items))
+            keys.append(key)
     shares = dict(FAMILIES)
-    per_family: dict[str, int] = {}
-    for one, _ in tested:
-        per_family[one.family] = per_family.get(one.family, 0) + 1
-    for one, _ in tested:
-        one.weight = shares[one.family] / per_family[one.family]
+    own = [declared[key[2], key[3]].weight for key in keys]  # each test's weight in its family
+    per_family: dict[str, float] = {}
+    for (one, _), w in zip(tested, own):
+        per_family[one.family] = per_family.get(one.family, 0.0) + w
+    for (one, _), w in zip(tested, own):
+        one.weight = shares[one.family] * w / per_family[one.family]
     adjusted = holm([one.p for one, _ in tested], [one.weight for one, _ in tested])
     for (one, items), q in zip(tested, adjusted):
         one.p_adjusted = q

@@ -225,3 +225,17 @@ def test_the_audit_groups_draws_without_a_reporter_as_not_named():
     # one success in one trial of 9/48: p = 2 * 9/48
     assert all(g.p == pytest.approx(18 / 48) for g in result.groups)
     assert result.ok and result.to_json()["correction"] == "weighted Holm"
+
+
+@pytest.mark.slow
+def test_a_small_power_run_flags_the_cheating_referee_and_spares_fair_archives():
+    """benchmarks/bench_chance_power.py at a small size: 6 trials of the club archive (three
+    referees, 50 games each, Rita turning 20% of Ann's devils into other coals).  The seeds are
+    fixed, so the run is the same every time; the benchmark measured about 98% power at 50
+    games (benchmarks/RESULTS.md), so 5 of 6 is a floor that still fails a blind audit."""
+    from benchmarks.bench_chance_power import measure
+
+    got = measure(trials=6, fair_trials=6, jobs=1, bias=0.2, p_draw=0.75, seed=3, sizes=(50,))
+    assert got["power"][50] >= 5 / 6
+    assert got["fair_no_flag"] >= 5 / 6
+    assert got["mean_z_at_max"] < -3.7
