@@ -1,7 +1,8 @@
 """The chance audit's power, measured (issue 23.5; docs/chance-audit.md).
 
-    python -m benchmarks.bench_chance_power [--trials 100] [--fair-trials 200] [--jobs 2]
+    python -m benchmarks.bench_chance_power [--trials 100] [--fair-trials 100] [--jobs 2]
                                             [--p-draw 0.75] [--bias 0.2] [--seed 1]
+                                            [--out FILE] [--summarize FILE]
 
 **The archive.**  Three referees, each refereeing its own table of four players (a club's
 weekly tables: referee Rita with Ann, Bob, Cat, Dan; Sam with Eve, Fin, Gil, Hal; Tom with
@@ -147,20 +148,44 @@ def trial(args: tuple) -> dict:
 
 
 def measure(trials: int, fair_trials: int, jobs: int, bias: float, p_draw: float, seed: int,
-            sizes=SIZES) -> dict:
+            sizes=SIZES, out: str | None = None) -> dict:
     """Run the trials on ``jobs`` processes (the first ``trials`` give a biased and a fair
-    archive each, the rest up to ``fair_trials`` a fair one); the rates (module doc)."""
+    archive each, the rest up to ``fair_trials`` a fair one); the rates (module doc).
+    ``out``: a file each trial's result is appended to as a JSON line as it ends (a long run
+    cut short keeps what it measured: ``--summarize FILE``)."""
     count = max(trials, fair_trials)
     work = [(i, seed, bias, p_draw, tuple(sizes), i < trials) for i in range(count)]
     start = time.perf_counter()
+    got = []
+
+    def keep(result: dict) -> None:
+        got.append(result)
+        if out is not None:
+            with open(out, "a") as handle:
+                handle.write(json.dumps(result) + "\n")
+        print(f"trial {len(got)}/{count} done, {time.perf_counter() - start:.0f} s",
+              file=sys.stderr, flush=True)
+
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            got = list(pool.map(trial, work))
+            for result in pool.map(trial, work):
+                keep(result)
     else:
-        got = [trial(a) for a in work]
-    seconds = time.perf_counter() - start
+        for item in work:
+            keep(trial(item))
+    return rates(got, sizes, bias, p_draw, time.perf_counter() - start)
+
+
+def rates(got: list, sizes=SIZES, bias: float = 0.2, p_draw: float = 0.75,
+          seconds: float = 0.0) -> dict:
+    """The figures of trial results (:func:`trial`'s maps, e.g. read back from ``--out``)."""
+    sizes = tuple(int(n) for n in sizes)
+    for t in got:  # JSON turned the sizes into strings
+        for key in ("flagged", "failed", "z"):
+            if key in t:
+                t[key] = {int(n): v for n, v in t[key].items()}
     biased = [t for t in got if "flagged" in t]
-    fair = got[:fair_trials]
+    fair = got
     top = max(sizes)
     power = {n: sum(t["flagged"][n] for t in biased) / max(1, len(biased)) for n in sizes}
     fair_ok = sum(not t["fair_failed"] for t in fair) / max(1, len(fair))
@@ -179,13 +204,22 @@ def measure(trials: int, fair_trials: int, jobs: int, bias: float, p_draw: float
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=100)
-    parser.add_argument("--fair-trials", type=int, default=200)
+    parser.add_argument("--fair-trials", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--bias", type=float, default=0.2)
     parser.add_argument("--p-draw", type=float, default=0.75)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", metavar="FILE", help="append each trial's result to FILE")
+    parser.add_argument("--summarize", metavar="FILE",
+                        help="print the figures of the trials in FILE (from --out) and stop")
     args = parser.parse_args(argv)
-    got = measure(args.trials, args.fair_trials, args.jobs, args.bias, args.p_draw, args.seed)
+    if args.summarize:
+        with open(args.summarize) as handle:
+            got = rates([json.loads(line) for line in handle if line.strip()], SIZES,
+                        args.bias, args.p_draw)
+    else:
+        got = measure(args.trials, args.fair_trials, args.jobs, args.bias, args.p_draw,
+                      args.seed, out=args.out)
     for n, rate in got["power"].items():
         print(f"power at {n} games per referee: {rate:.0%} of {got['trials']} biased trials "
               f"flag {CHEAT} (x {FAVOURED})")

@@ -239,3 +239,26 @@ def test_a_small_power_run_flags_the_cheating_referee_and_spares_fair_archives()
     assert got["power"][50] >= 5 / 6
     assert got["fair_no_flag"] >= 5 / 6
     assert got["mean_z_at_max"] < -3.7
+
+
+def test_a_tournament_bundles_table_is_one_table_across_rounds(tmp_path):
+    """Two games a manifest.json lists at table 1 of rounds 1 and 2 (engine/tournament/bundle.py)
+    are one table: its group holds the 3 + 3 draws of both."""
+    games = tmp_path / "cup" / "games"
+    games.mkdir(parents=True)
+    logs = []
+    for round_ in (1, 2):
+        data = small_game()
+        path = games / f"r{round_}.devlog"
+        path.write_bytes(data)
+        game = json.loads(run("verify", path, "--json").stdout)["game"]
+        logs.append({"role": "game", "game": game, "round": round_, "table": 1,
+                     "file": f"games/{path.name}"})
+    (tmp_path / "cup" / "manifest.json").write_text(json.dumps(
+        {"format": "devil-tournament-bundle", "tournament": "cup", "logs": logs}))
+    out = run("audit", tmp_path / "cup", "--chance", "--json", "--jobs", "1")
+    assert out.exit_code == 0, out.output
+    chance = json.loads(out.stdout.splitlines()[-1])["chance"]
+    tables = {g["group"]: g["n"] for g in chance["groups"]
+              if g["family"] == "table" and g["test"] == "devils"}
+    assert tables == {"cup table 1": 6}

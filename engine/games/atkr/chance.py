@@ -7,7 +7,7 @@ start (ATKR-1.1: 2x100, 3x75, 7x50, 9x25, 9x20, 9x10, 9 devils), one fewer of th
 kind at every ``coal_drawn``, all 48 again at every ``furnace_refilled`` (ATKR-7.1).  A
 corrected game is walked as corrected (the records in force: engine.desk voids).
 
-Two tests (engine.chance_audit.ChanceTest):
+Two tests (engine.chance_audit.ChanceTest), weighing 3 : 1 in the correction:
 
 * ``devils`` (binary): was the coal a devil?  Its probability is devils left / coals left.
 * ``values``: given that a coal was not a devil, its value; mean and variance are those of a
@@ -23,11 +23,15 @@ from ...chance_audit import ChanceTest, GameDraws, ReportedDraw, Score
 from . import events as ev
 from .state import COAL_COUNTS, COAL_KINDS, KIND_INDEX, coal_name
 
+#: the devils test weighs 3 to the values test's 1 in each family's share of alpha
+#: (engine.chance_audit): a devil decides a turn (a bust, ATKR-4.4) and is the draw the
+#: threat the audit exists for turns on (a referee telling a favoured player "no devil");
+#: a value reported high is the smaller, secondary screen
 TESTS = (
     ChanceTest("devils", "a devil reported as often as the devils left in the furnace give "
-               "(devils left / coals left at each draw)", "ATKR-1.1", binary=True),
+               "(devils left / coals left at each draw)", "ATKR-1.1", binary=True, weight=3.0),
     ChanceTest("values", "the value of a coal that was not a devil, against the values of the "
-               "non-devils left in the furnace", "ATKR-1.1"),
+               "non-devils left in the furnace", "ATKR-1.1", weight=1.0),
 )
 _DEVIL = KIND_INDEX[ev.DEVIL]
 
