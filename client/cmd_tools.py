@@ -406,14 +406,14 @@ def _sidecar_seal(source: Source) -> bool:
                    "left at each draw, per referee, table, seat and referee x seat "
                    "(docs/chance-audit.md); exit 3 when a group fails.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
-              default=0.01, show_default=True, metavar="P",
+              metavar="P",
               help="With --chance: the level a group fails at, after the correction for the "
-                   "number of groups (weighted Holm).")
+                   "number of groups (weighted Holm; default 0.01).")
 @jobs_option
 @json_option
 @click.pass_context
 def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json, chance=False,
-          alpha=0.01):
+          alpha=None):
     """Audit recorded games with their kind's own checks (a game with a bank: its ledger).
 
     With --chance, also a statistical audit of the chance referees reported across the
@@ -428,7 +428,8 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
     every transfer; the most the bank was ever down.  Payouts are re-derived from the bets and
     draws: a recorded payout that differs is reported with its sequence number, and the exit
     code is 3.  Many files or folders: every game on every core, a line each and a summary.
-    A kind without an audit is a usage error (exit 2).
+    A kind without an audit is a usage error (exit 2), unless --chance: then the chance audit
+    is the output.
 
     \b
     Examples:
@@ -437,6 +438,8 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
       devil audit archive/ --json                  (one JSON line per game, then a summary)
       devil audit archive/ --chance --alpha 0.001  (the reported draws tested, per referee...)
     """
+    if alpha is not None and not chance:
+        raise UsageError("--alpha is the level of the chance audit: give --chance too")
     if not chance:
         _audit_ledger(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json)
         return
@@ -450,7 +453,7 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
         if exc.exit_code != 3:
             raise
         failed = True
-    result = run_chance(sources_of(ctx.obj, sources)[0], jobs, alpha)
+    result = run_chance(sources_of(ctx.obj, sources)[0], jobs, 0.01 if alpha is None else alpha)
     if as_json:
         emit({"chance": result.to_json()})
     else:

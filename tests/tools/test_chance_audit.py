@@ -215,6 +215,9 @@ def test_alpha_outside_0_1_is_a_usage_error_and_nothing_is_written(tmp_path):
     path.write_bytes(small_game())
     out = run("audit", path, "--chance", "--alpha", "1.5")
     assert out.exit_code == 2 and "--alpha" in out.output and "Traceback" not in out.output
+    out = run("audit", path, "--alpha", "0.05")
+    assert out.exit_code == 2 and "give --chance too" in out.output
+    assert not any(p.name != "small.devlog" for p in tmp_path.iterdir())
 
 
 def test_the_audit_groups_draws_without_a_reporter_as_not_named():
