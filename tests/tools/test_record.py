@@ -323,3 +323,37 @@ def test_finished_refuses_a_game_in_progress(tmp_path):
     result = cli(store, "audit", game, "--record", tmp_path / "r.csv", "--finished")
     assert result.exit_code == 3 and "is in progress" in result.output
     assert not (tmp_path / "r.csv").exists()
+
+
+def test_a_corrected_game_is_recorded_as_corrected_with_every_record_listed(tmp_path):
+    store = tmp_path / "store"
+    game = ok(store, "new", "atkr", "--player", "Anna", "--player", "Ben", "--first", "Anna",
+              "--physical").splitlines()[0]
+    ok(store, "bet", game, 60, "--as", "Anna")                 # #3
+    ok(store, "bet", game, 40, "--as", "Ben")                  # #4, revealed #5
+    ok(store, "draw", game, "--as", "Anna", "--coal", 25)      # #6
+    ok(store, "draw", game, "--as", "Anna", "--coal", 50)      # #7: the referee mistyped 20
+    ok(store, "correct", game, "--to", 6, "--reason", "it was a 20")  # #8 voids #7
+    ok(store, "draw", game, "--as", "Anna", "--coal", 20)      # #9
+    ok(store, "stop", game, "--as", "Anna")                    # #10: Ben's turn now
+    ok(store, "audit", game, "--record", tmp_path / "r.csv")
+    ok(store, "audit", game, "--record", tmp_path / "r.json")
+    (record,) = json.loads((tmp_path / "r.json").read_text())["games"]
+    voided = {c["seq"]: c["voided"] for c in record["choices"]}
+    assert voided[7] == {"by": 8, "reason": "it was a 20"}
+    assert [s for s, v in voided.items() if v] == [7] and len(voided) == 10
+    assert record["voided"] == [{"from": 7, "to": 7, "by": 8, "reason": "it was a 20",
+                                 "epoch": 1}]
+    # the round as corrected: Anna's 25 and 20, stopped on 45 (ATKR-4.3); the 50 is gone
+    draws = record["rounds"][0]["draw"]
+    assert [(d["seq"], d["name"], d["value"]) for d in draws] == [
+        (6, "coal", 25), (9, "coal", 20), (10, "stop", 45)]
+    # phase 3 has not come: both stakes are on the table (ATKR-3.5), nothing paid yet, so
+    # Anna 200 - 60 = 140, Ben 200 - 40 = 160, and 300 - 400 = 0 paid - 100 bet
+    money = record["money"]
+    assert money["end"] == {"Anna": 140, "Ben": 160}
+    assert (money["total_bet"], money["on_table"], money["total_paid"]) == (100, 100, 0)
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "r.csv").read_text())))
+    assert [(r["seq"], r["name"], r["value"]) for r in rows if r["record_type"] == "void"] == [
+        ("8", "7-7", "it was a 20")]
+    assert [r["seq"] for r in rows if r["record_type"] == "choice" and r["voided"]] == ["7"]
