@@ -263,7 +263,7 @@ def test_old_logs_say_not_recorded_in_both_files(tmp_path):
     engines = {r["game"]: r["value"] for r in rows if r["name"] == "engine_version"}
     assert list(engines.values()) == ["0.1.0", "not recorded", "not recorded"]  # writer, games
     out = run("audit", str(folder), "--record", str(tmp_path / "old.data"),
-              "--record-format", "json", "--json")
+              "--record-format", "json", "--json", "--jobs", "1")
     assert json.loads(out.output.splitlines()[-1])["games"] == 2
     games = json.loads((tmp_path / "old.data").read_text())["games"]
     assert [g["engine_version"] for g in games] == ["not recorded", "not recorded"]
