@@ -398,13 +398,21 @@ def _sidecar_seal(source: Source) -> bool:
 @click.option("--chart", "chart_path", type=click.Path(dir_okay=False), metavar="OUT.png|svg",
               help="Also draw every player's money and the bank's balance round by round, "
                    "the kind's marked rounds shaded (one game; the format from the name).")
-@click.option("--force", is_flag=True, help="Overwrite the --csv / --chart file if it exists.")
+@click.option("--record", "record_path", type=click.Path(), metavar="FILE",
+              help="Write the regulator's record of every game instead (docs/record.md): "
+                   "rules and engine versions, start and end, money, bets, draws, payouts, "
+                   "pacts, every choice with its phase; .csv or .json by the name.")
+@click.option("--record-format", type=click.Choice(["csv", "json"], case_sensitive=False),
+              help="The --record file's format, whatever its name.")
+@click.option("--force", is_flag=True,
+              help="Overwrite the --csv / --chart / --record file if it exists.")
 @click.option("--finished", "need_finished", is_flag=True,
               help="Also fail (exit 3) unless the game is finished.")
 @jobs_option
 @json_option
 @click.pass_context
-def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json):
+def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json,
+          record_path=None, record_format=None):
     """Audit recorded games with their kind's own checks (a game with a bank: its ledger).
 
     The ledger lists every bet, the highest total, every payout and loss with its rule id and
@@ -415,11 +423,23 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
     A kind without an audit is a usage error (exit 2).
 
     \b
+    With --record FILE, every game's regulator's record instead (any kind: money and rounds
+    where the game has a bank), in one CSV (a row per fact) or JSON file; written only if
+    every game verifies, exit 3 naming the first that does not.
+
+    \b
     Examples:
       devil audit replays/GAME.devlog --csv ledger.csv
       devil audit replays/GAME.devlog --chart money.svg   (or money.png)
       devil audit archive/ --json                  (one JSON line per game, then a summary)
+      devil audit archive/ --record record.csv     (or record.json; docs/record.md)
     """
+    if record_path is not None or record_format is not None:
+        from .record import record_audit
+
+        record_audit(ctx, lambda: sources_of(ctx.obj, sources)[0], record_path, record_format,
+                     csv_path or chart_path, force, jobs, as_json, need_finished)
+        return
     from engine.archive import audit_row
     from engine.replay import load_bytes, open_log
 

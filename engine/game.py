@@ -121,6 +121,15 @@ class GameRules:
       as from the seat's own fold (tests/core/test_simulate.py checks it), so a simulation asks
       it of the one state it decides on.  ``None``: simulations use ``legal_commands`` on the
       seat's fold.  ``legal_commands`` stays what everything else asks.
+    * ``record(log) -> dict | None`` (optional): the kind's part of the regulator's record of
+      a recorded game (:class:`engine.replay.LoadedLog`, the whole log, voided records and
+      the desk's included), for ``devil audit --record`` (:mod:`engine.record`,
+      docs/record.md): ``{"rules_version": str, "setup": {option: value}, "money": {...} or
+      None (a kind without a bank), "rounds": [{"round", "seq", plain facts..., fact lists
+      of dicts whose keys are engine.record.COLUMNS}], "result": {...}, "audit": {"ok",
+      "problems"} or None, "phases": {seq: the phase that record belongs to}}``; None when
+      the log holds nothing of the kind's yet.  ``None``: the record has the common fields
+      only.
     """
 
     kind: str
@@ -151,6 +160,7 @@ class GameRules:
     notes: "Callable[[Any], list] | None" = None
     placings: "Callable[[Any], dict] | None" = None
     legal_choices: "Callable[[Any, int], Any] | None" = None
+    record: "Callable[[Any], dict | None] | None" = None
 
     def __attrs_post_init__(self):
         # the referee's desk (corrections, disputes, rulings) writes its events into every

@@ -3,7 +3,8 @@
 Parts: ``events`` (facts), ``commands``, ``state`` (the fold's record, coals, track),
 ``options`` (new-game options and first events), ``decide``, ``evolve``, ``view``
 (view, redact, legal commands), ``rebuild`` (the command a batch of events came from, for
-verify), ``bots``, ``audit`` (the bank's ledger, for ``devil audit``).
+verify), ``bots``, ``audit`` (the bank's ledger, for ``devil audit``), ``record`` (its part of
+the regulator's record, ``devil audit --record``).
 """
 
 from ...game import GameRules
@@ -52,6 +53,12 @@ def audit(log):
     return run(log)
 
 
+def record(log) -> dict | None:
+    """The kind's part of the regulator's record (:func:`engine.games.atkr.record.record`)."""
+    from .record import record as build
+    return build(log)
+
+
 RULES = GameRules(
     kind="atkr",
     title="Auf Teufel komm raus",
@@ -79,6 +86,7 @@ RULES = GameRules(
     revealed=revealed,
     bots=bots,
     audit=audit,
+    record=record,
 )
 
 __all__ = ["RULES"]
