@@ -227,7 +227,7 @@
                     ...spec.series.map((s) => el("th", {}, s.name)), el("th", {}, "")));
     spec.x.forEach((x, i) => {
       table.append(el("tr", {}, el("td", {}, x),
-        ...spec.series.map((s) => el("td", {}, render(s.values[i]))),
+        ...spec.series.map((s) => el("td", {className: "num"}, render(s.values[i]))),
         el("td", {}, marks.get(i) || "")));
     });
     $("money").replaceChildren(table);
