@@ -176,9 +176,10 @@ def archive_report(rows: list[dict], extra: Iterable[dict] = (), title: str | No
     :func:`engine.archive.run` with :func:`engine.archive.audit_row`): the summary
     (:func:`engine.archive.summarize`), the sections "problems", "money" and "bank-down" (the
     latter two where the audits give the figures), then every section of ``extra`` in its
-    order (each checked by :func:`check_section`), and the games.  ``generated``: an ISO 8601
-    time (default now, UTC).  Raises ValueError for a malformed extra section or two
-    sections with one id."""
+    order (each checked by :func:`check_section`; an item with a ``report_sections()`` method,
+    such as another tool's result, gives its list of sections), and the games.
+    ``generated``: an ISO 8601 time (default now, UTC).  Raises ValueError for a malformed
+    extra section or two sections with one id."""
     import datetime
 
     from .archive import summarize
@@ -186,8 +187,10 @@ def archive_report(rows: list[dict], extra: Iterable[dict] = (), title: str | No
     sections = [problems_section(rows)]
     sections += [s for s in (money_section(rows), extremes_section(rows)) if s is not None]
     for item in extra:
-        check_section(item)
-        sections.append(item)
+        hook = getattr(item, "report_sections", None)  # a result that knows its sections
+        for made in (hook() if callable(hook) else [item]):
+            check_section(made)
+            sections.append(made)
     ids = [s["id"] for s in sections]
     doubled = sorted({i for i in ids if ids.count(i) > 1})
     if doubled:

@@ -251,6 +251,12 @@ def test_extra_sections_are_checked_and_placed_after_the_built_in_ones():
     assert doc["sections"][3]["columns"][1] == {"key": "paid", "label": "paid", "numeric": True}
     assert doc["generated"] == "2026-12-02T08:00:00+00:00"
     assert doc["sections"][1]["rows"][0]["end"] == 400
+    class SectionedResult:  # another tool's result that gives its own sections
+        def report_sections(self):
+            return [dict(totals, id="chance"), dict(totals, id="chance-groups")]
+
+    doc = archive_report(rows, [totals, SectionedResult()])
+    assert [s["id"] for s in doc["sections"]][3:] == ["totals", "chance", "chance-groups"]
     with pytest.raises(ValueError, match="share the id 'money'"):
         archive_report(rows, [dict(totals, id="money")])
     for broken, words in (({**totals, "verdict": "maybe"}, "verdict"),
