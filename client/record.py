@@ -30,8 +30,8 @@ def record_audit(ctx, named, path: str | None, chosen: str | None, other_output,
     if path is None:
         raise UsageError("--record-format says how to write --record FILE: give --record too")
     if other_output:
-        raise UsageError("--record writes its own file: leave out --csv and --chart (run the "
-                         "audit again for them)")
+        raise UsageError("--record writes its own file: leave out --csv, --chart and --html "
+                         "(run the audit again for them)")
     fmt = record_format(path, chosen)
     check_target(path, force)
     items = named()
