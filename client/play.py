@@ -238,6 +238,15 @@ class Session:
         return True  # over: everything is shown now, the last screen may stay
 
 
+def new_game_reporter(given: str | None) -> None:
+    """UsageError for ``--reporter`` with a new game of `devil play`, which is always digital
+    (its draws are chance's): raised before the game is created, so nothing is recorded."""
+    if given is not None:
+        raise UsageError("--reporter names who reports a physical game's draws; `devil play` "
+                         "makes a digital game: leave it out, or resume a physical game made "
+                         "by `devil new` (devil play --resume GAME --reporter NAME)")
+
+
 def session_reporter(table, given: str | None) -> str | None:
     """The reporter of the draws a `devil play` session reports: ``given`` (``--reporter``), else
     env ``DEVIL_REFEREE`` (client.options.reporter_name), in a physical game only.  UsageError

@@ -52,7 +52,8 @@ def play_atkr(obj, players, bot_specs, first, seed, max_rounds, resume_game, rep
     from engine.errors import UsageError
     from engine.game import REFEREE
 
-    from ...play import Session, resume_announced, session_reporter, start
+    from ...play import (Session, new_game_reporter, resume_announced, session_reporter,
+                         start)
     from . import render
 
     bots = parse_bots(bot_specs)
@@ -61,6 +62,7 @@ def play_atkr(obj, players, bot_specs, first, seed, max_rounds, resume_game, rep
         game, people, bots, seed, history, rng = resume_announced(
             service, "atkr", resume_game, bots, bool(players or first or seed is not None))
     else:
+        new_game_reporter(reporter)
         seats = list(players) + [name for name in bots if name not in players]
         if len(seats) < 2:
             raise UsageError("a game needs at least two players (--player / --bot)")

@@ -248,7 +248,8 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
     from engine.errors import UsageError
     from engine.game import rules_for
 
-    from ...play import Session, resume_announced, session_reporter, start
+    from ...play import (Session, new_game_reporter, resume_announced, session_reporter,
+                         start)
     from . import render
 
     bots = parse_bots(bot_specs)
@@ -258,6 +259,7 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
             service, "castle", resume_game, bots,
             bool(players or first or seed is not None or variants or beginner))
     else:
+        new_game_reporter(reporter)
         seats = list(players) + [name for name in bots if name not in players]
         rules = rules_for("castle")
         if not rules.min_players <= len(seats) <= rules.max_players:
