@@ -116,7 +116,8 @@ class GameApi:
             from ..game import takes_reporter
             from .auth import reporter_for
 
-            loaded = self.api.service.load(game)
+            # whether a game is physical never changes: the held fold answers, no store read
+            loaded = self.api.service.cache.held(game) or self.api.service.load(game)
             tag = command.get("type")
             kind_class = loaded.rules.commands.by_type.get(tag) if isinstance(tag, str) else None
             command = reporter_for(role, command, takes_reporter(kind_class),

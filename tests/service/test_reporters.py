@@ -109,6 +109,15 @@ def test_two_referees_one_by_token_one_by_name_and_who_reported_which_draw(app):
     shown = {s["seq"]: s["event"].get("reporter") for s in page["steps"]
              if s["event"]["type"] == "coal_drawn"}
     assert shown == {6: "Sam", 7: "Rita", 9: "Rita", 10: None}
+    # with the CLI's words (devil serve, devil replay --html) the page's line says who reported
+    from client.page import texts
+    from engine.replay import load_bytes
+    from engine.web.pages import replay_data
+
+    with open(path, "rb") as handle:
+        steps = replay_data(load_bytes(handle.read()), texts=texts)["steps"]
+    assert [s["text"] for s in steps if s["seq"] in (6, 10)] == [
+        "Anna draws 25 (reported by Sam)", "Ben draws a devil and busts"]
 
 
 def test_who_may_issue_a_named_referee_token_and_what_it_may_be_named(app, tmp_path):
