@@ -281,6 +281,16 @@ def check_reporter(reporter, physical: bool, rule: str, digital: str) -> str:
     return reporter.strip()
 
 
+def takes_reporter(command_class) -> bool:
+    """Whether commands of ``command_class`` (a kind's attrs command class, or None) are
+    reported draws: a ``reporter`` field names who reported the chance fact in a physical
+    game (issue 23.4; each kind's reported draw command).  Read by the service (a named
+    referee token's name) and by ``devil verify`` (who reported each draw), so neither names
+    a kind's command."""
+    return command_class is not None and attrs.has(command_class) and any(
+        field.name == "reporter" for field in attrs.fields(command_class))
+
+
 def seat_of(names: list[str], name: str, rule: str) -> int:
     """The seat index of player ``name``; raises :class:`UnknownPlayer` citing ``rule`` if the
     game has no such player (exit 2, like an unknown game; nothing is recorded), with the
