@@ -48,7 +48,8 @@ error (a bug), 130 aborted.
 #: shared commands defined in other modules, imported when named
 LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify",
         "audit": "client.cmd_tools:audit", "serve": "client.cmd_service:serve",
-        "watch": "client.cmd_service:watch", "import": "client.cmd_store:import_",
+        "watch": "client.cmd_service:watch", "referee": "client.cmd_service:referee",
+        "import": "client.cmd_store:import_",
         "db": "client.cmd_store:db", "aside": "client.cmd_store:aside",
         "key": "client.cmd_receipts:key", "receipts": "client.cmd_receipts:receipts",
         "sit": "client.cmd_seating:sit",
@@ -87,17 +88,20 @@ def new():
                    "and bots it was started with.")
 @click.option("--bot", "bot_specs", multiple=True, metavar="NAME=KIND",
               help="With --resume: a seat a bot takes over from now on (repeat).")
+@click.option("--reporter", "--referee", "reporter", metavar="NAME",
+              help="With --resume of a physical game: who reports the draws typed here "
+                   "(default: env DEVIL_REFEREE).")
 @store_option
 @click.pass_context
-def play(ctx, resume_game, bot_specs):
+def play(ctx, resume_game, bot_specs, reporter):
     """Play a whole game at one terminal: people and bots mixed.
 
     Between two people the screen is cleared and the program waits until the terminal is
     passed on.  `devil play --resume GAME` continues an interrupted game.
     """
     if ctx.invoked_subcommand is not None:
-        if resume_game is not None or bot_specs:
-            raise click.UsageError("give --resume (and its --bot) without a kind "
+        if resume_game is not None or bot_specs or reporter is not None:
+            raise click.UsageError("give --resume (and its --bot, --reporter) without a kind "
                                    "(devil play --resume GAME) "
                                    "or after it (devil play KIND --resume GAME)")
         return
@@ -108,7 +112,7 @@ def play(ctx, resume_game, bot_specs):
     command = ctx.command.get_command(ctx, kind_of(ctx.obj, resume_game))
     if command is None:
         raise click.UsageError(f"{resume_game}: its kind has no `devil play`")
-    ctx.invoke(command, resume_game=resume_game, bot_specs=bot_specs)
+    ctx.invoke(command, resume_game=resume_game, bot_specs=bot_specs, reporter=reporter)
 
 
 @cli.group(cls=DevilGroup, slot="simulate")

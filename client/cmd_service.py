@@ -1,5 +1,5 @@
-"""The network service commands: ``devil serve`` and ``devil watch`` (docs/service.md).
-Loaded by client.cli when named."""
+"""The network service commands: ``devil serve``, ``devil watch`` and ``devil referee add``
+(a named referee token; docs/service.md).  Loaded by client.cli when named."""
 
 from __future__ import annotations
 
@@ -222,3 +222,46 @@ def _poll_local(client, game, as_name, after, wait):
     events = client.events(game, as_name, after)
     version = events[-1]["seq"] if events else after
     return {"events": events, "version": version, "over": over and version >= loaded.version}
+
+
+@click.group()
+def referee():
+    """A game's referees on a server: named referee tokens (docs/service.md)."""
+
+
+@referee.command("add")
+@click.argument("game")
+@click.argument("name")
+@json_option
+@click.pass_obj
+def referee_add(obj, game, name, as_json):
+    """Issue a referee token bound to NAME for a physical GAME on --server.
+
+    Every draw submitted with that token records NAME as its reporter (`devil log`, `replay`
+    and `verify` show it); a draw naming another reporter is refused (exit 4).  Needs the
+    game's referee token or the organiser key (--token / DEVIL_TOKEN); a named referee's own
+    token may not issue others.  The new token is printed once (stdout), only its hash is
+    kept.  Locally, without a server, name the reporter with `--reporter` or DEVIL_REFEREE.
+
+    \b
+    Example:
+      export DEVIL_SERVER=http://127.0.0.1:8350
+      RITA=$(devil --token "$REFEREE" referee add k3f9qz Rita)
+      devil --token "$RITA" draw k3f9qz --as Anna --coal 25
+    """
+    from engine.errors import UsageError
+
+    if not obj.server:
+        raise UsageError("named referee tokens are the service's: give --server URL with the "
+                         "game's referee token (or the organiser key); locally name who "
+                         "reports a draw with --reporter NAME or env DEVIL_REFEREE")
+    client = obj.client
+    issued = client.add_referee(client.resolve(game), name)
+    if as_json:
+        from .output import emit
+
+        emit(issued)
+        return
+    click.echo(issued["token"])
+    click.echo(f"  token for referee {issued['name']} of {issued['game']} (shown once; every "
+               "draw it submits is reported by that name)", err=True)

@@ -206,10 +206,11 @@ def _verify_one(source: Source):
 
 
 def _archive(ctx, sources: list[Source], task, jobs: int | None, as_json: bool, label: str,
-             need_finished: bool) -> None:
+             need_finished: bool, after=None) -> None:
     """Run ``task`` (engine.archive) over every source on ``jobs`` cores with a progress bar;
     print one line (or JSON line) per game and a summary line; exit 3 if a requested check
-    failed (``need_finished``: a game in progress fails too)."""
+    failed (``need_finished``: a game in progress fails too).  ``after(rows)``, if given, is
+    called with every row before the summary is printed (``audit --html``: the report)."""
     import sys
 
     from engine.archive import run, summarize
@@ -228,6 +229,8 @@ def _archive(ctx, sources: list[Source], task, jobs: int | None, as_json: bool, 
                            reason="; ".join(_damage_lines(source.damage)))
             rows.append(row)
     summary = summarize(rows)
+    if after is not None:
+        after(rows)
     for row in rows:
         if as_json:
             emit(row)
@@ -398,7 +401,19 @@ def _sidecar_seal(source: Source) -> bool:
 @click.option("--chart", "chart_path", type=click.Path(dir_okay=False), metavar="OUT.png|svg",
               help="Also draw every player's money and the bank's balance round by round, "
                    "the kind's marked rounds shaded (one game; the format from the name).")
-@click.option("--force", is_flag=True, help="Overwrite the --csv / --chart file if it exists.")
+@click.option("--record", "record_path", type=click.Path(), metavar="FILE",
+              help="Write the regulator's record of every game instead (docs/record.md): "
+                   "rules and engine versions, start and end, money, bets, draws, payouts, "
+                   "pacts, every choice with its phase; .csv or .json by the name.")
+@click.option("--record-format", type=click.Choice(["csv", "json"], case_sensitive=False),
+              help="The --record file's format, whatever its name.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="OUT.html",
+              help="Also write one HTML file that opens offline: for one game its audit page "
+                   "(the verdict, the money chart and the ledger payout by payout); for many "
+                   "games or a folder one report of them all (the games, damaged files and "
+                   "failed audits, money per game, the games where the bank was down the most).")
+@click.option("--force", is_flag=True,
+              help="Overwrite the --csv / --chart / --html / --record file if it exists.")
 @click.option("--finished", "need_finished", is_flag=True,
               help="Also fail (exit 3) unless the game is finished.")
 @click.option("--chance", "chance", is_flag=True,
@@ -412,8 +427,8 @@ def _sidecar_seal(source: Source) -> bool:
 @jobs_option
 @json_option
 @click.pass_context
-def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json, chance=False,
-          alpha=None):
+def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json,
+          record_path=None, record_format=None, html_path=None, chance=False, alpha=None):
     """Audit recorded games with their kind's own checks (a game with a bank: its ledger).
 
     With --chance, also a statistical audit of the chance referees reported across the
@@ -432,23 +447,32 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
     is the output.
 
     \b
+    With --record FILE, every game's regulator's record instead (any kind: money and rounds
+    where the game has a bank), in one CSV (a row per fact) or JSON file; written only if
+    every game verifies, exit 3 naming the first that does not.
+
+    \b
     Examples:
       devil audit replays/GAME.devlog --csv ledger.csv
       devil audit replays/GAME.devlog --chart money.svg   (or money.png)
+      devil audit replays/GAME.devlog --html audit.html   (the chart beside the ledger)
       devil audit archive/ --json                  (one JSON line per game, then a summary)
+      devil audit archive/ --record record.csv     (or record.json; docs/record.md)
+      devil audit archive/ --html report.html      (one offline report of every game)
       devil audit archive/ --chance --alpha 0.001  (the reported draws tested, per referee...)
     """
     if alpha is not None and not chance:
         raise UsageError("--alpha is the level of the chance audit: give --chance too")
+    ledger = (sources, csv_path, chart_path, force, need_finished, jobs, as_json, record_path,
+              record_format, html_path)
     if not chance:
-        _audit_ledger(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json)
+        _audit_ledger(ctx, *ledger)
         return
     from .chance import lines, run_chance
 
     failed = False
     try:
-        _audit_ledger(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json,
-                      chance=True)
+        _audit_ledger(ctx, *ledger, chance=True)
     except click.exceptions.Exit as exc:
         if exc.exit_code != 3:
             raise
@@ -464,9 +488,16 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
 
 
 def _audit_ledger(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json,
-                  chance=False):
-    """The ledger part of ``devil audit`` (each kind's own audit; exit 3 when it fails).
-    ``chance``: the chance audit follows, so one game of a kind without a ledger is no error."""
+                  record_path=None, record_format=None, html_path=None, chance=False):
+    """The ledger part of ``devil audit`` (each kind's own audit, or the record; exit 3 when
+    it fails).  ``chance``: the chance audit follows, so one game of a kind without a ledger
+    is no error."""
+    if record_path is not None or record_format is not None:
+        from .record import record_audit
+
+        record_audit(ctx, lambda: sources_of(ctx.obj, sources)[0], record_path, record_format,
+                     csv_path or chart_path or html_path, force, jobs, as_json, need_finished)
+        return
     from engine.archive import audit_row
     from engine.replay import load_bytes, open_log
 
@@ -480,7 +511,7 @@ def _audit_ledger(ctx, sources, csv_path, chart_path, force, need_finished, jobs
                              "money.png or money.svg")
     import os
 
-    for path in (csv_path, chart_path):  # refuse before the work, as write_new would after
+    for path in (csv_path, chart_path, html_path):  # refuse before the work, as write_new would
         if path is not None and not force and os.path.exists(path):
             raise UsageError(f"{path} exists already; give a new file name or --force")
     items, archive = sources_of(ctx.obj, sources)
@@ -488,7 +519,13 @@ def _audit_ledger(ctx, sources, csv_path, chart_path, force, need_finished, jobs
         if csv_path or chart_path:
             raise UsageError(f"{'--csv' if csv_path else '--chart'} takes one game; audit many "
                              "with --json")
-        _archive(ctx, items, audit_row, jobs, as_json, "auditing", need_finished)
+        after = None
+        if html_path is not None:
+            from .audit_html import write_archive_report
+
+            def after(rows):
+                write_archive_report(rows, html_path, force, as_json)
+        _archive(ctx, items, audit_row, jobs, as_json, "auditing", need_finished, after)
         return
     source = items[0]
     log = open_log(source.path) if source.data is None else load_bytes(source.data, source.label)
@@ -520,6 +557,10 @@ def _audit_ledger(ctx, sources, csv_path, chart_path, force, need_finished, jobs
         _write_chart(result, rules, chart_path, chart_format, force)
         if not as_json:
             click.echo(f"wrote {chart_path}: the money chart ({chart_format})", err=True)
+    if html_path:
+        from .audit_html import write_game_page
+
+        write_game_page(log, result, html_path, force, as_json)
     finished = bool(result.finished)
     failed = not result.ok or (need_finished and not finished)
     voided = log.desk.summary().get("voided", []) if log.desk is not None else []

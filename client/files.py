@@ -14,15 +14,24 @@ from engine.errors import UsageError
 
 def write_new(path: str, text: "str | bytes", force: bool) -> None:
     """Write ``text`` (or bytes) to ``path``; UsageError if it exists and not ``force`` (the
-    one policy of every command that writes a file: export, audit --csv / --chart, replay
-    --html, tournament standings --csv / --html)."""
+    one policy of every command that writes a file: export, audit --csv / --chart / --html,
+    replay --html, tournament standings --csv / --html), or if it cannot be written (a file
+    this call created is removed again)."""
     binary = isinstance(text, bytes)
     textual: dict[str, Any] = {} if binary else {"newline": "", "encoding": "utf-8"}
     try:
-        with open(path, ("w" if force else "x") + ("b" if binary else ""), **textual) as handle:
-            handle.write(text)
+        handle = open(path, ("w" if force else "x") + ("b" if binary else ""), **textual)
     except FileExistsError:
         raise UsageError(f"{path} exists already; give a new file name or --force") from None
+    except OSError as exc:  # no such folder, not allowed, a folder of that name ...
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with handle:
+            handle.write(text)
+    except OSError as exc:  # the disk filled up: leave no half-written file of ours
+        if not force:
+            os.unlink(path)
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 #: the largest JSON file a command reads (a --deal file)

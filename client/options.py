@@ -1,8 +1,10 @@
 """The options many commands share, each defined once: ``--json`` (which brings ``--store``
 after the subcommand), ``--as``, ``--id``, ``--seat-entropy``, a game id typed where an option
-is, and ``--bot NAME=KIND``."""
+is, ``--bot NAME=KIND``, and ``--reporter NAME`` (env ``DEVIL_REFEREE``)."""
 
 from __future__ import annotations
+
+import os
 
 import click
 
@@ -85,3 +87,32 @@ def parse_bots(specs) -> dict[str, str]:
                                      param_hint="--bot")
         bots[name.strip()] = kind.strip()
     return bots
+
+
+#: the environment variable naming the referee who reports a physical game's draws
+REFEREE_ENV = "DEVIL_REFEREE"
+
+REPORTER_HELP = ("Physical games: who reports this draw (a referee's name, 1 to 32 printable "
+                 "characters), recorded in the event.  Default: env DEVIL_REFEREE, so a referee "
+                 "recording a whole game types it once (this option wins over it).  With "
+                 "--server and a named referee token, leave it out: the token's name is "
+                 "recorded, another name is refused (exit 4).")
+
+
+def reporter_option(f):
+    """``--reporter NAME`` (alias ``--referee``), the one definition every command that reports
+    a draw uses; passed as ``reporter`` (None when not given: see :func:`reporter_name`)."""
+    return click.option("--reporter", "--referee", "reporter", metavar="NAME",
+                        help=REPORTER_HELP)(f)
+
+
+def reporter_name(given: str | None, reported: bool = True) -> str | None:
+    """The reporter of a draw: ``given`` (``--reporter``) if given, else the environment's
+    ``DEVIL_REFEREE`` when the command reports a chance fact (``reported``: a physical draw;
+    a digital draw is never given the environment's name, which would be refused), else None.
+    The name is checked by the rules (engine.game.check_reporter)."""
+    if given is not None:
+        return given
+    if not reported:
+        return None
+    return os.environ.get(REFEREE_ENV) or None

@@ -69,11 +69,15 @@ class Session:
     ``table`` is an :class:`engine.bots.Table` (every seat's own fold); ``render`` the kind's
     renderer (``describe``).  ``at`` is the person at the keyboard (a name) or None.
     ``seen[seat]``: how many of the game's events that person had seen when they last answered
-    a prompt (their next screen recaps the rest).
+    a prompt (their next screen recaps the rest).  ``reporter``: the name recorded as the
+    reporter of every draw reported at this terminal (`devil play --reporter`), or None.
     """
 
-    def __init__(self, table, people: list[str], robots: dict, render, history: list):
+    def __init__(self, table, people: list[str], robots: dict, render, history: list,
+                 reporter: str | None = None):
         self.table = table
+        #: who reports the draws people report at this terminal (a physical game; issue 23.4)
+        self.reporter = reporter
         self.names = table.names
         self.people = [name for name in self.names if name in people]
         self.robots = robots
@@ -232,6 +236,30 @@ class Session:
                        "goes on from here.", err=True)
             raise click.exceptions.Abort() from None
         return True  # over: everything is shown now, the last screen may stay
+
+
+def new_game_reporter(given: str | None) -> None:
+    """UsageError for ``--reporter`` with a new game of `devil play`, which is always digital
+    (its draws are chance's): raised before the game is created, so nothing is recorded."""
+    if given is not None:
+        raise UsageError("--reporter names who reports a physical game's draws; `devil play` "
+                         "makes a digital game: leave it out, or resume a physical game made "
+                         "by `devil new` (devil play --resume GAME --reporter NAME)")
+
+
+def session_reporter(table, given: str | None) -> str | None:
+    """The reporter of the draws a `devil play` session reports: ``given`` (``--reporter``), else
+    env ``DEVIL_REFEREE`` (client.options.reporter_name), in a physical game only.  UsageError
+    for ``--reporter`` given for a digital game (its draws are the furnace's, nobody reports
+    them); the environment's name is then ignored."""
+    from .options import reporter_name
+
+    if not table.rules.physical(table.referee):
+        if given is not None:
+            raise UsageError(f"--reporter names who reports a physical game's draws; "
+                             f"{table.game} is digital (its draws are chance's): leave it out")
+        return None
+    return reporter_name(given)
 
 
 # -- starting and resuming ------------------------------------------------------------------------

@@ -240,6 +240,12 @@ class RemoteClient:
         return self._json("POST", self._path(game, "/commands"), game=game, body=command,
                           params={"as": as_name}, headers={"Idempotency-Key": key}, retry=True)
 
+    def add_referee(self, game: str, name: str) -> dict:
+        """A named referee token of ``game`` (``POST /games/{id}/referees``): ``{"game",
+        "name", "role", "token"}``.  Needs the referee's token or the organiser key."""
+        return self._json("POST", self._path(game, "/referees"), game=game,
+                          body={"name": name})
+
     def log_bytes(self, game: str) -> bytes:
         """The game's .devlog bytes (the referee only)."""
         return self._request("GET", self._path(game, "/log"), game=game).content

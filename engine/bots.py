@@ -109,8 +109,11 @@ class Table:
 
     def submit(self, seat: int, command) -> list:
         """Submit ``command`` as ``seat`` (through the service) and fold what it caused: the
-        events it recorded (preceded by any another writer recorded before it)."""
-        result = self.service.submit(self.game, command, actor=seat)
+        events it recorded (preceded by any another writer recorded before it).  A command
+        only the referee may give (``acting_seat`` None: a chance fact reported in a physical
+        game, such as a coal drawn) is submitted as the referee, whose console this is."""
+        actor = REFEREE if self.rules.acting_seat(self.referee, command) is None else seat
+        result = self.service.submit(self.game, command, actor=actor)
         if result.records and result.records[0].seq == self.events + 1:
             self.apply(result.events)
             return result.events

@@ -53,8 +53,10 @@ def _tick_step(span: int) -> int:
     return 10 ** len(str(span))
 
 
-def svg(spec: dict) -> str:
-    """The chart as a standalone SVG document (text; every name escaped)."""
+def svg(spec: dict, columns: bool = False) -> str:
+    """The chart as a standalone SVG document (text; every name escaped).  ``columns``: also a
+    transparent ``<rect class="column" data-x="I">`` over each point's column, which a page
+    lights up to show one point (the audit page: the round a ledger row belongs to)."""
     xs = spec["x"]
     n = len(xs)
     low, high = _bounds(spec)
@@ -78,6 +80,11 @@ def svg(spec: dict) -> str:
         out.append(f'<rect class="mark" x="{x - band / 2:.1f}" y="{TOP}" width="{band:.1f}" '
                    f'height="{plot_h}" fill="{MARK_FILL}" opacity="0.7">'
                    f'<title>{escape(mark["label"])}</title></rect>')
+    if columns:
+        for i in range(n):
+            out.append(f'<rect class="column" data-x="{i}" x="{px(i) - band / 2:.1f}" y="{TOP}" '
+                       f'width="{band:.1f}" height="{plot_h}" fill="#ffd54f" opacity="0" '
+                       'pointer-events="none"/>')
     step = _tick_step(high - low)
     for v in range(low, high + 1, step):
         y = py(v)

@@ -288,6 +288,10 @@ def staged(rules):
                              "been played yet, so there is nothing to audit")
         return rules.audit(own)
 
+    def record(log):
+        own = without_seating(log)
+        return rules.record(own) if own.records else None  # SEAT-1: nothing played yet
+
     import attrs as _attrs
 
     return _attrs.evolve(
@@ -308,6 +312,7 @@ def staged(rules):
         notes=when_playing(rules.notes, lambda state: []),
         command_for=None if rules.command_for is None else command_for,
         audit=None if rules.audit is None else audit,
+        record=None if rules.record is None else record,
     )
 
 

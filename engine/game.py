@@ -126,6 +126,15 @@ class GameRules:
       as from the seat's own fold (tests/core/test_simulate.py checks it), so a simulation asks
       it of the one state it decides on.  ``None``: simulations use ``legal_commands`` on the
       seat's fold.  ``legal_commands`` stays what everything else asks.
+    * ``record(log) -> dict | None`` (optional): the kind's part of the regulator's record of
+      a recorded game (:class:`engine.replay.LoadedLog`, the whole log, voided records and
+      the desk's included), for ``devil audit --record`` (:mod:`engine.record`,
+      docs/record.md): ``{"rules_version": str, "setup": {option: value}, "money": {...} or
+      None (a kind without a bank), "rounds": [{"round", "seq", plain facts..., fact lists
+      of dicts whose keys are engine.record.COLUMNS}], "result": {...}, "audit": {"ok",
+      "problems"} or None, "phases": {seq: the phase that record belongs to}}``; None when
+      the log holds nothing of the kind's yet.  ``None``: the record has the common fields
+      only.
     """
 
     kind: str
@@ -157,6 +166,7 @@ class GameRules:
     notes: "Callable[[Any], list] | None" = None
     placings: "Callable[[Any], dict] | None" = None
     legal_choices: "Callable[[Any, int], Any] | None" = None
+    record: "Callable[[Any], dict | None] | None" = None
 
     def __attrs_post_init__(self):
         # the referee's desk (corrections, disputes, rulings) writes its events into every
@@ -275,6 +285,16 @@ def check_reporter(reporter, physical: bool, rule: str, digital: str) -> str:
         raise IllegalCommand(rule, f"a draw's reporter is named by 1 to {MAX_NAME} printable "
                                    f"characters, not {reporter!r}")
     return reporter.strip()
+
+
+def takes_reporter(command_class) -> bool:
+    """Whether commands of ``command_class`` (a kind's attrs command class, or None) are
+    reported draws: a ``reporter`` field names who reported the chance fact in a physical
+    game (issue 23.4; each kind's reported draw command).  Read by the service (a named
+    referee token's name) and by ``devil verify`` (who reported each draw), so neither names
+    a kind's command."""
+    return command_class is not None and attrs.has(command_class) and any(
+        field.name == "reporter" for field in attrs.fields(command_class))
 
 
 def seat_of(names: list[str], name: str, rule: str) -> int:

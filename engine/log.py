@@ -6,7 +6,10 @@ Byte-level layout (docs/log-format.md is the full description):
 * The first object is the **header**, a map, whose last entry is ``"link"``::
 
       {"magic": "devil-log", "version": 1, "kind": KIND, "game": "KIND-3k9f2m",
-       "created": <ms since the Unix epoch, UTC>, "link": <bin 8>}
+       "created": <ms since the Unix epoch, UTC>, "engine": "0.1.0", "link": <bin 8>}
+
+  ``engine`` (the engine version that wrote the log, :data:`engine.__version__`) is optional:
+  logs written before it was recorded have no such key and read and verify as before.
 
 * Every following object is an **event record**, an array of 7::
 
@@ -43,6 +46,7 @@ from typing import Any, Iterator
 import attrs
 import msgpack
 
+from . import __version__ as ENGINE_VERSION
 from .errors import LogDamaged, UsageError
 
 MAGIC = "devil-log"
@@ -63,16 +67,25 @@ def link_of(previous: bytes, covered: bytes) -> bytes:
     return hashlib.blake2b(previous + covered, digest_size=LINK_SIZE).digest()
 
 
+#: the longest engine version a header may name (a short version string, e.g. "0.1.0")
+MAX_ENGINE = 64
+
+
 @attrs.frozen(slots=True)
 class Header:
     """The header record: format ``version``, game ``kind`` and ``game`` id, ``created`` (ms,
-    UTC)."""
+    UTC), and ``engine``: the engine version that wrote the log (a str of at most
+    :data:`MAX_ENGINE` printable characters), None when the header has none (a log written
+    before the version was recorded).  A store that rebuilds the header from its own index
+    rather than from the bytes (PostgresStore's ``read``/``header``) leaves ``engine`` None:
+    the bytes (``log_bytes``) hold it, and every reader of a log (engine.replay) scans them."""
 
     version: int
     kind: str
     game: str
     created: int
     link: bytes
+    engine: str | None = None
 
 
 @attrs.frozen(slots=True)
@@ -112,10 +125,17 @@ class Scan:
         return self.records[-1].link if self.records else self.header.link
 
 
-def encode_header(kind: str, game: str, created: int) -> bytes:
-    """The bytes of a header record."""
-    body = msgpack.packb({"magic": MAGIC, "version": VERSION, "kind": kind, "game": game,
-                          "created": created, "link": b""}, use_bin_type=True)
+def encode_header(kind: str, game: str, created: int,
+                  engine: str | None = ENGINE_VERSION) -> bytes:
+    """The bytes of a header record; ``engine`` is the engine version it names (default: this
+    engine's, :data:`engine.__version__`; None writes a header without it, as before the
+    version was recorded)."""
+    fields: dict[str, Any] = {"magic": MAGIC, "version": VERSION, "kind": kind, "game": game,
+                              "created": created}
+    if engine is not None:
+        fields["engine"] = engine
+    fields["link"] = b""
+    body = msgpack.packb(fields, use_bin_type=True)
     # re-pack with the real link: same map, the link's bytes differ only at the end
     covered = body[: -len(msgpack.packb(b"", use_bin_type=True))]
     link = link_of(ZERO_LINK, covered)
@@ -171,7 +191,12 @@ def _header_from(obj: Any, data: bytes, end: int) -> Header:
                             "the year 9000)")
     if not kind.isalpha() or not kind.islower() or not game.startswith(kind + "-"):
         raise LogDamaged(0, f"the header's game id {game!r} does not belong to its kind {kind!r}")
-    return Header(version, kind, game, created, link)
+    engine = obj.get("engine")
+    if "engine" in obj and (type(engine) is not str or not 0 < len(engine) <= MAX_ENGINE
+                            or not engine.isprintable()):
+        raise LogDamaged(0, f"the header's engine version {engine!r} is not a version (1 to "
+                            f"{MAX_ENGINE} printable characters)")
+    return Header(version, kind, game, created, link, engine)
 
 
 def _next_record_follows(data: bytes, start: int, seq: int) -> bool:

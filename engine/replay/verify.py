@@ -20,7 +20,7 @@ from ..desk.events import DESK_CLASSES
 from ..desk.state import Desk
 from ..errors import DevilError, LogDamaged, UsageError
 from ..fold import Fold, Unfoldable
-from ..game import REFEREE, STREAMS, GameRules, rules_for
+from ..game import REFEREE, STREAMS, GameRules, rules_for, takes_reporter
 from ..log import REFEREE_ACTOR, VERSION, Header, Record, read_bytes, scan
 from .load import decode_all
 from .scripted import ChanceMismatch, ScriptedChance
@@ -58,6 +58,23 @@ class Verification:
     #: the corrections' voids ({"from", "to", "by", "reason", "epoch"}) and how many disputes
     voided: list = attrs.field(factory=list)
     disputes: int = 0
+    #: a physical game's reported draws in force: ``[(seq, reporter or None), ...]`` (the
+    #: seq of each draw's first record; None: no name was given), from the strict refold
+    reported: list = attrs.field(factory=list)
+
+    def reporters(self) -> dict[str, int]:
+        """How many draws in force each named reporter reported (names in first-report
+        order)."""
+        counts: dict[str, int] = {}
+        for _seq, name in self.reported:
+            if name is not None:
+                counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    def not_named(self) -> int:
+        """How many reported draws in force name no reporter (a log from before reporters,
+        or a draw reported without a name)."""
+        return sum(1 for _seq, name in self.reported if name is None)
 
     def to_json(self) -> dict:
         return {"ok": self.ok, "finished": self.finished, "events": self.events,
@@ -67,7 +84,9 @@ class Verification:
                 "torn_bytes": self.torn,
                 "checks": list(self.checks),
                 **({"voided": list(self.voided), "disputes": self.disputes}
-                   if self.voided or self.disputes else {})}
+                   if self.voided or self.disputes else {}),
+                **({"reporters": self.reporters(), "draws_not_named": self.not_named()}
+                   if self.physical else {})}
 
 
 def _desk_check(desk) -> str:
@@ -228,6 +247,8 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
         result.checks.append(f"strict refold: all {result.commands} commands re-decided to "
                              "exactly the recorded events; draws checked as possible only "
                              "(the seed is revealed when the game ends)")
+    if result.reported:
+        result.checks.append(reporters_line(result))
     if result.finished:
         result.checks.append("finished: the last event ends the game"
                              + ("" if physical else " and reveals the seed"))
@@ -330,7 +351,22 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
             fold.advance(batch_events, before)
         except Unfoldable as exc:
             return exc.seq, f"{exc.event.TYPE} cannot be applied at this point ({exc.cause!r})"
+        if physical and number > 0 and takes_reporter(type(command)):  # a reported draw
+            result.reported.append((first_seq, command.reporter))
+    if result.reported and fold.desk is not None and fold.desk.voided:  # those in force
+        result.reported = [(seq, name) for seq, name in result.reported
+                           if seq not in fold.desk.voided]
     return None
+
+
+def reporters_line(result: Verification) -> str:
+    """The sentence verify says of a physical game's reported draws: ``"draws reported by:
+    Rita 31, Sam 12, not named 4"`` (most first, then by name)."""
+    counts = sorted(result.reporters().items(), key=lambda item: (-item[1], item[0]))
+    parts = [f"{name} {count}" for name, count in counts]
+    if result.not_named():
+        parts.append(f"not named {result.not_named()}")
+    return "draws reported by: " + ", ".join(parts)
 
 
 def _refold_desk(rules: GameRules, desk, state, records, start: int, end: int, events):

@@ -9,6 +9,8 @@ Who may do what (tokens: :mod:`engine.web.auth`):
 * a seat's token: act as that seat, read that seat's view, legal commands and stream;
 * the referee's token: everything, including any seat's view, chance reports in a physical
   game and the raw log (``GET /games/{id}/log``);
+* a named referee token (``POST /games/{id}/referees``, issued by the referee's token or the
+  organiser key): the referee, whose physical draws record its name as their reporter;
 * the spectator's token: the public view and stream only;
 * the organiser key: the referee of every game (also games created by the local CLI).
 
@@ -60,6 +62,8 @@ class GameApi:
         you: dict[str, Any] = {"role": role.kind}
         if role.kind == "seat":
             you.update(seat=role.seat, name=names[role.seat])
+        elif role.name is not None:  # a named referee token: who its draws are reported by
+            you["name"] = role.name
         return {"game": game, "kind": loaded.header.kind, "players": names,
                 "version": loaded.version, "over": bool(loaded.rules.is_over(loaded.state)),
                 "you": you}
@@ -108,6 +112,16 @@ class GameApi:
             from ..seats import player_named
 
             command["player"] = player_named(names, command["player"])
+        if role.name is not None:  # a named referee token: its name reports a draw (23.4)
+            from ..game import takes_reporter
+            from .auth import reporter_for
+
+            # whether a game is physical never changes: the held fold answers, no store read
+            loaded = self.api.service.cache.held(game) or self.api.service.load(game)
+            tag = command.get("type")
+            kind_class = loaded.rules.commands.by_type.get(tag) if isinstance(tag, str) else None
+            command = reporter_for(role, command, takes_reporter(kind_class),
+                                   bool(loaded.rules.physical(loaded.state)))
         actor = REFEREE if role.is_referee else role.seat
         result = yield from self.api.service.submit_steps(game, command, actor=actor,
                                                           command_id=key)
@@ -319,6 +333,43 @@ class GameApi:
             self.api.hub.notify(game)
         return JSONResponse(result, status_code=200 if result["repeated"] else 201)
 
+    def _add_referee(self, game: str, name: str) -> dict:
+        """A named referee token for ``game`` (a physical game's only; UsageError otherwise)."""
+        from ..errors import UsageError
+
+        loaded = self.api.service.load(game)
+        if not loaded.rules.physical(loaded.state):
+            raise UsageError(f"{game} is a digital game: nobody reports its draws, so a named "
+                             "referee token has nothing to name (only a physical game's)")
+        token = self.api.book.add_referee(game, name)
+        return {"game": game, "name": name, "role": "referee", "token": token}
+
+    async def post_referee(self, request: Request) -> Response:
+        """POST /games/{id}/referees ``{"name": "Rita"}``: a further referee token of a
+        physical game, bound to the name that reports every draw it submits (issue 23.4).
+        The game's referee token or the organiser key only (a named referee's own token
+        may not issue others: 403).  201 ``{game, name, role, token}``; the token is shown
+        this once, its hash kept in the game's token book (engine.web.auth)."""
+        role = self.api.authenticate(request)
+        game = await self.api.game_for(request, role)
+        if not role.is_referee or role.name is not None:
+            raise NotAllowed("only the game's referee token or the organiser key may issue a "
+                             "named referee token" + (" (this one is a named referee's)"
+                                                      if role.name is not None else ""))
+        body = await self.api.read_json(request)
+        unknown = set(body) - {"name"}
+        if unknown:
+            raise ApiError(400, f"unknown field(s) {', '.join(sorted(unknown))}: a named "
+                                'referee is {"name": "Rita"}')
+        from .auth import referee_name
+
+        try:
+            name = referee_name(body.get("name"))
+        except ValueError as exc:
+            raise ApiError(400, str(exc)) from None
+        answer = await self.api.call(game, self._add_referee, game, name)
+        return JSONResponse(answer, status_code=201)
+
     async def get_log(self, request: Request) -> Response:
         """GET /games/{id}/log: the raw .devlog (the referee's only)."""
         role = self.api.authenticate(request)
@@ -367,6 +418,7 @@ def routes(api) -> list[Route]:
         Route("/games/{game}/events", g.get_events, methods=["GET"]),
         Route("/games/{game}/stream", g.get_stream, methods=["GET"]),
         Route("/games/{game}/commands", g.post_command, methods=["POST"]),
+        Route("/games/{game}/referees", g.post_referee, methods=["POST"]),
         Route("/games/{game}/log", g.get_log, methods=["GET"]),
         Route("/games/{game}/seal", g.get_seal, methods=["GET"]),
         Route("/key", g.get_key, methods=["GET"]),

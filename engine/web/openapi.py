@@ -93,7 +93,12 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                               "once, stored only as hashes"}}},
                 "Command": {"type": "object", "required": ["type"],
                             "properties": {"type": {"type": "string"},
-                                           "player": {"type": "string"}},
+                                           "player": {"type": "string"},
+                                           "reporter": {"type": "string", "description":
+                                                        "a physical game's reported draw: "
+                                                        "who reported it (with a named "
+                                                        "referee token: that name, or left "
+                                                        "out)"}},
                             "additionalProperties": True,
                             "description": "The same JSON command objects as `devil submit` "
                                            "(a seat's token fills in its own player)."},
@@ -223,6 +228,24 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                 body={"required": True, "content": {"application/json": {
                     "schema": {"anyOf": [_ref("Command"), _ref("Correct"), _ref("Dispute"),
                                          _ref("Ruling")]}}}})},
+            "/games/{game}/referees": {"post": _op(
+                "Issue a named referee token: a referee who reports a physical game's draws "
+                "under their own name (each draw it submits records it as `reporter`; a body "
+                "`reporter` naming anyone else is refused, 403)",
+                "the game's referee token or the organiser key (not a named referee's token)",
+                {"201": _json({"type": "object", "required": ["game", "name", "role", "token"],
+                               "properties": {"game": {"type": "string"},
+                                              "name": {"type": "string"},
+                                              "role": {"type": "string", "enum": ["referee"]},
+                                              "token": {"type": "string", "description":
+                                                        "shown once, stored only as a hash"}}},
+                              "Issued."),
+                 "413": _json(_ref("Error"), "Body too large."), **_ERR},
+                [_GAME],
+                body={"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["name"], "additionalProperties": False,
+                    "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 32,
+                                            "description": "1 to 32 printable characters"}}}}}})},
             "/games/{game}/log": {"get": _op(
                 "The game's .devlog file (docs/log-format.md)", "the referee only",
                 {"200": {"description": "The log's bytes.",

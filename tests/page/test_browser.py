@@ -167,6 +167,11 @@ def test_the_audit_page_draws_the_money_chart(finished_games, browser, shots):
     first = rows.nth(1).inner_text().split("\t")
     assert [int(v) for v in first[1:n + 2]] == [200] * n + [0]  # ATKR-1.3: 200 each, bank 0
     assert "OK" in page.inner_text("#verdict")
+    # the served page's ledger beside the chart: every transfer the audit re-derives
+    from engine.games.atkr.audit import audit
+
+    transfers = audit(log.effective()).transfers()
+    assert page.locator("#ledger-table tbody tr:not(.round-head)").count() == len(transfers)
     page.locator("#chart svg").screenshot(path=os.path.join(shots, "money-chart.png"))
     page.screenshot(path=os.path.join(shots, "audit-page.png"), full_page=True)
     page.close()
@@ -256,3 +261,120 @@ def test_the_referee_sees_everything_and_may_look_as_any_seat(finished_games, br
     assert players[names[1]]["society"] == dealt["societies"][1]
     assert all(players[n]["society"] == "?" for i, n in enumerate(names) if i != 1)
     page.close()
+
+
+#: whether anything sticks out of the page sideways, and each table's box's right edge
+CUT_OFF = """() => {
+  const page = document.scrollingElement;
+  const boxes = [...document.querySelectorAll("table")].map((t) => {
+    const box = t.closest(".scroll") || t;
+    return Math.round(box.getBoundingClientRect().right);
+  });
+  const controls = [...document.querySelectorAll("button, input")]
+    .filter((c) => c.offsetParent !== null && !c.closest(".scroll"))  // a box's own scroll
+    .map((c) => Math.round(c.getBoundingClientRect().right));
+  return {scroll: page.scrollWidth, client: page.clientWidth,
+          right: Math.max(0, ...boxes, ...controls)};
+}"""
+
+
+def offline_page(browser, path, width):
+    """A page of ``path`` (a self-contained file) at ``width`` px with the network refused;
+    ``(context, page, asked)``: ``asked`` collects every request other than the file."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    context.set_offline(True)
+    asked = []
+
+    def refuse(route):
+        if route.request.url == path.as_uri():
+            route.continue_()
+            return
+        asked.append(route.request.url)
+        route.abort()
+
+    context.route("**/*", refuse)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(path.as_uri())
+    return context, page, asked, errors
+
+
+def test_the_audit_page_puts_the_ledger_beside_the_chart_and_below_it_on_a_phone(
+        browser, tmp_path, shots):
+    from engine.games.atkr.audit import audit
+    from engine.replay import open_log
+
+    source = os.path.join(ROOT, "replays", "atkr-4p-cautious-seed104.devlog")
+    result = audit(open_log(source))
+    transfers = result.transfers()
+    rounds = sorted({number for number, _ in transfers})
+    out = tmp_path / "audit.html"
+    assert CliRunner().invoke(cli, ["audit", source, "--html", str(out)]).exit_code == 0
+    context, page, asked, errors = offline_page(browser, out, 1300)
+    page.wait_for_selector("#ledger-table")
+    # one head row per round, then its transfers in log order (seq, amount as recorded)
+    assert page.locator("#ledger-table tr.round-head").count() == len(rounds)
+    cells = page.locator("#ledger-table tbody tr:not(.round-head)")
+    assert cells.count() == len(transfers)
+    first = cells.nth(0).inner_text().split("\t")
+    assert [int(first[0]), first[1], first[2], first[3], int(first[4])] == \
+        [transfers[0][1].seq, transfers[0][1].rule, transfers[0][1].frm, transfers[0][1].to,
+         transfers[0][1].amount]
+    for width in (1300, 390):
+        page.set_viewport_size({"width": width, "height": 800})
+        chart = page.locator("#chart-pane").bounding_box()
+        ledger = page.locator("#ledger-pane").bounding_box()
+        if width == 1300:  # beside the chart
+            assert ledger["x"] >= chart["x"] + chart["width"] and ledger["y"] == chart["y"]
+        else:  # below it, and nothing sticks out of a 390 px screen
+            assert ledger["y"] >= chart["y"] + chart["height"]
+            sizes = page.evaluate(CUT_OFF)
+            assert sizes["scroll"] <= sizes["client"] and sizes["right"] <= 390, sizes
+    # pointing at round 2 of the ledger lights round 2's column on the chart and its money row
+    page.locator('#ledger-table tbody[data-round="2"]').hover()
+    assert page.locator("#chart rect.column.lit").get_attribute("data-x") == "2"
+    assert page.locator("#money-table tr.lit td").first.inner_text() == "2"
+    page.screenshot(path=os.path.join(shots, "audit-ledger-390.png"))
+    context.close()
+    assert asked == [] and errors == []
+
+
+def test_the_archive_report_renders_its_sections_and_sorts_them(browser, tmp_path, shots):
+    import shutil
+
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    for name in ("atkr-2p-random-seed102.devlog", "atkr-4p-cautious-seed104.devlog",
+                 "castle-3p.devlog"):
+        shutil.copy(os.path.join(ROOT, "replays", name), folder / name)
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(cli, ["audit", str(folder), "--html", str(out), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    context, page, asked, errors = offline_page(browser, out, 390)
+    page.wait_for_selector("#report:not([hidden])")
+    headings = [h.split("\n")[0].strip() for h in page.locator("#sections h2").all_inner_texts()]
+    assert headings == ["Damaged files and failed audits OK", "Money per game OK",
+                        "Games where the bank was down the most", "The games"]
+    sizes = page.evaluate(CUT_OFF)
+    assert sizes["scroll"] <= sizes["client"] and sizes["right"] <= 390, sizes
+    games = page.locator("#table-games tbody tr")
+    assert games.count() == 3
+    # the extremes: sort by "bank down at most" (largest first on the first click of a
+    # numeric column), then the other way
+    down = page.locator("#table-bank-down")
+    deficits = lambda: [int(t.split("\t")[2]) for t in down.locator("tbody tr").all_inner_texts()]  # noqa: E731
+    ranked = deficits()
+    assert ranked == sorted(ranked, reverse=True) and len(ranked) == 2
+    sort = down.locator("th button", has_text="bank down at most")
+    sort.click()
+    assert deficits() == sorted(ranked, reverse=True)
+    assert down.locator("th[aria-sort=descending]").count() == 1
+    sort.click()
+    assert deficits() == sorted(ranked)
+    # the filter keeps the rows holding its text
+    page.locator("#section-games input.filter").fill("castle")
+    assert games.count() == 1 and "no audit" in games.nth(0).inner_text()
+    page.screenshot(path=os.path.join(shots, "archive-report-390.png"))
+    context.close()
+    assert asked == [] and errors == []

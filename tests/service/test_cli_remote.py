@@ -156,3 +156,25 @@ def test_a_seat_token_stands_for_its_seat_and_the_referee_exports(devil, tmp_pat
     assert "Anna bets 20" in devil("log", game, token=tokens["referee"]).stdout
     from engine.replay import verify_path
     assert verify_path(str(out)).ok
+
+
+def test_referee_add_issues_a_named_token_whose_draws_it_reports(devil):
+    """`devil referee add` (issue 23.4): the named token's name is recorded as each draw's
+    reporter over --server; another --reporter is refused (exit 4, nothing recorded); a
+    named referee may not issue others (exit 4); locally there are no tokens (exit 2)."""
+    result = devil("new", "atkr", "--player", "Anna", "--player", "Ben", "--first", "Anna",
+                   "--physical")
+    game = result.stdout.strip()
+    tokens = dict(line.strip()[len("token for "):].split(": ", 1)
+                  for line in result.stderr.splitlines() if line.strip().startswith("token for "))
+    rita = devil("referee", "add", game, "Rita", token=tokens["referee"]).stdout.strip()
+    assert rita.startswith(f"{game}.")
+    devil("bet", game, 0, token=tokens["Anna"])
+    devil("bet", game, 0, token=tokens["Ben"])  # seqs 3, 4, 5
+    refused = devil("draw", game, "--as", "Anna", "--coal", "25", "--reporter", "Sam",
+                    token=rita, code=4)
+    assert "reports as Rita" in refused.output
+    out = devil("draw", game, "--as", "Anna", "--coal", "25", token=rita).stdout
+    assert out.splitlines()[0] == "#6    Anna draws 25 (reported by Rita)"
+    devil("referee", "add", game, "Sam", token=rita, code=4)
+    assert "--server" in devil("referee", "add", game, "Sam", remote=False, code=2).output

@@ -10,7 +10,8 @@ import click
 
 from engine.games import players_text
 
-from ...options import id_option, json_option, seat_entropy_option
+from ...options import (id_option, json_option, reporter_name, reporter_option,
+                        seat_entropy_option)
 from ...submit import print_created, submit_command
 from .. import described
 
@@ -78,23 +79,32 @@ COAL_CHOICES = ["10", "20", "25", "50", "75", "100", "devil"]
 @click.option("--coal", type=click.Choice(COAL_CHOICES, case_sensitive=False),
               help="Physical games only: the coal the player drew from the box (devil in any "
               "case).")
+@reporter_option
 @id_option
 @json_option
 @click.pass_obj
 @described("atkr")
-def draw(obj, game, as_name, coal, command_id, as_json):
+def draw(obj, game, as_name, coal, reporter, command_id, as_json):
     """Draw a coal from the furnace ({title}, phase 2).
 
-    In a digital game the furnace draws; in a physical game give the coal drawn with --coal.
+    In a digital game the furnace draws; in a physical game give the coal drawn with --coal,
+    and who reported it with --reporter (or env DEVIL_REFEREE): the event records the name,
+    and `devil log`, `replay` and `verify` show it (ATKR-9.3; refused in a digital game).
 
     \b
     Examples:
       devil draw k3f9qz --as Anna
       devil draw k3f9qz --as Anna --coal devil      (a physical game)
+      devil draw k3f9qz --as Anna --coal 25 --reporter Rita
+      DEVIL_REFEREE=Rita devil draw k3f9qz --as Ben --coal 10
     """
-    command = {"type": "draw"}
+    command: dict = {"type": "draw"}
     if coal is not None:
         command["coal"] = 0 if coal.lower() == "devil" else int(coal)
+    # the environment's referee reports a physical draw only (one with --coal)
+    reporter = reporter_name(reporter, reported=coal is not None)
+    if reporter is not None:
+        command["reporter"] = reporter
     submit_command(obj, game, command, as_name, command_id, as_json)
 
 

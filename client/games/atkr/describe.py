@@ -64,9 +64,10 @@ def _bets_revealed(event, names) -> str:
 
 @_describes(ev.CoalDrawn)
 def _coal_drawn(event, names) -> str:
+    by = "" if event.reporter is None else f" (reported by {event.reporter})"
     if event.coal == ev.DEVIL:
-        return f"{names[event.seat]} draws a devil and busts"
-    return f"{names[event.seat]} draws {event.coal}"
+        return f"{names[event.seat]} draws a devil and busts{by}"
+    return f"{names[event.seat]} draws {event.coal}{by}"
 
 
 @_describes(ev.Stopped)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from ...context import local_service
-from ...options import game_value, json_option, parse_bots
+from ...options import game_value, json_option, parse_bots, reporter_option
 from ...output import emit
 from .. import described
 
@@ -25,22 +25,26 @@ from .. import described
 @click.option("--resume", "resume_game", metavar="GAME", callback=game_value,
               help="Continue an interrupted game from the store, with the people and bots it "
                    "was started with (a game made by `devil new`: every seat a person).")
+@reporter_option
 @json_option
 @click.pass_obj
 @described("atkr")
-def play_atkr(obj, players, bot_specs, first, seed, max_rounds, resume_game, as_json):
+def play_atkr(obj, players, bot_specs, first, seed, max_rounds, resume_game, reporter,
+              as_json):
     """{title} at one terminal.
 
     People take turns at the keyboard: between two people the screen is cleared and the
     program waits ("Pass the terminal to Ben, then press Enter"); secret bets are typed
     hidden.  Bots play through the same commands.  Shown as it goes: the devil odds in the
     furnace, totals, payouts.  The game is recorded in the store like any other; Ctrl-C keeps
-    it: `devil play --resume GAME`.
+    it: `devil play --resume GAME`.  A physical game (made by `devil new atkr --physical`)
+    asks for each coal drawn; --reporter (or env DEVIL_REFEREE) names who reports them.
 
     \b
     Examples:
       devil play atkr --player Anna --player Ben --bot Rex=cautious --bot Zed=random
       devil play --resume atkr-k3f9qz
+      devil play --resume atkr-k3f9qz --reporter Rita     (a physical game)
     """
     import random
 
@@ -48,7 +52,8 @@ def play_atkr(obj, players, bot_specs, first, seed, max_rounds, resume_game, as_
     from engine.errors import UsageError
     from engine.game import REFEREE
 
-    from ...play import Session, resume_announced, start
+    from ...play import (Session, new_game_reporter, resume_announced, session_reporter,
+                         start)
     from . import render
 
     bots = parse_bots(bot_specs)
@@ -57,6 +62,7 @@ def play_atkr(obj, players, bot_specs, first, seed, max_rounds, resume_game, as_
         game, people, bots, seed, history, rng = resume_announced(
             service, "atkr", resume_game, bots, bool(players or first or seed is not None))
     else:
+        new_game_reporter(reporter)
         seats = list(players) + [name for name in bots if name not in players]
         if len(seats) < 2:
             raise UsageError("a game needs at least two players (--player / --bot)")
@@ -69,7 +75,8 @@ def play_atkr(obj, players, bot_specs, first, seed, max_rounds, resume_game, as_
     table = Table(service, game)
     robots = {seat: make_bot("atkr", bots[name], random.Random(rng.random()))
               for seat, name in enumerate(table.names) if name in bots}
-    session = Session(table, people, robots, render, history)
+    session = Session(table, people, robots, render, history,
+                      session_reporter(table, reporter))
     if not history:
         session.record(list(service.load(game).events))
     over = session.play(_human_turn, max_rounds)
@@ -130,7 +137,8 @@ def _human_turn(session, seat: int, legal: list) -> None:
             draws = [c for c in legal if type(c) is Draw]
             if state.physical:
                 coal = click.prompt("coal drawn (10, 20, 25, 50, 75, 100 or devil)")
-                session.submit(seat, Draw(name, 0 if coal == "devil" else int(coal)))
+                session.submit(seat, Draw(name, 0 if coal == "devil" else int(coal),
+                                          session.reporter))
                 return
             session.submit(seat, draws[0])
             return

@@ -14,7 +14,8 @@ from engine.games import players_text
 
 from .. import described
 from ...files import read_json_file
-from ...options import id_option, json_option, seat_entropy_option
+from ...options import (id_option, json_option, reporter_name, reporter_option,
+                        seat_entropy_option)
 from ...submit import print_created, submit_command
 
 VARIANTS = ("smuggling", "prophecy", "scoring", "advanced-3p")
@@ -441,15 +442,22 @@ def diplomat(obj, game, target, kind, as_name, command_id, as_json):
 @click.command("drawn")
 @click.argument("game")
 @click.argument("item")
+@reporter_option
 @game_command("drawn")
-def drawn(obj, game, item, as_name, command_id, as_json):
+def drawn(obj, game, item, reporter, as_name, command_id, as_json):
     """Castle, physical game: report the card ITEM that was drawn from the item pile
     (CASTLE-7.1): a bag's draw (5.1) or the tie draw (6.6), when the engine knows the pile
-    only as a set.  A card that is not in the pile is refused.
+    only as a set.  A card that is not in the pile is refused.  --reporter (or env
+    DEVIL_REFEREE) names who reported it: the event records the name.
 
     \b
-    Example:
+    Examples:
       devil drawn GAME key-2 --as Ann
-    JSON: {"type": "draw", "item": "key-2"}
+      devil drawn GAME key-2 --as Ann --reporter Rita
+    JSON: {"type": "draw", "item": "key-2", "reporter": "Rita"}
     """
-    send(obj, game, {"type": "draw", "item": item}, as_name, command_id, as_json)
+    command = {"type": "draw", "item": item}
+    reporter = reporter_name(reporter)
+    if reporter is not None:
+        command["reporter"] = reporter
+    send(obj, game, command, as_name, command_id, as_json)

@@ -162,7 +162,8 @@ def _item_given(e, who) -> str:
 
 @_describes(ev.ItemDrawn)
 def _item_drawn(e, who) -> str:
-    return f"{who(e.player)} draws {_item(e.item)} from the pile ({_reason(e.reason)})"
+    by = "" if e.reporter is None else f"; reported by {e.reporter}"
+    return f"{who(e.player)} draws {_item(e.item)} from the pile ({_reason(e.reason)}{by})"
 
 
 @_describes(ev.DrawAwaited)

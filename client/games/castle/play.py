@@ -14,7 +14,7 @@ from __future__ import annotations
 import click
 
 from ...context import local_service
-from ...options import game_value, json_option, parse_bots
+from ...options import game_value, json_option, parse_bots, reporter_option
 from ...output import emit
 from .. import described
 from ...play import secret_prompt
@@ -149,7 +149,10 @@ def decide(session, seat: int, legal: list, *, ask_always: bool = False) -> None
     """One decision of the person at ``seat`` (client.play.Session calls it): a hidden menu
     choice, the parts of the move, a confirmation for a declaration; a refused command (a
     declaration the engine will not take) is shown with its reason and asked again."""
+    import attrs
+
     from engine.errors import IllegalCommand
+    from engine.game import takes_reporter
 
     from . import render
 
@@ -187,6 +190,8 @@ def decide(session, seat: int, legal: list, *, ask_always: bool = False) -> None
             continue
         chosen = (legal[maps.index(command)] if command in maps
                   else table.rules.commands.from_map(command))
+        if session.reporter is not None and takes_reporter(type(chosen)):  # a reported draw
+            chosen = attrs.evolve(chosen, reporter=session.reporter)
         try:
             session.submit(seat, chosen)
             return
@@ -216,11 +221,12 @@ def decide(session, seat: int, legal: list, *, ask_always: bool = False) -> None
               help="Hand the terminal to a person even when passing is all they may do "
                    "(otherwise passed automatically; but who is handed the terminal in a fight "
                    "window then shows who had a choice).")
+@reporter_option
 @json_option
 @click.pass_obj
 @described("castle")
 def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_rounds,
-                resume_game, ask_always, as_json):
+                resume_game, ask_always, reporter, as_json):
     """{title} at one terminal: people and bots mixed.
 
     Between two people the screen is cleared and the program waits ("Pass the terminal to
@@ -228,6 +234,8 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
     move, as they saw it, shows their table and a short menu.  What they type is hidden.
     Declare by typing your allies' names.  A decision whose only legal answer is a pass is
     taken automatically (announced).  Ctrl-C keeps the game: `devil play --resume GAME`.
+    In a physical game a card drawn from a pile known only as a set is reported from the menu;
+    --reporter (or env DEVIL_REFEREE) names who reports it.
 
     \b
     Examples:
@@ -240,7 +248,8 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
     from engine.errors import UsageError
     from engine.game import rules_for
 
-    from ...play import Session, resume_announced, start
+    from ...play import (Session, new_game_reporter, resume_announced, session_reporter,
+                         start)
     from . import render
 
     bots = parse_bots(bot_specs)
@@ -250,6 +259,7 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
             service, "castle", resume_game, bots,
             bool(players or first or seed is not None or variants or beginner))
     else:
+        new_game_reporter(reporter)
         seats = list(players) + [name for name in bots if name not in players]
         rules = rules_for("castle")
         if not rules.min_players <= len(seats) <= rules.max_players:
@@ -266,7 +276,8 @@ def play_castle(obj, players, bot_specs, first, seed, variants, beginner, max_ro
     table = Table(service, game)
     robots = {seat: make_bot("castle", bots[name], random.Random(rng.random()))
               for seat, name in enumerate(table.names) if name in bots}
-    session = Session(table, people, robots, render, history)
+    session = Session(table, people, robots, render, history,
+                      session_reporter(table, reporter))
     if not history:
         session.record(list(service.load(game).events))
     over = session.play(lambda s, seat, legal: decide(s, seat, legal, ask_always=ask_always),

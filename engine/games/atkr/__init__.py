@@ -3,8 +3,9 @@
 Parts: ``events`` (facts), ``commands``, ``state`` (the fold's record, coals, track),
 ``options`` (new-game options and first events), ``decide``, ``evolve``, ``view``
 (view, redact, legal commands), ``rebuild`` (the command a batch of events came from, for
-verify), ``bots``, ``audit`` (the bank's ledger, for ``devil audit``), ``chance`` (the
-reported coals, for ``devil audit --chance``).
+verify), ``bots``, ``audit`` (the bank's ledger, for ``devil audit``), ``record`` (its part of
+the regulator's record, ``devil audit --record``), ``chance`` (the reported coals, for
+``devil audit --chance``).
 """
 
 from ...game import GameRules
@@ -59,6 +60,12 @@ def audit(log):
     return run(log)
 
 
+def record(log) -> dict | None:
+    """The kind's part of the regulator's record (:func:`engine.games.atkr.record.record`)."""
+    from .record import record as build
+    return build(log)
+
+
 RULES = GameRules(
     kind="atkr",
     title="Auf Teufel komm raus",
@@ -87,6 +94,7 @@ RULES = GameRules(
     bots=bots,
     audit=audit,
     chance=chance,
+    record=record,
 )
 
 __all__ = ["RULES"]

@@ -129,6 +129,24 @@ class Audit:
                 "y_label": "money (bank: its balance)", "x": list(range(len(self.rounds) + 1)),
                 "series": series, "marks": marks, "marks_label": "devil's pact held"}
 
+    def ledger_rows(self) -> list[dict]:
+        """Every transfer in log order with the balances it leaves, for the audit page
+        (engine.web.pages.audit_data's ``ledger``): ``[{"round", "seq", "rule", "from", "to",
+        "amount", "from_after", "to_after", "bank_after"}]``; money in chips (an int, a
+        multiple of 10, ATKR-1.3).  Accounts: a seat's name (its money not on the table, from
+        the starting ``start_money``), ``"bank"`` (from 0; negative when it is down, ATKR-1.4)
+        and ``"table"`` (the stakes in play, ATKR-3.5).  Raises nothing."""
+        balance = {name: self.start_money for name in self.players}
+        balance[BANK_NAME] = balance[TABLE_NAME] = 0
+        out = []
+        for number, t in self.transfers():
+            balance[t.frm] -= t.amount
+            balance[t.to] += t.amount
+            out.append({"round": number, "seq": t.seq, "rule": t.rule, "from": t.frm,
+                        "to": t.to, "amount": t.amount, "from_after": balance[t.frm],
+                        "to_after": balance[t.to], "bank_after": balance[BANK_NAME]})
+        return out
+
     def to_json(self) -> dict:
         """The whole ledger as JSON: ok, game, finished, first_bad_seq, problems, rounds,
         final_money, start_money, bank_balance, bank_max_deficit, ledger (name -> rows)."""

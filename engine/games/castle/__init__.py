@@ -5,7 +5,8 @@ docs/castle-rules.md.  Modules: ``cards`` (the components), ``events``, ``comman
 ``state`` (state and public questions), ``options`` (options, deal, ``setup``), ``position``
 (position files, ``devil new castle --position``), ``rules`` (checks), ``decide``, ``evolve``,
 ``view`` (view, redact, legal_commands), ``rebuild`` (``command_for`` for the strict refold of
-``devil verify``), ``bots``, ``chance`` (the reported pile draws, ``devil audit --chance``).
+``devil verify``), ``bots``, ``record`` (its part of the regulator's record, ``devil audit
+--record``), ``chance`` (the reported pile draws, ``devil audit --chance``).
 ``game_created.rules`` names the rules text (options.RULES_VERSIONS):
 logs recorded before the corrected text keep its behaviour (``State.r2`` False).
 """
@@ -87,6 +88,12 @@ def notes(state) -> list[str]:
     return out
 
 
+def record(log) -> dict | None:
+    """The kind's part of the regulator's record (:func:`engine.games.castle.record.record`)."""
+    from .record import record as build
+    return build(log)
+
+
 def bots() -> dict:
     """``{name: bot class}`` (engine.games.castle.bots), imported on first use."""
     from .bots import BOTS
@@ -107,7 +114,7 @@ RULES = GameRules(
     physical=physical, min_players=3, max_players=10, players_rule="CASTLE-2.8",
     command_for=command_for, summary=summary,
     commitment=lambda state: state.commitment, seed_chosen=lambda state: state.seed_chosen,
-    revealed=revealed, bots=bots, audit=None, notes=notes, chance=chance,
+    revealed=revealed, bots=bots, audit=None, notes=notes, record=record, chance=chance,
 )
 
 

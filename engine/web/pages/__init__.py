@@ -7,7 +7,9 @@ one self-contained HTML file each.  Game-agnostic: every kind is shown through i
   given a ``texts`` provider (the CLI's words for the kind, client.page), a sentence and the
   text table.
 * :func:`audit_data` runs the kind's audit hook and its result's ``chart()`` (the money of every
-  account round by round: :mod:`engine.chart`).
+  account round by round: :mod:`engine.chart`) and ``ledger_rows()`` (every transfer with the
+  balances it leaves).
+* :func:`archive_html` draws an archive's report (:mod:`engine.report`: sections of tables).
 * :func:`replay_html` / :func:`audit_html` put a page together from the package's assets
   (``replay.html``, ``audit.html``, ``page.css``, ``page.js``): with the data inlined it is a
   file that opens offline (``devil replay FILE --html``); without, the page asks the server for
@@ -197,10 +199,17 @@ def _generic_text(event_map: dict) -> str:
     return f"{event_map.get('type')}({body})"
 
 
-def audit_data(log) -> dict:
+def audit_data(log, result=None) -> dict:
     """The audit page's data: ``{"format", "game", "kind", "title", "ok", "finished",
     "problems": [{"seq", "reason"}], "chart": the chart spec (engine.chart), "svg": the chart
-    as SVG}``.  Raises UsageError for a kind without an audit or whose audit draws no chart."""
+    as SVG (with a ``rect.column`` per point, for the page to light one up), "ledger": every
+    transfer in log order}``.
+
+    ``ledger`` is the audit result's ``ledger_rows()`` hook (``[]`` for a kind's audit without
+    one): ``[{"round", "seq", "rule", "from", "to", "amount", "from_after", "to_after",
+    "bank_after"?}]``, amounts and balances integers (docs/service.md).  ``result``: the
+    audit already run on ``log`` (else it is run here).  Raises UsageError for a kind without
+    an audit or whose audit draws no chart."""
     from ...chart import svg
     from ...errors import UsageError
 
@@ -208,16 +217,19 @@ def audit_data(log) -> dict:
     if rules.audit is None:
         raise UsageError(f"{rules.title} games have no audit (and so no money chart); "
                          "`devil verify` checks any recorded game")
-    effective = getattr(log, "effective", None)  # a corrected game is audited as corrected
-    result = rules.audit(effective() if effective is not None else log)
+    if result is None:
+        effective = getattr(log, "effective", None)  # a corrected game is audited as corrected
+        result = rules.audit(effective() if effective is not None else log)
     chart = getattr(result, "chart", None)
     if chart is None:
         raise UsageError(f"the audit of {rules.title} games draws no chart")
     spec = chart()
     data = result.to_json()
+    rows = getattr(result, "ledger_rows", None)
     return {"format": FORMAT, "game": log.header.game, "kind": log.header.kind,
             "title": rules.title, "ok": bool(result.ok), "finished": bool(data.get("finished")),
-            "problems": data.get("problems", []), "chart": spec, "svg": svg(spec)}
+            "problems": data.get("problems", []), "chart": spec, "svg": svg(spec, columns=True),
+            "ledger": rows() if rows is not None else []}
 
 
 # -- the HTML ----------------------------------------------------------------------------------
@@ -253,3 +265,10 @@ def replay_html(data: dict | None = None, title: str = "replay") -> str:
 def audit_html(data: dict | None = None, title: str = "audit") -> str:
     """The audit page (money chart and the audit's verdict), as :func:`replay_html`."""
     return _page("audit.html", title, data)
+
+
+def archive_html(document: dict) -> str:
+    """The archive report (engine.report.archive_report's document: summary, sections, games)
+    as one self-contained HTML file: the document inlined, drawn by page.js, sortable and
+    filterable tables; no request of any kind when opened (docs/tools.md)."""
+    return _page("archive.html", str(document.get("title") or "audit report"), document)

@@ -1,6 +1,7 @@
-// devil's pages (engine/web/pages): the replay and the audit.  Game-agnostic: the server (or the
-// file) gives every step's sentence, rule ids, text table and the view as data; the view is
-// drawn generically.  Everything user-given is set with textContent, never as HTML.
+// devil's pages (engine/web/pages): the replay, the audit and the archive report.  Game-agnostic:
+// the server (or the file) gives every step's sentence, rule ids, text table and the view as
+// data; the view is drawn generically; the report is sections of tables (engine/report.py).
+// Everything user-given is set with textContent, never as HTML.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -40,6 +41,10 @@
   }
 
   async function start() {
+    if (page === "archive") {
+      if (window.DEVIL_DATA) showArchive(window.DEVIL_DATA); else fail("this report holds no data");
+      return;
+    }
     if (window.DEVIL_DATA) {
       show(window.DEVIL_DATA, null);
       return;
@@ -222,11 +227,174 @@
                     ...spec.series.map((s) => el("th", {}, s.name)), el("th", {}, "")));
     spec.x.forEach((x, i) => {
       table.append(el("tr", {}, el("td", {}, x),
-        ...spec.series.map((s) => el("td", {}, render(s.values[i]))),
+        ...spec.series.map((s) => el("td", {className: "num"}, render(s.values[i]))),
         el("td", {}, marks.get(i) || "")));
     });
     $("money").replaceChildren(table);
+    [...table.rows].slice(1).forEach((row, i) => { row.dataset.x = i; });
+    showLedger(data.ledger || [], spec);
     $("audit").hidden = false;
+  }
+
+  // the ledger: every transfer in order, one <tbody> per round; pointing at or focusing a
+  // round lights its column on the chart (rect.column, engine.chart) and its money row
+  function showLedger(ledger, spec) {
+    const box = $("ledger");
+    if (!ledger.length) { box.replaceChildren(el("p", {}, "no transfer yet")); return; }
+    const hasBank = ledger.some((t) => t.bank_after !== undefined && t.bank_after !== null);
+    const heads = ["#", "rule", "payer", "payee", "amount", "payer after", "payee after"];
+    if (hasBank) heads.push("bank after");
+    const table = el("table", {className: "data ledger", id: "ledger-table"});
+    table.append(el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", {scope: "col"}, h)))));
+    const groups = new Map();
+    for (const t of ledger) {
+      if (!groups.has(t.round)) groups.set(t.round, []);
+      groups.get(t.round).push(t);
+    }
+    let bankBefore = 0;
+    for (const [round, rows] of groups) {
+      const body = el("tbody", {className: "round", tabIndex: 0});
+      body.dataset.round = round;
+      let line = "round " + round + ": " + rows.length + " transfer" + (rows.length === 1 ? "" : "s");
+      if (hasBank) {
+        const after = rows[rows.length - 1].bank_after;
+        const change = after - bankBefore;
+        line += ", bank " + (change >= 0 ? "+" : "") + change + " (" + after + ")";
+        bankBefore = after;
+      }
+      body.append(el("tr", {className: "round-head"}, el("th", {colSpan: heads.length, scope: "rowgroup"}, line)));
+      for (const t of rows) {
+        const cells = [el("td", {className: "num"}, t.seq), el("td", {}, el("span", {className: "rule"}, t.rule)),
+                       el("td", {}, t.from), el("td", {}, t.to), el("td", {className: "num"}, t.amount),
+                       el("td", {className: "num"}, t.from_after), el("td", {className: "num"}, t.to_after)];
+        if (hasBank) cells.push(el("td", {className: "num"}, t.bank_after));
+        body.append(el("tr", {}, ...cells));
+      }
+      const x = spec.x.findIndex((label) => String(label) === String(round));
+      const light = (on) => {
+        body.classList.toggle("lit", on);
+        const column = document.querySelector('#chart rect.column[data-x="' + x + '"]');
+        if (column) column.classList.toggle("lit", on);
+        const row = document.querySelector('#money-table tr[data-x="' + x + '"]');
+        if (row) row.classList.toggle("lit", on);
+      };
+      for (const [name, on] of [["mouseenter", true], ["mouseleave", false], ["focus", true], ["blur", false]]) {
+        body.addEventListener(name, () => light(on));
+      }
+      table.append(body);
+    }
+    box.replaceChildren(table);
+  }
+
+  // -- the archive report (engine/report.py): summary, sections of tables, the games ---------
+  const LIMIT = 200;  // rows drawn at first; the rest on demand
+
+  function cellText(value) {
+    if (value === null || value === undefined) return "-";
+    if (typeof value === "boolean") return value ? "yes" : "no";
+    if (Array.isArray(value)) return value.map(cellText).join(", ");
+    if (typeof value === "object") return Object.entries(value).map(([k, v]) => k + " " + cellText(v)).join(", ");
+    return String(value);
+  }
+
+  function verdictBadge(verdict) {
+    if (verdict === "ok") return el("span", {className: "ok verdict"}, "OK");
+    if (verdict === "failed") return el("span", {className: "bad verdict"}, "FAILED");
+    return null;
+  }
+
+  // a table with a filter box, headers that sort (click again: the other way) and a row limit
+  function dataTable(id, columns, rows, badRow) {
+    let shown = rows.slice();
+    let sortKey = null;
+    let ascending = true;
+    let limit = LIMIT;
+    const filter = el("input", {type: "search", placeholder: "filter rows", className: "filter"});
+    filter.setAttribute("aria-label", "filter the rows of " + id);
+    const count = el("span", {className: "count"});
+    const more = el("button", {type: "button", className: "more", hidden: true});
+    const table = el("table", {className: "data report"});
+    table.id = "table-" + id;
+    const buttons = columns.map((c) => el("button", {type: "button", className: "sort"}, c.label));
+    table.append(el("thead", {}, el("tr", {}, ...columns.map((c, i) =>
+      el("th", {scope: "col", className: c.numeric ? "num" : ""}, buttons[i])))));
+    const body = el("tbody");
+    table.append(body);
+    const compare = (column) => (a, b) => {
+      const x = a[column.key], y = b[column.key];
+      if (x === null || x === undefined) return (y === null || y === undefined) ? 0 : 1;
+      if (y === null || y === undefined) return -1;
+      const order = column.numeric ? Number(x) - Number(y) : cellText(x).localeCompare(cellText(y));
+      return ascending ? order : -order;
+    };
+    function draw() {
+      const needle = filter.value.trim().toLowerCase();
+      shown = needle ? rows.filter((row) => columns.some((c) => cellText(row[c.key]).toLowerCase().includes(needle)))
+                     : rows.slice();
+      const column = columns.find((c) => c.key === sortKey);
+      if (column) shown.sort(compare(column));
+      body.replaceChildren(...shown.slice(0, limit).map((row) => {
+        const tr = el("tr", {className: badRow && badRow(row) ? "bad-row" : ""},
+          ...columns.map((c) => el("td", {className: c.numeric ? "num" : ""}, cellText(row[c.key]))));
+        return tr;
+      }));
+      count.textContent = shown.length === rows.length ? rows.length + " rows"
+        : shown.length + " of " + rows.length + " rows";
+      more.hidden = shown.length <= limit;
+      more.textContent = "show all " + shown.length + " rows";
+      buttons.forEach((b, i) => {
+        const on = columns[i].key === sortKey;
+        b.parentNode.setAttribute("aria-sort", on ? (ascending ? "ascending" : "descending") : "none");
+        b.dataset.arrow = on ? (ascending ? " \u25b2" : " \u25bc") : "";
+      });
+    }
+    buttons.forEach((b, i) => b.addEventListener("click", () => {
+      if (sortKey === columns[i].key) ascending = !ascending;
+      else { sortKey = columns[i].key; ascending = !columns[i].numeric; }
+      draw();
+    }));
+    filter.addEventListener("input", draw);
+    more.addEventListener("click", () => { limit = Infinity; draw(); });
+    draw();
+    return el("div", {className: "table-block"},
+              el("div", {className: "table-tools"}, filter, count),
+              el("div", {className: "scroll box"}, table), more);
+  }
+
+  const GAME_COLUMNS = [
+    {key: "path", label: "file"}, {key: "game", label: "game"}, {key: "kind", label: "kind"},
+    {key: "status", label: "status"}, {key: "events", label: "events", numeric: true},
+    {key: "first_bad_seq", label: "first bad record", numeric: true}, {key: "reason", label: "why"}];
+
+  function showArchive(doc) {
+    $("title").textContent = doc.title || "audit report";
+    document.title = doc.title || "audit report";
+    const summary = doc.summary || {};
+    $("sub").textContent = "generated " + (doc.generated || "?") + "; " + (summary.games || 0) + " games";
+    const bad = (summary.damaged || 0) + (summary.failed || 0);
+    $("verdict").replaceChildren(bad
+      ? el("span", {className: "bad"}, "FAILED: " + bad + " of " + summary.games + " games damaged or failed")
+      : el("span", {className: "ok"}, "OK: every audited game holds"));
+    $("summary").replaceChildren(...Object.entries(summary).flatMap(([k, v]) =>
+      [el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, cellText(v))]));
+    const sections = (doc.sections || []).slice();
+    sections.push({id: "games", heading: "The games", columns: GAME_COLUMNS, rows: doc.games || [],
+                   note: "every file of the archive with its status; a damaged file names its first bad record",
+                   verdict: null});
+    const contents = $("contents");
+    contents.replaceChildren(el("ul", {}, ...sections.map((s) =>
+      el("li", {}, el("a", {href: "#section-" + s.id}, s.heading)))));
+    $("sections").replaceChildren(...sections.map((s) => {
+      const heading = el("h2", {}, s.heading, " ", verdictBadge(s.verdict));
+      const block = el("section", {className: "report-section", id: "section-" + s.id}, heading);
+      if (s.note) block.append(el("p", {className: "hint"}, s.note));
+      block.append((s.rows || []).length
+        ? dataTable(s.id, s.columns || [], s.rows || [],
+                    (row) => row.status === "damaged" || row.ok === false)
+        : el("p", {className: "empty"}, "none"));
+      return block;
+    }));
+    $("report").hidden = false;
   }
 
   start();
