@@ -206,31 +206,45 @@ def _verify_one(source: Source):
 
 
 def _archive(ctx, sources: list[Source], task, jobs: int | None, as_json: bool, label: str,
-             need_finished: bool) -> None:
-    """Run ``task`` (engine.archive) over every source on ``jobs`` cores with a progress bar;
-    print one line (or JSON line) per game and a summary line; exit 3 if a requested check
-    failed (``need_finished``: a game in progress fails too)."""
+             need_finished: bool, sink=None) -> None:
+    """Run ``task`` (engine.archive) over every source on ``jobs`` cores with a progress bar
+    (stderr); print one line (or JSON line, as each game comes) per game and a summary line;
+    exit 3 if a requested check failed (``need_finished``: a game in progress fails too).
+    ``sink`` (client.ledger.LedgerSink): given every row in path order; its totals are
+    printed before the summary line (JSON: the summary's ``ledger``)."""
     import sys
 
-    from engine.archive import run, summarize
+    from engine.archive import imap, summarize
 
     paths = [source.path for source in sources if source.path is not None]
-    with click.progressbar(length=len(sources), label=f"{label} {len(sources)} games",
-                           file=sys.stderr) as bar:
-        found = iter(run(task, paths, jobs, on_row=lambda row: bar.update(1)))
-        rows = []
-        for source in sources:  # games in the store are read through it, in this process
-            row = next(found) if source.path is not None else task(source.label, source.data)
-            if source.path is None:
+    try:
+        with click.progressbar(length=len(sources), label=f"{label} {len(sources)} games",
+                               file=sys.stderr) as bar:
+            found = imap(task, paths, jobs)
+            rows = []
+            for source in sources:  # games in the store are read through it, in this process
+                row = next(found) if source.path is not None \
+                    else task(source.label, source.data)
                 bar.update(1)
-            if source.damage and row["status"] != "damaged":
-                row.update(status="damaged", ok=False, damage=source.damage,
-                           reason="; ".join(_damage_lines(source.damage)))
-            rows.append(row)
+                if source.damage and row["status"] != "damaged":
+                    row.update(status="damaged", ok=False, damage=source.damage,
+                               reason="; ".join(_damage_lines(source.damage)))
+                if sink is not None:
+                    sink.row(row)
+                if as_json:
+                    emit(row)
+                row.pop("transfers", None)  # written: not held for the whole archive
+                rows.append(row)
+        if sink is not None:
+            sink.finish()
+    except BaseException:
+        if sink is not None:
+            sink.discard()
+        raise
     summary = summarize(rows)
     for row in rows:
         if as_json:
-            emit(row)
+            continue
         elif row["status"] == "damaged":
             click.echo(f"BAD  {row['path']}: record {row.get('first_bad_seq')}: {row['reason']}")
         elif row["status"] == "no audit":
@@ -245,8 +259,15 @@ def _archive(ctx, sources: list[Source], task, jobs: int | None, as_json: bool, 
                        f"{row.get('events')} events, {row['status']}")
     line = _summary_line(summary, need_finished)
     if as_json:
-        emit({"summary": summary, "ok": line.startswith("OK")})
+        emit({"summary": summary, "ok": line.startswith("OK"),
+              **({"ledger": sink.ledger.to_json(), "repeated": sink.ledger.repeated}
+                 if sink is not None else {})})
     else:
+        if sink is not None:
+            from .ledger import ledger_text
+
+            for text in ledger_text(sink.ledger):
+                click.echo(text)
         click.echo(line)
     if not line.startswith("OK"):
         ctx.exit(3)
@@ -393,8 +414,12 @@ def _sidecar_seal(source: Source) -> bool:
 @click.command()
 @click.argument("sources", nargs=-1, required=True, metavar="PATH|GAME...")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Also write every transfer to FILE as CSV (one game; refused if FILE exists, "
-                   "unless --force).")
+              help="Also write the ledger to FILE as CSV: every transfer of every game, each "
+                   "game's totals, then the totals of the archive, each tournament and each "
+                   "player, and the --top games (refused if FILE exists, unless --force).")
+@click.option("--top", "top", type=click.IntRange(0), default=5, show_default=True,
+              metavar="N", help="Many games: rank this many by the kind's extreme (the bank's "
+                                "lowest balance: where it was down the most).")
 @click.option("--chart", "chart_path", type=click.Path(dir_okay=False), metavar="OUT.png|svg",
               help="Also draw every player's money and the bank's balance round by round, "
                    "the kind's marked rounds shaded (one game; the format from the name).")
@@ -404,22 +429,33 @@ def _sidecar_seal(source: Source) -> bool:
 @jobs_option
 @json_option
 @click.pass_context
-def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_json):
+def audit(ctx, sources, csv_path, top, chart_path, force, need_finished, jobs, as_json):
     """Audit recorded games with their kind's own checks (a game with a bank: its ledger).
 
     The ledger lists every bet, the highest total, every payout and loss with its rule id and
     payer, every pact payment and who covered it; each player's money from the start through
     every transfer; the most the bank was ever down.  Payouts are re-derived from the bets and
     draws: a recorded payout that differs is reported with its sequence number, and the exit
-    code is 3.  Many files or folders: every game on every core, a line each and a summary.
-    A kind without an audit is a usage error (exit 2).
+    code is 3.  A kind without an audit is a usage error (exit 2).
+
+    \b
+    Many files or folders: every game on every core, a line each, then the totals (money at
+    the start and end, bets, what the bank paid and won, pact payments, the bank's lowest
+    balance; per player by name; per tournament for a bundle's games), the --top games where
+    the bank was down the most, and the summary line.  --csv FILE: ONE ledger of every game,
+    streamed as the games come and put in place at the end (a damaged game is named, exit 3,
+    and left out; the rest are written).
 
     \b
     Examples:
       devil audit replays/GAME.devlog --csv ledger.csv
       devil audit replays/GAME.devlog --chart money.svg   (or money.png)
-      devil audit archive/ --json                  (one JSON line per game, then a summary)
+      devil audit archive/ --csv ledger.csv --top 10   (one CSV of every game, totals last)
+      devil audit archive/ --json    (a JSON line per game with its transfers, then a summary
+                                      line with the totals: docs/tools.md)
     """
+    import functools
+
     from engine.archive import audit_row
     from engine.replay import load_bytes, open_log
 
@@ -438,10 +474,14 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
             raise UsageError(f"{path} exists already; give a new file name or --force")
     items, archive = sources_of(ctx.obj, sources)
     if archive:
-        if csv_path or chart_path:
-            raise UsageError(f"{'--csv' if csv_path else '--chart'} takes one game; audit many "
-                             "with --json")
-        _archive(ctx, items, audit_row, jobs, as_json, "auditing", need_finished)
+        if chart_path:
+            raise UsageError("--chart takes one game; audit many with --csv or --json")
+        from .ledger import archive_sink
+
+        task = functools.partial(audit_row, transfers=True) if csv_path or as_json \
+            else audit_row
+        _archive(ctx, items, task, jobs, as_json, "auditing", need_finished,
+                 archive_sink(sources, top, csv_path, force, as_json))
         return
     source = items[0]
     log = open_log(source.path) if source.data is None else load_bytes(source.data, source.label)
@@ -463,10 +503,11 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
         raise LogDamaged(check.first_bad_seq or 0,
                          check.reason or f"the audit cannot follow this log ({exc!r})",
                          source.label) from None
+    totals = result.totals() if hasattr(result, "totals") else None
     if csv_path:
-        write_new(csv_path, render.csv(result), force)
-        if not as_json:
-            click.echo(f"wrote {csv_path}: the ledger as CSV", err=True)
+        from .ledger import write_one
+
+        write_one(csv_path, force, top, source.label, log, result, as_json)
     if chart_path:
         _write_chart(result, rules, chart_path, chart_format, force)
         if not as_json:
@@ -477,6 +518,8 @@ def audit(ctx, sources, csv_path, chart_path, force, need_finished, jobs, as_jso
     if as_json:
         data = result.to_json()
         data["finished"] = finished
+        if totals is not None:  # the same totals as a row of many games' ledger
+            data.update(totals=totals["totals"], players=totals["players"])
         if voided:
             data["voided"] = voided  # the records this audit leaves out (engine.desk)
         emit(data)
