@@ -60,8 +60,9 @@ class LedgerSink:
     totals are written to the CSV (if any) and added to ``ledger`` (engine.ledger
     .ArchiveLedger); for JSON the transfers become objects, else they are dropped."""
 
-    def __init__(self, ledger, csv_file: LedgerCsv | None, quiet: bool = False) -> None:
-        self.ledger, self.csv, self.quiet = ledger, csv_file, quiet
+    def __init__(self, ledger, csv_file: LedgerCsv | None, as_json: bool = False) -> None:
+        #: quiet: the rows are printed as JSON (no "wrote" line, the transfers as objects)
+        self.ledger, self.csv, self.quiet = ledger, csv_file, as_json
 
     def row(self, row: dict) -> None:
         from engine.ledger import transfer_maps, transfer_records
@@ -73,7 +74,7 @@ class LedgerSink:
             self.csv.write(transfer_records(row, tournament))
             self.csv.write(self.ledger.game_records(row))
         self.ledger.add(row)
-        if "transfers" in row:
+        if self.quiet and "transfers" in row:  # printed as JSON
             row["transfers"] = transfer_maps(row)
 
     def finish(self) -> None:

@@ -41,12 +41,13 @@ def _record(record: str, **fields) -> list:
     return [record] + [fields.get(column, "") for column in COLUMNS[1:]]
 
 
-def transfer_records(row: dict, tournament: str | None = None) -> list[list]:
-    """The CSV rows (lists in :data:`COLUMNS` order) of the transfers of one audit row (its
+def transfer_records(row: dict, tournament: str | None = None) -> list[tuple]:
+    """The CSV rows (tuples in :data:`COLUMNS` order) of the transfers of one audit row (its
     ``transfers``: engine.archive.audit_row with ``transfers=True``); [] for a row without."""
-    head = ["transfer", row["path"], row.get("kind") or "", row.get("game") or "",
-            tournament or ""]
-    return [head + list(t) + ["", "", ""] for t in row.get("transfers") or ()]
+    head = ("transfer", row["path"], row.get("kind") or "", row.get("game") or "",
+            tournament or "")
+    tail = ("", "", "")
+    return [(*head, *t, *tail) for t in row.get("transfers") or ()]
 
 
 def transfer_maps(row: dict) -> list[dict]:

@@ -64,7 +64,8 @@ G2 = [("1", "3", "ATKR-3.5", "Ben", "table", "100"), ("1", "4", "ATKR-3.5", "Ann
       ("1", "14", "ATKR-5.3", "table", "Anna", "40"),
       ("1", "14", "ATKR-5.3", "bank", "Anna", "40"),
       ("1", "15", "ATKR-5.6", "bank", "Ben", "50"), ("1", "16", "ATKR-5.7", "bank", "Anna", "50"),
-      ("2", "19", "ATKR-3.5", "Anna", "table", "90"), ("2", "20", "ATKR-3.5", "Ben", "table", "200")]
+      ("2", "19", "ATKR-3.5", "Anna", "table", "90"),
+      ("2", "20", "ATKR-3.5", "Ben", "table", "200")]
 T2 = {"money_start": 400, "money_end": 450, "on_table": 290, "bet": 430, "bank_paid": 340,
       "bets_won": 240, "prizes": 100, "pact_by_bank": 0, "bank_won": 0, "bank_balance": -340,
       "pact_by_seats": 0, "bank_lowest": -340}
@@ -79,7 +80,8 @@ T2 = {"money_start": 400, "money_end": 450, "on_table": 290, "bet": 430, "bank_p
 #   Cleo 50 (ATKR-5.7).  Dan 140 + 40 + 50 = 230, Cleo 100 - 100 + 100 = 100; the bank 160 -40
 #   +100 -150 = 70.  #25 pawns, #26 round 3: left there.
 G3 = [("1", "3", "ATKR-3.5", "Cleo", "table", "100"), ("1", "4", "ATKR-3.5", "Dan", "table", "60"),
-      ("1", "9", "ATKR-5.4", "table", "bank", "100"), ("1", "10", "ATKR-5.4", "table", "bank", "60"),
+      ("1", "9", "ATKR-5.4", "table", "bank", "100"),
+      ("1", "10", "ATKR-5.4", "table", "bank", "60"),
       ("2", "13", "ATKR-3.5", "Dan", "table", "40"),
       ("2", "14", "ATKR-3.5", "Cleo", "table", "100"),
       ("2", "20", "ATKR-5.3", "table", "Dan", "40"), ("2", "20", "ATKR-5.3", "bank", "Dan", "40"),
