@@ -1,6 +1,7 @@
 """One ledger of a large archive: `devil audit DIR --csv FILE` of 10,000 games in one call.
 
     python -m benchmarks.bench_audit_archive [--games 10000] [--jobs N] [--dir DIR]
+                                             [--runs text,csv,json]
 
 * the archive: ``--games`` finished 4-player Auf Teufel komm raus games played by random bots
   in memory (engine.simulate.simulate: the service's own bytes, each log encoded once),
@@ -9,9 +10,10 @@
 * ``devil audit DIR`` (text: a line per game, the totals), ``devil audit DIR --csv FILE`` (one
   CSV of every transfer of every game, streamed, then the totals) and ``devil audit DIR
   --json`` (to /dev/null), each once, through the real command line in a child process, every
-  core (``--jobs``: default all); the wall time, games and events per second, the CSV's rows
-  and size, and the largest resident size of a process of the run (the command or a worker:
-  the ledger holds no game's transfers after writing them).
+  core (``--jobs``: default all); the wall time and the CPU time (the command and its workers:
+  steadier than the wall time on a shared machine), the CSV's rows and size, and the largest
+  resident size of a process of the run (the command or a worker: the ledger holds no game's
+  transfers after writing them).
 
 On demand, not a test.  Ends with one JSON line of the figures.
 """
@@ -52,6 +54,14 @@ def _make(batch: tuple[str, range]) -> tuple[int, int]:
     return len(seeds), finished
 
 
+def _events(path: str) -> int:
+    """The records of a .devlog (engine.log.scan)."""
+    from engine.log import scan
+
+    with open(path, "rb") as handle:
+        return len(scan(handle.read(), path).records)
+
+
 def build(games: int, jobs: int) -> tuple[str, int, float]:
     """The archive's folder, how many of its games finished, and the seconds it took to make
     (0 when cached)."""
@@ -76,11 +86,15 @@ def build(games: int, jobs: int) -> tuple[str, int, float]:
     return folder, finished, seconds
 
 
-def _timed(args: list[str], stdout) -> float:
+def _timed(args: list[str], stdout) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the command and its workers: user + system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(args, check=False, stdout=stdout, stderr=subprocess.DEVNULL,
                    env=dict(os.environ, PYTHONPATH=os.getcwd()))
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -88,6 +102,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--dir", default=None, help="where the CSV goes (default: a temp dir)")
+    parser.add_argument("--runs", default="text,csv,json",
+                        help="which runs, comma-separated (default: text,csv,json)")
     args = parser.parse_args()
     folder, finished, made = build(args.games, args.jobs)
     files = [n for n in os.listdir(folder) if n.endswith(".devlog")]
@@ -97,39 +113,37 @@ def main() -> None:
     if os.path.exists(target):
         os.unlink(target)
     jobs = ["--jobs", str(args.jobs)]
-    with open(os.devnull, "w") as null:
-        text_s = _timed([*DEVIL, "audit", folder, *jobs], null)
-        csv_s = _timed([*DEVIL, "audit", folder, "--csv", target, *jobs], null)
-        json_path = os.path.join(out, "ledger.jsonl")
-        with open(json_path, "w") as lines:
-            json_s = _timed([*DEVIL, "audit", folder, "--json", *jobs], lines)
+    runs = {"text": [], "csv": ["--csv", target], "json": ["--json"]}
+    json_path = os.path.join(out, "ledger.jsonl")
+    timed = {}
+    for name in args.runs.split(","):
+        with open(json_path if name == "json" else os.devnull, "w") as sink:
+            timed[name] = _timed([*DEVIL, "audit", folder, *runs[name], *jobs], sink)
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    with open(json_path) as handle:
-        last = None
-        events = 0
-        for line in handle:
-            last = json.loads(line)
-            events += last.get("events") or 0
+    load = os.getloadavg()[0]
+    events = sum(_events(os.path.join(folder, n)) for n in files)
     counts: dict[str, int] = {}
-    with open(target, newline="") as handle:
-        for row in csv.DictReader(handle):
-            counts[row["record"]] = counts.get(row["record"], 0) + 1
+    if "csv" in timed:
+        with open(target, newline="") as handle:
+            for row in csv.DictReader(handle):
+                counts[row["record"]] = counts.get(row["record"], 0) + 1
     figures = {
         "games": len(files), "finished": finished, "events": events, "archive_mb": size / 1e6,
-        "made_s": made, "jobs": args.jobs, "audit_text_s": text_s, "audit_csv_s": csv_s,
-        "audit_json_s": json_s, "games_per_s_csv": len(files) / csv_s,
-        "events_per_s_csv": events / csv_s, "csv_rows": counts,
-        "csv_mb": os.path.getsize(target) / 1e6, "peak_rss_mb": peak_mb,
-        "summary": last and last.get("summary"), "ok": last and last.get("ok"),
+        "made_s": made, "jobs": args.jobs,
+        **{f"audit_{name}_s": wall for name, (wall, _) in timed.items()},
+        **{f"audit_{name}_cpu_s": cpu for name, (_, cpu) in timed.items()},
+        "csv_rows": counts, "csv_mb": os.path.getsize(target) / 1e6 if counts else None,
+        "peak_rss_mb": peak_mb, "load_after": load,
         "python": platform.python_version(), "cores": os.cpu_count()}
     print(f"archive: {len(files)} games ({finished} finished), {events} events, "
           f"{size / 1e6:.1f} MB" + (f", made in {made:.0f} s" if made else " (cached)"))
-    print(f"devil audit DIR           {text_s:6.1f} s")
-    print(f"devil audit DIR --csv F   {csv_s:6.1f} s  ({len(files) / csv_s:.0f} games/s, "
-          f"{events / csv_s:,.0f} events/s; {counts.get('transfer', 0):,} transfers, "
-          f"{os.path.getsize(target) / 1e6:.1f} MB)")
-    print(f"devil audit DIR --json    {json_s:6.1f} s")
-    print(f"largest resident size of a process: {peak_mb:.0f} MB")
+    for name, (wall, cpu) in timed.items():
+        print(f"devil audit DIR {' '.join(runs[name][:1]):7} {wall:7.1f} s wall, {cpu:7.1f} s CPU "
+              f"({len(files) / wall:.0f} games/s)")
+    if counts:
+        print(f"CSV: {counts.get('transfer', 0):,} transfers, {os.path.getsize(target) / 1e6:.1f} "
+              "MB")
+    print(f"largest resident size of a process: {peak_mb:.0f} MB; load average after: {load:.1f}")
     print(json.dumps(figures))
 
 
