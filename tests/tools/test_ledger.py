@@ -220,7 +220,8 @@ def test_json_lines_carry_the_same_rows_and_totals(games):
     _, ids, paths = games
     out = run("audit", *paths, "--json", "--top", "1")
     assert out.exit_code == 0, out.output
-    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    lines = [json.loads(line) for line in out.stdout.splitlines()]  # nothing else on stdout
+    assert "auditing 3 games" in out.stderr  # the progress bar, on stderr
     assert [line["game"] for line in lines[:3]] == ids
     for line, want_rows, want in zip(lines, (G1, G2, G3), (T1, T2, T3)):
         assert [tuple(str(t[k]) for k in ("round", "seq", "rule", "payer", "payee", "amount"))
