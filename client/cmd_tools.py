@@ -438,7 +438,6 @@ def audit(ctx, sources, csv_path, top, chart_path, force, need_finished, jobs, a
     draws: a recorded payout that differs is reported with its sequence number, and the exit
     code is 3.  A kind without an audit is a usage error (exit 2).
 
-    \b
     Many files or folders: every game on every core, a line each, then the totals (money at
     the start and end, bets, what the bank paid and won, pact payments, the bank's lowest
     balance; per player by name; per tournament for a bundle's games), the --top games where
