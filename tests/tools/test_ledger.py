@@ -351,3 +351,13 @@ def test_a_tournament_bundles_games_are_grouped(games, tmp_path):
     assert ledger["top"]["games"][0]["tournament"] == tid
     # the tournament's own stream has no audit: skipped
     assert lines[-1]["summary"]["skipped"] == 1
+    # the CSV: the game's rows name the tournament, whose totals and players follow the
+    # archive's
+    target = tmp_path / "ledger.csv"
+    assert run("audit", out_dir, *paths, "--csv", str(target), "--jobs", "1").exit_code == 0
+    records = _records(target)
+    assert {r["tournament"] for r in records if r["game"] == game} == {tid}
+    assert _totals(records, "tournament", tournament=tid) == {"games": 1, **cup}
+    assert _players(records, tid)["B"] == {"games": 1, "money_start": 200, "money_end": 900,
+                                           "bet": 500, "won_from_bank": 700, "lost_to_bank": 0,
+                                           "pact_paid": 0, "pact_received": 0}
