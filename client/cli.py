@@ -2,7 +2,8 @@
 to the client API (client.api: the local service, or a server) and renders what comes back.
 
 The shared commands live here (submit, show, log, export, games, and the groups new, play and
-simulate); replay, verify and audit in client.cmd_tools; serve and watch in client.cmd_service;
+simulate); replay and verify in client.cmd_tools, audit in client.cmd_audit; serve and watch
+in client.cmd_service;
 each game kind's commands in client.games.<kind>.  Commands are imported only when named (or
 listed by ``--help``), and the heavy parts (the service, the HTTP client and server, the
 games) only inside command bodies, so ``devil --help`` starts fast.
@@ -47,7 +48,7 @@ error (a bug), 130 aborted.
 
 #: shared commands defined in other modules, imported when named
 LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify",
-        "audit": "client.cmd_tools:audit", "serve": "client.cmd_service:serve",
+        "audit": "client.cmd_audit:audit", "serve": "client.cmd_service:serve",
         "watch": "client.cmd_service:watch", "referee": "client.cmd_service:referee",
         "import": "client.cmd_store:import_",
         "db": "client.cmd_store:db", "aside": "client.cmd_store:aside",

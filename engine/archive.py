@@ -2,17 +2,20 @@
 
 ``devil verify PATH...`` and ``devil audit PATH...`` take files and folders; this module finds
 the .devlog files (:func:`expand`), runs one check per file in a pool of worker processes
-(:func:`run`), and adds the results up (:func:`summarize`).  A check is a module-level function
-``path -> row`` (picklable), where a row is a JSON-able dict with at least ``path`` and
-``status``: ``"finished"`` (verified and finished), ``"in progress"`` (verified, not finished)
-or ``"damaged"`` (with ``first_bad_seq`` and ``reason``).  No game kind is named here.
+(:func:`run`, or :func:`imap` to take the rows one by one in path order as they come), and
+adds the results up (:func:`summarize`; the audits' money: engine.ledger).  A check is a
+module-level function ``path -> row`` (picklable), where a row is a JSON-able dict with at
+least ``path`` and ``status``: ``"finished"`` (verified and finished), ``"in progress"``
+(verified, not finished) or ``"damaged"`` (with ``first_bad_seq`` and ``reason``).  No game
+kind is named here.
 """
 
 from __future__ import annotations
 
 import os
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from typing import Callable, Iterable
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, Iterable, Iterator
 
 from .errors import DevilError, UsageError
 
@@ -23,6 +26,8 @@ DAMAGED = "damaged"
 SKIPPED = "no audit"
 #: files handed to a worker at a time (amortises the pool's overhead over small games)
 CHUNK = 8
+#: chunks in flight per worker process (:func:`imap`)
+AHEAD = 4
 
 
 def expand(sources: Iterable[str]) -> list[str]:
@@ -98,10 +103,16 @@ def sealed_verify_row(path: str, data: bytes | None = None, *, key: str) -> dict
     return row
 
 
-def audit_row(path: str, data: bytes | None = None) -> dict:
+def audit_row(path: str, data: bytes | None = None, *, transfers: bool = False) -> dict:
     """Audit one .devlog (or its bytes ``data``) with its kind's audit hook: a row for
     :func:`run` (``ok`` False when a recorded payout differs from the rules; ``status``
-    "damaged" when the log cannot be read; "no audit" for a kind without one)."""
+    "damaged" when the log cannot be read; "no audit" for a kind without one).
+
+    When the audit's result has ``totals()`` (engine.ledger: ``{"totals", "players",
+    "lowest", "top"}``) those four keys are in the row too; with ``transfers`` (use
+    ``functools.partial(audit_row, transfers=True)``), also ``transfers``: the result's
+    ``transfer_rows()`` (``[[round, seq, rule, payer, payee, amount]]``), for the ledger's CSV
+    and JSON."""
     from .replay import load_bytes, open_log, verify_bytes, verify_path
 
     log = None
@@ -134,6 +145,11 @@ def audit_row(path: str, data: bytes | None = None) -> dict:
         row["reason"] = "; ".join(f"record {s}: {r}" for s, r in result.problems)[:500]
     for bulky in ("rounds", "ledger"):
         row.pop(bulky, None)
+    totals = getattr(result, "totals", None)
+    if totals is not None:
+        row.update(totals())
+        if transfers:
+            row["transfers"] = result.transfer_rows()
     return row
 
 
@@ -189,34 +205,50 @@ def _chunk(task: Callable[[str], dict], paths: list[str]) -> list[dict]:
     return [task(path) for path in paths]
 
 
+def imap(task: Callable[[str], dict], paths: list[str], jobs: int | None = None
+         ) -> Iterator[dict]:
+    """``task(path)`` for every path, yielded in the order of ``paths`` as soon as each is
+    done, on ``jobs`` worker processes (default: every core; 1 runs in this process).  At most
+    :data:`AHEAD` chunks per worker are in flight, so an archive of any size holds only a few
+    rows at a time (a ledger streams its CSV from them)."""
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    if jobs == 1 or len(paths) <= 1:
+        for path in paths:
+            yield task(path)
+        return
+    size = max(1, min(CHUNK, len(paths) // (jobs * 4) or 1))
+    starts = iter(range(0, len(paths), size))
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: deque = deque()
+
+        def submit() -> None:
+            start = next(starts, None)
+            if start is not None:
+                pending.append(pool.submit(_chunk, task, paths[start:start + size]))
+
+        for _ in range(jobs * AHEAD):
+            submit()
+        try:
+            while pending:
+                rows = pending.popleft().result()
+                submit()
+                yield from rows
+        finally:  # the reader stopped early (an error): drop what has not started
+            for future in pending:
+                future.cancel()
+
+
 def run(task: Callable[[str], dict], paths: list[str], jobs: int | None = None,
         on_row: Callable[[dict], None] | None = None) -> list[dict]:
     """``task(path)`` for every path, on ``jobs`` worker processes (default: every core; 1 runs
     in this process).  ``on_row`` is called in this process with each row as it arrives (for a
-    progress bar).  Returns the rows in the order of ``paths``."""
-    jobs = max(1, jobs or os.cpu_count() or 1)
-    rows: list[dict | None] = [None] * len(paths)
-    if jobs == 1 or len(paths) <= 1:
-        for index, path in enumerate(paths):
-            row = task(path)
-            rows[index] = row
-            if on_row is not None:
-                on_row(row)
-        return rows  # type: ignore[return-value]
-    size = max(1, min(CHUNK, len(paths) // (jobs * 4) or 1))
-    starts = list(range(0, len(paths), size))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending = {pool.submit(_chunk, task, paths[start:start + size]): start
-                   for start in starts}
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                start = pending.pop(future)
-                for offset, row in enumerate(future.result()):
-                    rows[start + offset] = row
-                    if on_row is not None:
-                        on_row(row)
-    return rows  # type: ignore[return-value]
+    progress bar).  Returns the rows in the order of ``paths`` (:func:`imap`)."""
+    rows = []
+    for row in imap(task, paths, jobs):
+        rows.append(row)
+        if on_row is not None:
+            on_row(row)
+    return rows
 
 
 def summarize(rows: list[dict]) -> dict:

@@ -104,7 +104,10 @@ class GameRules:
       and ``to_json() -> dict``; the client renders it as text (client.games.<kind>).  Raises
       :class:`UsageError` for a log it cannot audit.  ``None``: the kind has no audit.
       The result may have ``chart() -> spec`` (engine.chart): the accounts round by round,
-      for ``devil audit --chart`` and the audit page.
+      for ``devil audit --chart`` and the audit page; and ``totals() -> {"totals": {name:
+      int}, "players": {name: {name: int}}, "lowest": [names], "top": name}`` with
+      ``transfer_rows() -> [[round, seq, rule, payer, payee, amount]]``: the game's part of
+      an archive's ledger (engine.ledger, ``devil audit PATH... --csv/--json``).
     * ``chance(log) -> engine.chance_audit.GameDraws`` (optional): every draw a referee
       reported in a recorded physical game (the log with its voids applied), with the exact
       probability of what was reported given what was left and the scores of the tests the

@@ -6,8 +6,9 @@ A kind's package ``__init__`` is a light manifest (it imports nothing heavy) wit
 * ``COMMANDS``: ``{name: "module:attr"}``: the kind's top-level commands (``devil NAME``);
 * ``GROUP_COMMANDS``: ``{group: "module:attr"}``: its subcommand of a shared group, named by
   the kind (``new``, ``play``, ``simulate``: ``devil new KIND`` ...);
-* ``AUDIT``: the module that renders the kind's audit (``text(result) -> str``,
-  ``csv(result) -> str``), or None when the kind has no audit;
+* ``AUDIT``: the module that renders the kind's audit (``text(result) -> str``, and
+  optionally ``totals_text(block) -> str``: its part of many games' ledger, engine.ledger;
+  the ledger's CSV is the shared client.ledger's), or None when the kind has no audit;
 * ``EXAMPLES``: lines for ``devil --help``.
 
 and the modules those name, plus ``render`` (the text renderer: client.output.renderer_for).
@@ -65,7 +66,8 @@ def group_commands(group: str) -> dict[str, str]:
 
 
 def audit_renderer(kind: str) -> ModuleType | None:
-    """The module rendering ``kind``'s audit (``text``, ``csv``), or None if it has none."""
+    """The module rendering ``kind``'s audit (``text``, ``totals_text``), or None if it has
+    none."""
     name = getattr(manifest(kind), "AUDIT", None)
     return None if name is None else importlib.import_module(name)
 

@@ -113,12 +113,29 @@ def test_audit_cli_json_and_csv(physical, tmp_path):
     assert out.exit_code == 0
     data = json.loads(out.output)
     assert data["ok"] is True and data["bank_max_deficit"] == 290
-    rows = list(csv.DictReader(target.open()))
+    # the same ledger CSV as for many games (docs/tools.md): the transfers, then the totals
+    everything = list(csv.DictReader(target.open()))
+    rows = [row for row in everything if row["record"] == "transfer"]
     assert len(rows) == 13 + 13
     game = data["game"]
-    assert rows[17] == {"game": game, "round": "2", "seq": "36", "from": "bank", "to": L,
-                        "amount": "50", "rule": "ATKR-6.5"}
+    assert rows[17] == {"record": "transfer", "path": path, "kind": "atkr", "game": game,
+                        "tournament": "", "round": "2", "seq": "36", "rule": "ATKR-6.5",
+                        "payer": "bank", "payee": L, "amount": "50", "total": "", "player": "",
+                        "rank": ""}
     assert {row["game"] for row in rows} == {game}
+    # the game's totals (Audit.totals), from the transfers listed in the test above: bets
+    # 100 + 120 + 140 + 60 and 250 + 370 + 60 + 100 = 1200; bets won 100 + 120 + 60 (round 1)
+    # + 60 (Lucy, round 2) = 340; prizes 4 x 50 = 200; pacts: the bank 50 (#36), Gordon 50
+    # (#41); the bank paid 340 + 200 + 50 = 590 and won 140 + 370 + 100 + 250 = 860: +270;
+    # the seats hold 0 + 0 + 220 + 310 = 530 of the 800 they started with
+    totals = {"money_start": 800, "money_end": 530, "on_table": 0, "bet": 1200,
+              "bank_paid": 590, "bets_won": 340, "prizes": 200, "pact_by_bank": 50,
+              "bank_won": 860, "bank_balance": 270, "pact_by_seats": 50, "bank_lowest": -290}
+    assert data["totals"] == totals
+    assert {r["total"]: int(r["amount"]) for r in everything if r["record"] == "game"} == totals
+    assert data["players"][G] == {"money_start": 200, "money_end": 0, "bet": 350,
+                                  "won_from_bank": 100, "lost_to_bank": 250, "pact_paid": 50,
+                                  "pact_received": 0}
     # one policy for every command that writes a file: an existing file is refused
     again = run("audit", path, "--csv", str(target))
     assert again.exit_code == 2 and "exists already" in again.output

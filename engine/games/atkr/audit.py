@@ -51,6 +51,8 @@ class Transfer:
     amount: int
     rule: str
     seq: int
+    #: whose stake a transfer from the table is (a lost bet goes table -> bank: the loser)
+    stake_of: str | None = None
 
     def to_json(self) -> dict:
         return {"from": self.frm, "to": self.to, "amount": self.amount, "rule": self.rule,
@@ -111,6 +113,69 @@ class Audit:
     def transfers(self) -> list[tuple[int, Transfer]]:
         """``(round number, transfer)`` for every transfer, in log order."""
         return [(r.round, t) for r in self.rounds for t in r.transfers]
+
+    def transfer_rows(self) -> list[list]:
+        """Every transfer as ``[round, seq, rule, payer, payee, amount]`` in log order (payer
+        and payee: a seat's name, "bank" or "table"; amount: money, a multiple of 10): the
+        rows of the archive's ledger (engine.ledger, ``devil audit --csv``)."""
+        return [[r.round, t.seq, t.rule, t.frm, t.to, t.amount]
+                for r in self.rounds for t in r.transfers]
+
+    def totals(self) -> dict:
+        """The game's named integer totals for the archive's ledger (engine.ledger), in money
+        (integers, multiples of 10) worked from the transfers (see the module docstring):
+
+        ``{"totals": {name: int}, "players": {seat name: {name: int}}, "lowest": [names],
+        "top": name}``.  ``totals``: ``money_start`` / ``money_end`` (the seats' money summed,
+        at the start (ATKR-1.3) and at the last record in force: a game in progress gives its
+        current money), ``on_table`` (stakes still in play, ATKR-3.5), ``bet`` (every stake
+        placed, ATKR-3.5), ``bank_paid`` (all the bank paid) = ``bets_won`` (ATKR-5.3, 5.5) +
+        ``prizes`` (ATKR-5.6, 5.7) + ``pact_by_bank`` (ATKR-6.5, the drawer could not pay),
+        ``bank_won`` (lost stakes, ATKR-5.4), ``bank_balance`` (= bank_won - bank_paid),
+        ``pact_by_seats`` (paid by the drawer, ATKR-6.5), ``bank_lowest`` (the bank's lowest
+        balance, 0 or below, ATKR-1.4).  ``players``: ``money_start``, ``money_end``, ``bet``,
+        ``won_from_bank`` (bets won and prizes), ``lost_to_bank`` (the seat's lost stakes),
+        ``pact_paid``, ``pact_received``.  ``lowest``: the totals that combine over games by
+        their minimum (the rest add up); ``top``: the total that ranks the games (lowest
+        first: where the bank was down the most)."""
+        keys = ("bet", "bets_won", "prizes", "pact_by_bank", "pact_by_seats", "bank_won")
+        sums = dict.fromkeys(keys, 0)
+        players = {name: {"money_start": self.start_money, "money_end": self.money[name],
+                          "bet": 0, "won_from_bank": 0, "lost_to_bank": 0, "pact_paid": 0,
+                          "pact_received": 0} for name in self.players}
+        on_table = 0
+        for r in self.rounds:
+            for t in r.transfers:
+                if t.to == TABLE_NAME:
+                    sums["bet"] += t.amount
+                    players[t.frm]["bet"] += t.amount
+                    on_table += t.amount
+                elif t.frm == TABLE_NAME:
+                    on_table -= t.amount
+                    if t.to == BANK_NAME:
+                        sums["bank_won"] += t.amount
+                        if t.stake_of is not None:
+                            players[t.stake_of]["lost_to_bank"] += t.amount
+                elif t.rule == "ATKR-6.5":
+                    players[t.to]["pact_received"] += t.amount
+                    if t.frm == BANK_NAME:
+                        sums["pact_by_bank"] += t.amount
+                    else:
+                        sums["pact_by_seats"] += t.amount
+                        players[t.frm]["pact_paid"] += t.amount
+                elif t.frm == BANK_NAME:
+                    sums["prizes" if t.rule in ("ATKR-5.6", "ATKR-5.7") else "bets_won"] += \
+                        t.amount
+                    players[t.to]["won_from_bank"] += t.amount
+        paid = sums["bets_won"] + sums["prizes"] + sums["pact_by_bank"]
+        totals = {"money_start": self.start_money * len(self.players),
+                  "money_end": sum(self.money.values()), "on_table": on_table,
+                  "bet": sums["bet"], "bank_paid": paid, "bets_won": sums["bets_won"],
+                  "prizes": sums["prizes"], "pact_by_bank": sums["pact_by_bank"],
+                  "bank_won": sums["bank_won"], "bank_balance": self.bank,
+                  "pact_by_seats": sums["pact_by_seats"], "bank_lowest": self.bank_low}
+        return {"totals": totals, "players": players, "lowest": ["bank_lowest"],
+                "top": "bank_lowest"}
 
     def chart(self) -> dict:
         """The money chart's spec (engine.chart): each player's money and the bank's balance
@@ -187,10 +252,11 @@ class _Auditor:
     def name(self, seat: int) -> str:
         return BANK_NAME if seat == self.ev.BANK else self.names[seat]
 
-    def move(self, frm: str, to: str, amount: int, rule: str, seq: int) -> None:
+    def move(self, frm: str, to: str, amount: int, rule: str, seq: int,
+             stake_of: str | None = None) -> None:
         if amount == 0:
             return
-        self.round.transfers.append(Transfer(frm, to, amount, rule, seq))
+        self.round.transfers.append(Transfer(frm, to, amount, rule, seq, stake_of))
         for account, delta in ((frm, -amount), (to, amount)):
             if account == BANK_NAME:
                 self.bank += delta
@@ -388,7 +454,8 @@ class _Auditor:
     def bet_lost(self, event, seq: int) -> None:
         self.enter_phase3(seq)
         self.check_expected(("bet_lost", event.seat, event.stake, event.rule), seq)
-        self.move(TABLE_NAME, BANK_NAME, event.stake, event.rule, seq)
+        self.move(TABLE_NAME, BANK_NAME, event.stake, event.rule, seq,
+                  stake_of=self.names[event.seat])
 
     def prize_paid(self, event, seq: int) -> None:
         self.enter_phase3(seq)
