@@ -104,8 +104,9 @@ def audit(ctx, sources, csv_path, top, chart_path, force, need_finished, jobs, a
     from .chance import lines, run_chance
 
     failed = False
+    report: dict = {}  # an archive's --html report waits for the chance audit's sections
     try:
-        _audit_ledger(ctx, *ledger, chance=True)
+        _audit_ledger(ctx, *ledger, chance=True, report=report)
     except click.exceptions.Exit as exc:
         if exc.exit_code != 3:
             raise
@@ -116,15 +117,21 @@ def audit(ctx, sources, csv_path, top, chart_path, force, need_finished, jobs, a
     else:
         for line in lines(result):
             click.echo(line)
+    if report:
+        from engine.report import chance_sections
+
+        report["write"](chance_sections(result.to_json()))
     if failed or not result.ok:
         ctx.exit(3)
 
 
 def _audit_ledger(ctx, sources, csv_path, top, chart_path, force, need_finished, jobs, as_json,
-                  record_path=None, record_format=None, html_path=None, chance=False):
+                  record_path=None, record_format=None, html_path=None, chance=False,
+                  report=None):
     """The ledger part of ``devil audit`` (each kind's own audit, or the record; exit 3 when
     it fails).  ``chance``: the chance audit follows, so one game of a kind without a ledger
-    is no error."""
+    is no error.  ``report`` (a dict, with ``chance``): an archive's --html report is not
+    written here but left in it as ``report["write"](extra_sections)``."""
     if record_path is not None or record_format is not None:
         from .record import record_audit
 
@@ -155,16 +162,24 @@ def _audit_ledger(ctx, sources, csv_path, top, chart_path, force, need_finished,
 
         from .ledger import archive_sink
 
+        sink = archive_sink(sources, top, csv_path, force, as_json)
         after = None
         if html_path is not None:
+            from engine.report import ledger_sections
+
             from .audit_html import write_archive_report
 
-            def after(rows):
-                write_archive_report(rows, html_path, force, as_json)
+            def after(rows):  # the report: the games, the ledger's totals (and the chance's)
+                def write(extra=()):
+                    write_archive_report(rows, html_path, force, as_json,
+                                         ledger_sections(sink.ledger.to_json()) + list(extra))
+                if report is not None:
+                    report["write"] = write
+                else:
+                    write()
         task = functools.partial(audit_row, transfers=True) if csv_path or as_json \
             else audit_row
-        _archive(ctx, items, task, jobs, as_json, "auditing", need_finished,
-                 archive_sink(sources, top, csv_path, force, as_json), after)
+        _archive(ctx, items, task, jobs, as_json, "auditing", need_finished, sink, after)
         return
     source = items[0]
     log = open_log(source.path) if source.data is None else load_bytes(source.data, source.label)

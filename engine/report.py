@@ -202,3 +202,63 @@ def archive_report(rows: list[dict], extra: Iterable[dict] = (), title: str | No
             "title": title or f"Audit of {summary['games']} games",
             "generated": generated, "summary": summary, "sections": sections,
             "games": game_list(rows)}
+
+
+def ledger_sections(ledger: dict) -> list[dict]:
+    """The sections of an archive's ledger (``engine.ledger.ArchiveLedger.to_json()``: kind ->
+    ``{"games", "totals", "players", "tournaments", "top"}``): per kind its totals, its
+    players' totals (by name across games) and its tournaments' totals, each total named as
+    the kind's audit names it.  Names no game term."""
+    out: list[dict] = []
+    for kind in sorted(ledger):
+        block = ledger[kind]
+        totals = block.get("totals") or {}
+        out.append(section(f"totals-{kind}", f"Totals of {block.get('games', 0)} {kind} games",
+                           [("total", "total"), ("value", "value", True)],
+                           [{"total": name, "value": value} for name, value in totals.items()],
+                           note="added up from every audited game's own totals "
+                                "(the lowest balances are minimums)"))
+        players = block.get("players") or {}
+        names = sorted({key for values in players.values() for key in values})
+        if players:
+            out.append(section(f"players-{kind}", f"Players ({kind}), by name across games",
+                               [("player", "player")] + [(k, k, True) for k in names],
+                               [{"player": p, **v} for p, v in players.items()]))
+        tournaments = block.get("tournaments") or {}
+        if tournaments:
+            keys = sorted({k for t in tournaments.values() for k in (t.get("totals") or {})})
+            out.append(section(f"tournaments-{kind}", f"Tournaments ({kind})",
+                               [("tournament", "tournament"), ("games", "games", True)]
+                               + [(k, k, True) for k in keys],
+                               [{"tournament": t.get("name") or tid, "games": t.get("games"),
+                                 **(t.get("totals") or {})} for tid, t in tournaments.items()]))
+    return out
+
+
+def chance_sections(chance: dict) -> list[dict]:
+    """The sections of a chance audit (``engine.chance_audit.ChanceAudit.to_json()``): every
+    group's test (verdict failed when one fails) and the draws that weigh most in the groups
+    that fail."""
+    columns = [("family", "group by"), ("group", "group"), ("test", "test"), ("n", "draws", True),
+               ("observed", "observed", True), ("expected", "expected", True),
+               ("z", "z", True), ("p", "p", True), ("p_adjusted", "adjusted p", True),
+               ("failed", "fails")]
+    groups = [{key: g.get(key) for key, *_ in columns} for g in chance.get("groups", [])]
+    out = [section("chance", "Chance audit: the reported draws against what was left",
+                   columns, groups,
+                   note=f"{chance.get('games', 0)} physical games, {chance.get('draws', 0)} "
+                        f"reported draws; {chance.get('correction', 'corrected')} at alpha "
+                        f"{chance.get('alpha')}",
+                   verdict="ok" if chance.get("ok") else "failed")]
+    heavy = []
+    for group in chance.get("failed", []):
+        for draw in group.get("heaviest", []):
+            heavy.append({"group": f"{group.get('family')} {group.get('group')}",
+                          "test": group.get("test"),
+                          **{k: v for k, v in draw.items() if not isinstance(v, (dict, list))}})
+    if heavy:
+        keys = sorted({k for row in heavy for k in row} - {"group", "test"})
+        out.append(section("chance-heaviest", "The draws that weigh most in the failing groups",
+                           [("group", "group"), ("test", "test")] + [(k, k) for k in keys],
+                           heavy, verdict="failed"))
+    return out

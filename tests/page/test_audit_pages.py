@@ -214,7 +214,7 @@ def test_the_archive_report_holds_each_game_and_the_extremes(archive, tmp_path):
                       "c-castle.devlog": "no audit", "d-damaged.devlog": "damaged"}
     assert doc["games"][3]["first_bad_seq"] == 5
     sections = {s["id"]: s for s in doc["sections"]}
-    assert list(sections) == ["problems", "money", "bank-down"]
+    assert list(sections) == ["problems", "money", "bank-down", "totals-atkr", "players-atkr"]
     assert sections["problems"]["verdict"] == "failed"
     assert [(r["first_bad_seq"], r["status"]) for r in sections["problems"]["rows"]] == \
         [(5, "damaged")]
@@ -277,3 +277,28 @@ def test_report_data_cannot_break_out_of_the_page():
     assert "<img" not in html and page_data(html)["sections"][1]["rows"] == [{"a": evil}]
     assert "innerHTML" not in html  # page.js sets text only
     assert "</script><img" not in audit_html({"game": evil}, title=evil)
+
+
+def test_the_archive_report_has_the_ledgers_totals_and_the_chance_audit(chosen, tmp_path):
+    """Issue 23.6: the report of an archive shows its totals (per player by name) and the
+    chance audit.  The chosen game alone, worked by hand above: Anna ends with 310, Ben 190,
+    Cleo 350 (state.money), each started with 200 (ATKR-1.3); its reported draws are tested
+    (a physical game, nobody named as reporter) and a fair game fails no group."""
+    folder = tmp_path / "one"
+    folder.mkdir()
+    shutil.copy(chosen[2], folder / "a.devlog")
+    shutil.copy(chosen[2], folder / "b.devlog")  # the same game twice: every total doubled
+    out = tmp_path / "report.html"
+    result = run("audit", str(folder), "--html", str(out), "--chance", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    doc = page_data(out.read_text())
+    by_id = {s["id"]: s for s in doc["sections"]}
+    assert {"totals-atkr", "players-atkr", "chance"} <= set(by_id)
+    players = {r["player"]: r for r in by_id["players-atkr"]["rows"]}
+    assert {p: (r["games"], r["money_start"], r["money_end"]) for p, r in players.items()} \
+        == {A: (2, 400, 620), B: (2, 400, 380), C: (2, 400, 700)}
+    totals = {r["total"]: r["value"] for r in by_id["totals-atkr"]["rows"]}
+    assert totals["money_start"] == 1200 and totals["money_end"] == 1700
+    chance = by_id["chance"]
+    assert chance["verdict"] == "ok" and chance["rows"]
+    assert all(r["failed"] is False for r in chance["rows"])
