@@ -355,7 +355,8 @@ def test_the_archive_report_renders_its_sections_and_sorts_them(browser, tmp_pat
     page.wait_for_selector("#report:not([hidden])")
     headings = [h.split("\n")[0].strip() for h in page.locator("#sections h2").all_inner_texts()]
     assert headings == ["Damaged files and failed audits OK", "Money per game OK",
-                        "Games where the bank was down the most", "The games"]
+                        "Games where the bank was down the most", "Totals of 2 atkr games",
+                        "Players (atkr), by name across games", "The games"]
     sizes = page.evaluate(CUT_OFF)
     assert sizes["scroll"] <= sizes["client"] and sizes["right"] <= 390, sizes
     games = page.locator("#table-games tbody tr")
