@@ -16,6 +16,7 @@ import os
 import signal
 from collections import defaultdict
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 #: cases per fuzz test (hypothesis max_examples)
@@ -75,6 +76,26 @@ def case(suite: str, deadline: float | None = None):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def pytest_sessionfinish(session):
+    """Under pytest-xdist (README's test command runs ``-n 2``) each worker sends its tally to
+    the controller, which prints the one summary (:func:`pytest_testnodedown`)."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["fuzz_tally"] = {suite: {key: value if key == "cases" else sorted(value)
+                                        for key, value in tally.items()}
+                                for suite, tally in TALLY.items()}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """The controller's side of :func:`pytest_sessionfinish`: add a worker's tally."""
+    for suite, tally in getattr(node, "workeroutput", {}).get("fuzz_tally", {}).items():
+        mine = TALLY[suite]
+        mine["cases"] += tally["cases"]
+        for key in ("crashes", "hangs", "changes"):
+            mine[key].update(tally[key])
 
 
 def pytest_terminal_summary(terminalreporter):
