@@ -117,4 +117,5 @@ register(ev.PlayerDropped, "drop",
          lambda e, c: f"{e.player} dropped: not paired from round {e.round}"
          + (f" ({e.reason})" if e.reason else ""))
 register(ev.PointsAdjusted, lambda e: e.kind,
-         lambda e, c: f"{e.player}: {_points(e.points)} points ({e.reason})")
+         lambda e, c: f"{e.player}: {_points(e.points)} "
+         f"point{'' if abs(fraction(e.points)) == 1 else 's'} ({e.reason})")

@@ -1,9 +1,9 @@
 """What organisers print and watch (issue 22.9; docs/tournaments.md, "What organisers print
 and watch"): a round's pairings (text, CSV, JSON, one printable HTML file), one slip per table
 to sign, the standings as they stood after a chosen round, and each tiebreak's inputs per
-player.  Every output carries the history (engine.tournament.history).  Pure functions of a
-tournament's events: no I/O, no store; the CLI (client.cmd_tournament_print) and the service
-(engine.web.tournament_print) both call them.
+player.  Every output carries the history (engine.tournament.history).  The functions are
+pure functions of a tournament's events; :class:`Printer` reads them from a GameService for the
+CLI (client.cmd_tournament_print) and the service (engine.web.tournament_print).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ PRINT_CSS = ("body{font-family:sans-serif;margin:2em}table{border-collapse:colla
              ".slip{border:1px solid #000;padding:1em;margin-bottom:2em}"
              ".slip td.line{border-bottom:1px solid #000;min-width:8em;height:2em}"
              "@page{size:A4;margin:1.5cm}"
-             "@media print{body{margin:0}a{color:inherit;text-decoration:none}.noprint{display:none}"
+             "@media print{body{margin:0}a{color:inherit;text-decoration:none}"
+             ".noprint{display:none}"
              ".slip{break-after:page;page-break-after:always;border:none;margin:0}}")
 
 
@@ -250,7 +251,8 @@ def explain_text(data: dict) -> str:
     out = [f"tiebreaks in order: {', '.join(data['tiebreaks'])}, then a seeded draw"]
     for p in data["players"]:
         sources = ", ".join(f"{_num(s['points'])} ({_where(s)})" for s in p["points_from"])
-        out.append(f"{p['rank']:>4}. {p['player']}: {_num(p['points'])} points"
+        out.append(f"{p['rank']:>4}. {p['player']}: {_num(p['points'])} "
+                   f"point{'' if p['points'] in (1, -1) else 's'}"
                    + (f" = {sources}" if sources else ""))
         for tiebreak in data["tiebreaks"]:
             if tiebreak == "opponents":
@@ -294,3 +296,42 @@ def _js(text: str) -> str:
     import json
 
     return json.dumps(text).replace("<", "\\u003c")
+
+
+class Printer:
+    """The reading side of item 22.9 on a :class:`engine.service.GameService` (``service``);
+    tournament ids are resolved by the caller (Organiser.resolve)."""
+
+    def __init__(self, service):
+        self.service = service
+
+    def events(self, tournament: str) -> list:
+        """The tournament's events, in order (nothing in a tournament is hidden)."""
+        return [event for _record, event in self.service.stream(tournament)]
+
+    def pairings(self, tournament: str, round_: int | None = None) -> dict:
+        """:func:`pairings` of round ``round_`` (default: the last paired)."""
+        events = self.events(tournament)
+        return pairings(fold(events), tournament, events, round_)
+
+    def standings(self, tournament: str, upto: int | None = None) -> dict:
+        """:func:`standings` now, or (``upto``) as they stood when round ``upto`` closed."""
+        events = self.events(tournament)
+        if upto is None:
+            return standings(fold(events), tournament, events)
+        state, cut = after(events, upto)
+        return standings(state, tournament, cut, upto)
+
+    def explain(self, tournament: str, upto: int | None = None) -> dict:
+        """:func:`explain` (plus ``tournament``, ``after``) now or after round ``upto``."""
+        events = self.events(tournament)
+        state = fold(events) if upto is None else after(events, upto)[0]
+        return {"tournament": tournament, "after": upto, **explain(state)}
+
+    def measure(self, tournament: str) -> str:
+        """The name of the tournament's measure (money, score, ...)."""
+        return measure_of(self.service.state(tournament))
+
+    def publish(self, tournament: str, public: bool = True) -> list:
+        """Open or close the public spectator link (TOUR-9.1); the events recorded."""
+        return list(self.service.submit(tournament, ev.Publish(public=public)).events)
