@@ -4,7 +4,7 @@ forfeits, adjudications, amendments, ...), as lines for every page and text outp
 (docs/tournaments.md, "What organisers print and watch").
 
 One dispatch table, :data:`DESCRIBERS`: ``{event class: describer}``.  A describer takes the
-event and the :class:`Context` and returns the line's text (or None to leave the event out).
+event and the :class:`HistoryContext` and returns the line's text (or None to leave the event out).
 Events without a describer (pairings, attachments, results, closes: the routine of a round,
 shown by the pairings and standings themselves) are not history.  A new event kind plugs in
 with one call, in the module that defines it or in this one::
@@ -28,7 +28,7 @@ from .standings import fraction, show
 
 
 @attrs.define
-class Context:
+class HistoryContext:
     """What a describer may need besides its event: ``round`` (the last paired round when the
     event was recorded: 0 before round 1), ``closed`` (the last closed round then)."""
 
@@ -43,7 +43,7 @@ class Describer:
     context) -> str | None``."""
 
     kind: str | Callable[[Any], str]
-    text: Callable[[Any, Context], str | None]
+    text: Callable[[Any, HistoryContext], str | None]
 
 
 #: event class -> its describer (see :func:`register`)
@@ -51,14 +51,14 @@ DESCRIBERS: dict[type, Describer] = {}
 
 
 def register(event_class: type, kind: str | Callable[[Any], str],
-             text: Callable[[Any, Context], str | None]) -> None:
+             text: Callable[[Any, HistoryContext], str | None]) -> None:
     """Show events of ``event_class`` in the history: ``kind`` names the line (a text, or a
     function of the event, e.g. penalty or correction), ``text(event, context)`` words it (None:
     this one is not shown).  Registering a class again replaces its describer."""
     DESCRIBERS[event_class] = Describer(kind, text)
 
 
-def _round_of(event, context: Context) -> int:
+def _round_of(event, context: HistoryContext) -> int:
     """The round a line belongs to: the event's own ``round`` field, else the round then."""
     value = getattr(event, "round", None)
     return value if isinstance(value, int) else context.round
@@ -69,7 +69,7 @@ def lines(events: Iterable, upto: int | None = None) -> list[dict]:
     "kind", "text"}]`` (``seq``: the event's position in the stream, from 1).  ``upto``: only
     the events up to round ``upto``'s RoundClosed (the same cut as ``standings --after``)."""
     out: list[dict] = []
-    context = Context()
+    context = HistoryContext()
     for seq, event in enumerate(events, 1):
         t = type(event)
         describer = DESCRIBERS.get(t)
