@@ -159,7 +159,7 @@ def test_explain_gives_each_tiebreaks_inputs(event):
     assert ("   6. C: 4 points = 2 (r1 t1), -1 (penalty, round 1), 3 (r2 t1)\n"
             "        opponents' points 44 = A 12 (r1 t1), B 10 (r1 t1), D 1 (r1 t1), "
             "A 12 (r2 t1), H 6.5 (r2 t1), G 2.5 (r2 t1)\n"
-            f"        money 2700 = 900 (r1 t1), 1800 (r2 t1)\n        wins 0\n") in text
+            "        money 2700 = 900 (r1 t1), 1800 (r2 t1)\n        wins 0\n") in text
     after = Printer(d.service).explain(t, 1)
     assert {p["player"]: p["opponents"]["total"] for p in after["players"]}["C"] == 11
 
