@@ -452,6 +452,9 @@ def show(obj, tournament_id, as_json):
                        + ("  (result recorded)" if t["result"] else ""))
         if round_view["byes"]:
             click.echo(f"  byes: {', '.join(round_view['byes'])}")
+    from .cmd_tournament_print import history_text, standings_data
+
+    history_text(standings_data(obj, tid, None))
 
 
 @tournament.command("bundle")
@@ -541,4 +544,4 @@ def simulate(obj, kind, players, rounds, table_size, seed, as_json):
 
 from .cmd_tournament_print import register as _register_print  # noqa: E402 (issue 22.9)
 
-_register_print(tournament)
+_register_print(tournament, _organiser, _maps)

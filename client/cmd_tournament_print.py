@@ -49,11 +49,15 @@ class RemotePrinter:
                                  body={"public": public})["events"]
 
 
+#: what client.cmd_tournament gives :func:`register`: ``organiser(obj)`` (the local or remote
+#: organiser) and ``maps(organiser, tid, events)`` (events as maps); given, not imported, so
+#: the two modules import in one direction only
+_FROM_GROUP: dict = {}
+
+
 def _printer(obj):
     """``(organiser, printer)``: the local store's, or with --server the service's."""
-    from .cmd_tournament import _organiser
-
-    organiser = _organiser(obj)
+    organiser = _FROM_GROUP["organiser"](obj)
     if getattr(organiser, "remote", False):
         return organiser, RemotePrinter(obj.client)
     from engine.tournament.printing import Printer
@@ -89,8 +93,10 @@ def history_text(data: dict) -> None:
             click.echo(f"  {line}")
 
 
-def register(group: click.Group) -> None:
-    """Add this module's commands to ``group`` (the ``tournament`` group)."""
+def register(group: click.Group, organiser, maps) -> None:
+    """Add this module's commands to ``group`` (the ``tournament`` group); ``organiser(obj)``
+    and ``maps(organiser, tid, events)``: client.cmd_tournament's helpers of those names."""
+    _FROM_GROUP.update(organiser=organiser, maps=maps)
     group.add_command(pairings)
     group.add_command(slips)
     group.add_command(publish)
@@ -180,11 +186,9 @@ def publish(obj, tournament_id, off, as_json):
     only: no hidden card, no sealed bet), and the served standings and pairings pages link each
     table there.  A tournament is not public until its organiser says so; --off closes it.
     Recorded in the stream."""
-    from .cmd_tournament import _maps
-
     organiser, printer = _printer(obj)
     tid = organiser.resolve(tournament_id)
-    events = _maps(organiser, tid, printer.publish(tid, not off))
+    events = _FROM_GROUP["maps"](organiser, tid, printer.publish(tid, not off))
     if as_json:
         emit({"tournament": tid, "events": events})
         return

@@ -80,6 +80,8 @@ def pairings(state: TournamentState, tournament: str, events: list,
     "game", "round", "closed" (this round), "public", "tables": [{"table", "players" (seat
     order), "first", "game" (id or None), "result": None or {"places", "points"}}], "byes",
     "history"}``.  IllegalCommand (TOUR-9.2) for a round not paired."""
+    if round_ is None and state.round == 0:
+        raise IllegalCommand("TOUR-9.2", "no round is paired yet: pair round 1 first")
     round_ = state.round if round_ is None else round_
     if round_ not in state.tables:
         raise IllegalCommand("TOUR-9.2", f"round {round_} is not paired: rounds paired so far: "

@@ -295,7 +295,7 @@ _T = {"name": "tournament", "in": "path", "required": True, "schema": {"type": "
 def _print_paths() -> dict:
     from .tournament_print import openapi_paths
 
-    return openapi_paths()
+    return openapi_paths(_op, _json, _T)
 
 
 def _tournament_paths() -> dict:

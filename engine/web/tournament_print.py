@@ -276,10 +276,9 @@ def routes(tournaments) -> list[Route]:
             Route(base + "/watch/{game}/data", p.watch_game_data, methods=["GET"])]
 
 
-def openapi_paths() -> dict:
-    """This module's paths for engine.web.openapi."""
-    from .openapi import _json, _op, _T
-
+def openapi_paths(_op, _json, _T: dict) -> dict:
+    """This module's paths for engine.web.openapi, made with its helpers ``_op`` and ``_json``
+    and its tournament parameter ``_T`` (given, not imported: openapi imports this module)."""
     errors = {"400": {"$ref": "#/components/responses/BadRequest"},
               "404": {"$ref": "#/components/responses/NotFound"}}
     organiser = "the organiser key only (a server without one refuses: 403)"

@@ -164,6 +164,15 @@ def test_explain_gives_each_tiebreaks_inputs(event):
     assert {p["player"]: p["opponents"]["total"] for p in after["players"]}["C"] == 11
 
 
+def test_nothing_to_print_before_round_one():
+    d = organiser()
+    t = d.create(fixed(PLAYERS, game="atkr", options={"physical": True}))
+    with pytest.raises(IllegalCommand, match="TOUR-9.2: no round is paired yet"):
+        Printer(d.service).pairings(t)
+    with pytest.raises(IllegalCommand, match="TOUR-9.2: round 1 has not closed.*none"):
+        Printer(d.service).standings(t, 1)
+
+
 def test_a_new_event_kind_plugs_into_the_history():
     from engine.tournament import events as ev
 
@@ -212,6 +221,8 @@ def test_the_cli(tmp_path):
     assert open(tmp_path / "p.csv").read().splitlines()[1] == f"1,1,1,A,true,{games[0]}"
     after = run("standings", t, "--after", "1", "--json")
     assert after.exit_code == 0 and json.loads(after.output)["after"] == 1
+    shown = run("show", t)
+    assert shown.exit_code == 0 and "late entry  J registered late" in shown.output
     text = run("standings", t)
     assert "history:" in text.output and "H: -0.5 points (phone rang)" in text.output
     explained = run("standings", t, "--explain", "--json")
