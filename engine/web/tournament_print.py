@@ -280,7 +280,11 @@ def openapi_paths(_op, _json, _T: dict) -> dict:
     """This module's paths for engine.web.openapi, made with its helpers ``_op`` and ``_json``
     and its tournament parameter ``_T`` (given, not imported: openapi imports this module)."""
     errors = {"400": {"$ref": "#/components/responses/BadRequest"},
-              "404": {"$ref": "#/components/responses/NotFound"}}
+              "404": {"$ref": "#/components/responses/NotFound"},
+              # a round not paired or not closed (TOUR-9.2), a link already open (TOUR-9.1)
+              "409": {"$ref": "#/components/responses/BadRequest"}}
+    keyed = {**errors, "401": {"$ref": "#/components/responses/Unauthorized"},
+             "403": {"$ref": "#/components/responses/Forbidden"}}
     organiser = "the organiser key only (a server without one refuses: 403)"
     html_ok = {"200": {"description": "HTML", "content": {"text/html": {"schema": {
         "type": "string"}}}}, **errors}
@@ -301,8 +305,7 @@ def openapi_paths(_op, _json, _T: dict) -> dict:
                                              html_ok, [_T, rnd], secured=False)},
         base + "/standings/after/{round}": {"get": _op(
             "The standings as they stood when round {round} closed", "anyone",
-            {"200": _json({"type": "object"}, "Standings."),
-             "409": {"$ref": "#/components/responses/BadRequest"}, **errors},
+            {"200": _json({"type": "object"}, "Standings."), **errors},
             [_T, {"name": "round", "in": "path", "required": True,
                   "schema": {"type": "integer"}}], secured=False)},
         base + "/explain": {"get": _op("Each tiebreak's inputs per player", "anyone",
@@ -318,10 +321,12 @@ def openapi_paths(_op, _json, _T: dict) -> dict:
             "anyone (?game: a published tournament's game)",
             {"200": _json({"type": "object"}, "The version."), **errors}, [_T], secured=False)},
         base + "/slips.html": {"get": _op("One printable slip per table, to sign", organiser,
-                                          html_ok, [_T, rnd])},
+                                          {**html_ok, **keyed}, [_T, rnd])},
         base + "/publish": {"post": _op("Open or close the public spectator link: {public}",
                                         organiser, {"200": _json({"type": "object"},
-                                                                 "Recorded."), **errors}, [_T],
+                                                                 "Recorded."), **keyed,
+                                                    "413": {"$ref": "#/components/responses/"
+                                                                    "BadRequest"}}, [_T],
                                         body={"required": True, "content": {
                                             "application/json": {"schema": {
                                                 "type": "object"}}}})},
