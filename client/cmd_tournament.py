@@ -326,7 +326,8 @@ def _standings_text(data: dict) -> None:
     from engine.tournament.standings import fraction, show
 
     m = data["measure"]
-    state = "finished" if data["finished"] else f"after round {data['closed']}"
+    state = ("finished" if data["finished"] and not data.get("after")
+             else f"after round {data.get('after') or data['closed']}")
     columns = _columns(row.get("attributes") or {} for row in data["standings"])
     widths = {c: max([len(c)] + [len((r.get("attributes") or {}).get(c, ""))
                                  for r in data["standings"]]) for c in columns}
@@ -351,12 +352,21 @@ def _standings_text(data: dict) -> None:
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also write a standings page (points by round as a chart).")
 @click.option("--force", is_flag=True, help="Overwrite an existing --csv or --html file.")
+@click.option("--after", type=click.IntRange(1, 50), metavar="N", help="As they stood when "
+              "round N closed (what was recorded later, penalties included, left out).")
+@click.option("--explain", is_flag=True, help="Each tiebreak's inputs per player instead: "
+              "opponents and their points per meeting, the measure per game, the games won.")
 @json_option
 @click.pass_obj
-def standings(obj, tournament_id, csv_path, html_path, force, as_json):
-    """The standings: points, then the tiebreaks in the tournament's order."""
-    organiser = _organiser(obj)
-    data = organiser.standings(organiser.resolve(tournament_id))
+def standings(obj, tournament_id, csv_path, html_path, force, after, explain, as_json):
+    """The standings: points, then the tiebreaks in the tournament's order; the history
+    (late entries, drops, penalties, ...) under them."""
+    from .cmd_tournament_print import explain as explained
+    from .cmd_tournament_print import history_text, standings_data
+
+    if explain:
+        return explained(obj, tournament_id, after, as_json)
+    data = standings_data(obj, tournament_id, after)
     if csv_path:
         import csv
         import io
@@ -385,6 +395,7 @@ def standings(obj, tournament_id, csv_path, html_path, force, as_json):
         emit(data)
         return
     _standings_text(data)
+    history_text(data)
 
 
 def _show_players(view: dict) -> None:
@@ -441,6 +452,9 @@ def show(obj, tournament_id, as_json):
                        + ("  (result recorded)" if t["result"] else ""))
         if round_view["byes"]:
             click.echo(f"  byes: {', '.join(round_view['byes'])}")
+    from .cmd_tournament_print import history_text, standings_data
+
+    history_text(standings_data(obj, tid, None))
 
 
 @tournament.command("bundle")
@@ -526,3 +540,8 @@ def simulate(obj, kind, players, rounds, table_size, seed, as_json):
     click.echo(report["tournament"])
     click.echo(f"  {report['games']} games; pairing {max(report['pair_seconds']):.3f} s at most "
                f"a round; standings {report['standings_seconds']:.3f} s", err=True)
+
+
+from .cmd_tournament_print import register as _register_print  # noqa: E402 (issue 22.9)
+
+_register_print(tournament, _organiser, _maps)

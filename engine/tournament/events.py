@@ -149,9 +149,19 @@ class TournamentFinished:
     ranking: list[str]
 
 
+@tagged
+class TournamentPublished:
+    """The organiser opened (``public`` true) or closed the tournament's spectator link: while
+    open, anyone may follow every table's game as its spectator may, with no token (TOUR-9.1;
+    engine.tournament.printing)."""
+
+    TYPE: ClassVar[str] = "tournament_published"
+    public: bool
+
+
 EVENTS = Registry("tournament event", [
     TournamentCreated, PlayerAdded, PlayerDropped, RoundPaired, GameAttached, ResultRecorded,
-    RoundClosed, PointsAdjusted, TournamentFinished])
+    RoundClosed, PointsAdjusted, TournamentFinished, TournamentPublished])
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -232,4 +242,13 @@ class Adjust:
     kind: str = "penalty"
 
 
-COMMANDS = Registry("tournament command", [Add, Drop, Pair, Attach, RecordResult, Close, Adjust])
+@tagged
+class Publish:
+    """Open (``public`` true) or close the tournament's spectator link (TOUR-9.1)."""
+
+    TYPE: ClassVar[str] = "publish"
+    public: bool = True
+
+
+COMMANDS = Registry("tournament command", [Add, Drop, Pair, Attach, RecordResult, Close, Adjust,
+                                           Publish])

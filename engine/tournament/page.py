@@ -39,10 +39,11 @@ def _chart(by_round: dict, rounds: int, top: float, big: float, width: int = 160
     return "".join(parts)
 
 
-def _tables(paired: list) -> list[str]:
+def _tables(paired: list, link=None) -> list[str]:
     """The served page's list of every round's tables, each game linked to its replay page
     (``/games/{id}/replay``, engine.web.pages: it asks for a token, a seat's shows what that seat
-    knew).  ``paired``: the tournament view's ``paired`` list."""
+    knew).  ``paired``: the tournament view's ``paired`` list; ``link(game) -> html``, when
+    given, links each game instead (a published tournament's public spectator page)."""
     lines = ["<h2>Tables</h2>", "<table><thead><tr><th>round</th><th>table</th>"
              "<th class=player>players (seat order)</th><th class=player>game</th></tr>"
              "</thead><tbody>"]
@@ -50,7 +51,8 @@ def _tables(paired: list) -> list[str]:
         for number, table in enumerate(round_view.get("tables", []), 1):
             game = table.get("game")
             players = html.escape(", ".join(map(str, table.get("players", []))))
-            cell = (f'<a href="/games/{html.escape(game)}/replay">{html.escape(game)}</a>'
+            cell = (link(game) if link is not None and game else
+                    f'<a href="/games/{html.escape(game)}/replay">{html.escape(game)}</a>'
                     if game else "no game attached")
             lines.append(f"<tr><td>{round_view.get('round')}</td><td>{number}</td>"
                          f"<td class=player>{players}</td><td class=player>{cell}</td></tr>")
@@ -58,10 +60,14 @@ def _tables(paired: list) -> list[str]:
     return lines
 
 
-def page(data: dict, paired: list | None = None) -> str:
+def page(data: dict, paired: list | None = None, link=None, tail: str = "") -> str:
     """The HTML page of ``data`` (``Organiser.standings``'s map).  ``paired`` (the served page
     only: the tournament view's rounds) adds every table with a link to its game's replay
-    page; the offline file (`standings --html`) has no server to link to."""
+    page; the offline file (`standings --html`) has no server to link to.  ``data["history"]``
+    (engine.tournament.history.lines), when present, is shown under the standings; ``link``:
+    see :func:`_tables`; ``tail``: HTML put last (the served page's live script)."""
+    from .history import html_list
+
     measure = data["measure"]
     rounds = max([data.get("rounds") or 0, data.get("round") or 0])
     rows = data["standings"]
@@ -89,7 +95,11 @@ def page(data: dict, paired: list | None = None) -> str:
                      f"<td>{row[measure]}</td>"
                      f"<td>{_chart(row['by_round'], rounds, top, big)}</td></tr>")
     lines.append("</tbody></table>")
+    if data.get("history"):
+        lines.append(html_list(data["history"]))
     if paired:
-        lines.extend(_tables(paired))
+        lines.extend(_tables(paired, link))
+    if tail:
+        lines.append(tail)
     lines.append("</body></html>")
     return "\n".join(lines) + "\n"

@@ -60,6 +60,8 @@ class TournamentState:
     ranking: list = attrs.field(factory=list)
     firsts: dict = attrs.field(factory=dict)
     attributes: dict = attrs.field(factory=dict)
+    #: the spectator link is open (TournamentPublished; TOUR-9.1)
+    public: bool = False
 
     def active(self, round_: int) -> list[str]:
         """Players who play round ``round_`` (registered by then, not dropped), in
@@ -266,6 +268,8 @@ def evolve(state: TournamentState, event) -> TournamentState:
     elif t is ev.TournamentFinished:
         state.finished = True
         state.ranking = list(event.ranking)
+    elif t is ev.TournamentPublished:
+        state.public = event.public
     return state
 
 
@@ -476,6 +480,13 @@ def decide(state: TournamentState, command, chance=None) -> list:
             raise IllegalCommand("TOUR-3.5", "a penalty or correction needs its reason")
         return [ev.PointsAdjusted(player=command.player, points=str(amount), kind=command.kind,
                                   reason=reason, round=max(state.round, 1))]
+    if t is ev.Publish:
+        if type(command.public) is not bool:
+            raise UsageError("publish: \"public\" is true or false")
+        if command.public == state.public:
+            raise IllegalCommand("TOUR-9.1", "the spectator link is already "
+                                 + ("open" if state.public else "closed"))
+        return [ev.TournamentPublished(public=command.public)]
     raise UsageError(f"not a tournament command: {type(command).__name__}")
 
 
@@ -523,6 +534,8 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
     if t is ev.PointsAdjusted:
         return ev.Adjust(player=first.player, points=first.points, reason=first.reason,
                          kind=first.kind), []
+    if t is ev.TournamentPublished:
+        return ev.Publish(public=first.public), []
     raise ValueError(f"no command gives {first.TYPE} first")
 
 

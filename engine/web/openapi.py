@@ -260,6 +260,7 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                     "public": {"type": "string"}}}, "The key.")},
                                 secured=False)},
             **_tournament_paths(),
+            **_print_paths(),  # engine/web/tournament_print.py (issue 22.9)
             # the pages (engine/web/pages; docs/service.md#the-replay-and-audit-pages)
             "/games/{game}/replay": {"get": _op(
                 "The replay page (HTML; no game data: it reads the token from #token=...)",
@@ -289,6 +290,12 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
 
 _T = {"name": "tournament", "in": "path", "required": True, "schema": {"type": "string"},
       "description": "A tournament id (or a unique prefix or suffix of it)."}
+
+
+def _print_paths() -> dict:
+    from .tournament_print import openapi_paths
+
+    return openapi_paths(_op, _json, _T)
 
 
 def _tournament_paths() -> dict:

@@ -9,7 +9,9 @@ docs/tournaments.md, docs/service.md).  Mounted by :func:`engine.web.app.create_
 * ``GET /tournaments/{t}``: the tournament's view with the open round's games;
 * ``GET /tournaments/{t}/bundle.zip``: the bundle (engine.tournament.bundle), organiser only;
 * ``GET /tournaments/{t}/standings`` (JSON) and ``/standings.html`` (the page with points by
-  round as a chart): public, like a printed standings sheet.
+  round as a chart, the history, live: engine.web.tournament_print): public, like a printed
+  standings sheet;
+* pairings, slips, explain, the public spectator link: engine.web.tournament_print.
 
 Writing needs the organiser key (a server without one refuses: 403).  Errors are the service's
 JSON errors; a refusal records nothing.
@@ -22,7 +24,7 @@ import binascii
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import UsageError
@@ -162,13 +164,6 @@ class TournamentApi:
         tid = await self.tournament(request)
         return JSONResponse(await self.api.call(tid, self.tournaments.standings, tid))
 
-    async def standings_page(self, request: Request) -> Response:
-        from ..tournament.page import page
-
-        tid = await self.tournament(request)
-        data = await self.api.call(tid, self.tournaments.standings, tid)
-        paired = (await self.api.call(tid, self.tournaments.service.view, tid)).get("paired", [])
-        return HTMLResponse(page(data, paired))
 
 
 def _text(body: dict, key: str, default: str | None = None) -> str:
@@ -180,10 +175,13 @@ def _text(body: dict, key: str, default: str | None = None) -> str:
 
 def routes(api) -> list[Route]:
     """The tournament routes on ``api`` (an engine.web.app.Api)."""
+    from .tournament_print import routes as print_routes
+
     t = TournamentApi(api)
-    return [Route("/tournaments", t.create, methods=["POST"]),
+    # standings.html, pairings, slips, explain, the live pages (issue 22.9)
+    printing = print_routes(t)
+    return printing + [Route("/tournaments", t.create, methods=["POST"]),
             Route("/tournaments/{tournament}", t.show, methods=["GET"]),
             Route("/tournaments/{tournament}/commands", t.command, methods=["POST"]),
             Route("/tournaments/{tournament}/standings", t.standings, methods=["GET"]),
-            Route("/tournaments/{tournament}/bundle.zip", t.bundle, methods=["GET"]),
-            Route("/tournaments/{tournament}/standings.html", t.standings_page, methods=["GET"])]
+            Route("/tournaments/{tournament}/bundle.zip", t.bundle, methods=["GET"])]
