@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 import attrs
 
 from ..codec import Registry, tagged
+from . import noshow_events as _noshow
 
 
 @tagged
@@ -52,6 +53,8 @@ class TournamentCreated:
     players: list[str]
     seed: int
     attributes: dict[str, dict[str, str]] = attrs.field(factory=dict)
+    #: only checked-in players are paired (TOUR-7.1); a stream recorded before has False
+    check_in: bool = False
 
 
 @tagged
@@ -151,7 +154,7 @@ class TournamentFinished:
 
 EVENTS = Registry("tournament event", [
     TournamentCreated, PlayerAdded, PlayerDropped, RoundPaired, GameAttached, ResultRecorded,
-    RoundClosed, PointsAdjusted, TournamentFinished])
+    RoundClosed, PointsAdjusted, TournamentFinished, *_noshow.EVENT_CLASSES])
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -232,4 +235,5 @@ class Adjust:
     kind: str = "penalty"
 
 
-COMMANDS = Registry("tournament command", [Add, Drop, Pair, Attach, RecordResult, Close, Adjust])
+COMMANDS = Registry("tournament command", [Add, Drop, Pair, Attach, RecordResult, Close, Adjust,
+                                           *_noshow.COMMAND_CLASSES])
