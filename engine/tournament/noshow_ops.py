@@ -53,8 +53,9 @@ def make_game(organiser, tournament: str, round_: int, number: int, private=None
 
 def _table_of(state, player: str, rule: str) -> int:
     from .noshow import seat_of
-    from .rules import _known
+    from .rules import _known, _open
 
+    _open(state)
     if state.round == 0 or state.closed == state.round:
         raise IllegalCommand(rule, "no round is open: a forfeit is for a player seated in the "
                              "round being played (between rounds, `drop` them)")
