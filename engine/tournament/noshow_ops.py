@@ -168,3 +168,39 @@ def unpair(organiser, tournament: str, reason: str) -> dict:
                "a round is unpaired")
     games = [g for (r, _t), g in sorted(state.games.items()) if r == round_]
     return {"round": round_, "games": games, "events": organiser.submit(tournament, command)}
+
+
+#: the fields of each operation's body (besides "type"), as the HTTP service takes them
+FIELDS = {"checkin": {"player"}, "forfeit": {"player", "reason", "bot"},
+          "swap": {"first", "second", "reason"}, "unpair": {"reason"}}
+
+
+def _text(body: dict, key: str, default: str | None = None) -> str:
+    value = body.get(key, default)
+    if not isinstance(value, str):
+        raise UsageError(f"\"{key}\" must be text")
+    return value
+
+
+def run(organiser, tournament: str, kind: str, body: dict, private=None) -> dict:
+    """One TOUR-7 operation from a body (``{"type": kind, ...}``, see :data:`FIELDS`), as
+    the HTTP service and the local CLI give it; the answer as JSON: ``{"tournament", ...the
+    operation's answer..., "events": [maps]}``.  Raises as the operation does."""
+    if kind == "checkin":
+        answer: dict = {"events": checkin(organiser, tournament, _text(body, "player"))}
+    elif kind == "forfeit":
+        bot = body.get("bot")
+        if bot is not None and not isinstance(bot, str):
+            raise UsageError("\"bot\" must be text")
+        answer = forfeit(organiser, tournament, _text(body, "player"),
+                         _text(body, "reason", ""), bot=bot or None, private=private)
+    elif kind == "swap":
+        answer = swap(organiser, tournament, _text(body, "first"), _text(body, "second"),
+                      _text(body, "reason", ""), private=private)
+    elif kind == "unpair":
+        answer = unpair(organiser, tournament, _text(body, "reason", ""))
+    else:  # pragma: no cover - the callers check the type
+        raise UsageError(f"not a TOUR-7 operation: {kind}")
+    rules = organiser.service.load(tournament).rules
+    answer["events"] = [rules.events.to_map(e) for e in answer["events"]]
+    return {"tournament": tournament, **answer}
