@@ -4,7 +4,7 @@
 import pytest
 from starlette.testclient import TestClient
 
-from engine.errors import IllegalCommand, UsageError
+from engine.errors import IllegalCommand
 from engine.games.atkr import commands as A
 from engine.replay import verify_bytes
 from engine.store import MemoryStore
