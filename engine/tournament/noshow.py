@@ -163,7 +163,7 @@ def _detach(state, round_: int, number: int) -> None:
         state.attached.pop(game, None)
 
 
-def evolve(state, event) -> None:
+def apply(state, event) -> None:
     """Apply a TOUR-7 event to ``state`` (in place)."""
     t = type(event)
     if t is nv.PlayerCheckedIn:

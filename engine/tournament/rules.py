@@ -278,7 +278,7 @@ def evolve(state: TournamentState, event) -> TournamentState:
         state.finished = True
         state.ranking = list(event.ranking)
     elif t in noshow.EVENT_TYPES:
-        noshow.evolve(state, event)
+        noshow.apply(state, event)
     return state
 
 
