@@ -3,7 +3,7 @@ docs/tournaments.md, "No-shows, forfeits and overrides").
 
 Pure like :mod:`engine.tournament.rules`, which dispatches here: :func:`decide` checks one of
 the commands of :mod:`engine.tournament.noshow_events` against the stream's state and returns
-its events (or raises IllegalCommand naming the TOUR-7.m rule, UsageError); :func:`evolve`
+its events (or raises IllegalCommand naming the TOUR-7.m rule, UsageError); :func:`apply`
 applies one of its events.  What a table's game says (has it a command yet?) is checked by the
 organiser (:mod:`engine.tournament.noshow_ops`) before a command is submitted: no I/O here.
 
