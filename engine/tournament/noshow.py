@@ -62,16 +62,25 @@ def seat_of(state, round_: int, player: str, rule: str) -> int:
         if player in table.players:
             return number
     if player in state.byes.get(round_, []):
-        raise IllegalCommand(rule, f"{player} has a bye in round {round_}: no seat to give up "
-                             "(drop them from the next round instead)")
+        hint = ("no seat to swap" if rule == "TOUR-7.4"
+                else "no seat to give up (drop them from the next round instead)")
+        raise IllegalCommand(rule, f"{player} has a bye in round {round_}: {hint}")
     raise IllegalCommand(rule, f"{player} is not seated in round {round_}")
 
 
-def decide(state, command) -> list:
-    """The events of a TOUR-7 command (see the module doc); never changes ``state``."""
-    from .rules import _known, _open
+def _known(state, name, rule: str) -> str:
+    """``name`` when registered; UnknownPlayer (a UsageError) citing ``rule`` otherwise."""
+    from ..seats import seat_named
 
-    _open(state)
+    if name not in state.joined:
+        seat_named(list(state.joined), name, rule, where="this tournament", fold_case=False,
+                   listing=f"{len(state.players)} registered; see `devil tournament standings`")
+    return name
+
+
+def decide(state, command) -> list:
+    """The events of a TOUR-7 command (see the module doc), in a tournament not finished yet
+    (rules.decide checks TOUR-5.3 first); never changes ``state``."""
     t = type(command)
     if t is nv.CheckIn:
         created = state.created
@@ -125,7 +134,6 @@ def decide(state, command) -> list:
 
 def _forfeit(state, command) -> list:
     from ..game import rules_for
-    from .rules import _known
 
     round_ = _open_round(state, "TOUR-7.2", "a forfeit")
     player = command.player

@@ -68,9 +68,10 @@ def forfeit(organiser, tournament: str, player: str, reason: str, bot: str | Non
     """``player`` forfeits their seat in the open round (TOUR-7.2, 7.3).
 
     The table's game has no command yet (or the table has no game) and the game seats one
-    fewer: the table is made again without them and a new game is created and attached (the
-    old one stays in the store, attached to nothing).  Otherwise their seat is handed to
-    ``bot`` (default: the kind's first of :data:`DEFAULT_BOTS`) in the game's log, a
+    fewer: the table is made again without them and, when it had a game, a new game is
+    created and attached (the old one stays in the store, attached to nothing).  Otherwise
+    their seat is handed to ``bot`` (default: the kind's first of :data:`DEFAULT_BOTS`) in the
+    game's log, a
     ``seat_replaced`` record (DESK-7), and the service plays it from then on.  Returns
     ``{"round", "table", "player", "remade", "bot", "game", "old_game", "players",
     "events"}``."""
@@ -113,7 +114,7 @@ def forfeit(organiser, tournament: str, player: str, reason: str, bot: str | Non
             actor=REFEREE)
     events = organiser.submit(tournament, command)
     new_game = None
-    if remake:
+    if remake and game is not None:  # a table paired without games waits for its referee's log
         new_game = make_game(organiser, tournament, round_, number, private)
     after = organiser.state(tournament)
     return {"round": round_, "table": number, "player": player, "remade": remake,

@@ -492,6 +492,7 @@ def decide(state: TournamentState, command, chance=None) -> list:
         return [ev.PointsAdjusted(player=command.player, points=str(amount), kind=command.kind,
                                   reason=reason, round=max(state.round, 1))]
     if t in noshow.TYPES:
+        _open(state)
         return noshow.decide(state, command)
     raise UsageError(f"not a tournament command: {type(command).__name__}")
 
