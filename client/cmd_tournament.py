@@ -165,7 +165,8 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
     click.echo(f"  {view['name']}: {len(view['players'])} players, {view['rounds']} rounds of "
                f"{view['game']} at tables of {low} to {high}, {view['format']}; points "
                f"{','.join(map(str, view['points']))}, bye {view['bye_points']}; "
-               f"seed {view['seed']}", err=True)
+               f"seed {view['seed']}"
+               + ("; check-in before each round" if view.get("check_in") else ""), err=True)
 
 
 def _one(obj, tournament_id, as_json, action):

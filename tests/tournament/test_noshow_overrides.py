@@ -203,3 +203,18 @@ def test_the_operations_over_http():
         text = schema["paths"]["/tournaments/{tournament}/commands"]["post"]["summary"] + \
             schema["paths"]["/tournaments/{tournament}/commands"]["post"].get("description", "")
         assert "forfeit" in text and "unpair" in text
+
+
+def test_a_no_show_at_a_table_paired_without_games_waits_for_the_referees_log():
+    d = organiser()
+    t = d.create(fixed(list("ABCD"), size=(2, 4), game="atkr", options={"physical": True}))
+    d.pair(t, seating=[list("ABCD")], games=False)
+    done = ops.forfeit(d, t, "A", "no-show")
+    # seat 0 (A) started: B, the next seat, starts the table made again; A takes the 4th
+    # place's point on 6,4,2,1,0 and no game is created (the referee's log is attached)
+    assert (done["remade"], done["game"], done["players"]) == (True, None, list("BCD"))
+    state = d.state(t)
+    assert state.tables[1][0].first == "B" and state.games == {}
+    assert by_player(d.standings(t))["A"]["points"] == 1
+    with pytest.raises(IllegalCommand, match="TOUR-7.2.*has a bye|TOUR-7.2.*not seated"):
+        ops.forfeit(d, t, "A", "again")
