@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 
 from ..entropy import Seating
+from ..errors import DevilError
 from . import commands, steps
 
 #: the most bot commands played after one command (a game that never ends stops there)
@@ -73,4 +74,7 @@ def play_steps(service, game: str) -> steps.Steps:
             view = service.cache.fold_of(loaded, seat).state
         bot = make_bot(loaded.header.kind, name, bot_rng(game, loaded.head.seq, seat))
         command = bot.choose(view, seat, legal)
-        yield from commands.submit_steps(service, game, command, seat, None)
+        try:
+            yield from commands.submit_steps(service, game, command, seat, None)
+        except DevilError:  # refused (another writer moved the game on): the person's command
+            return          # stands; the bot plays after the next command
