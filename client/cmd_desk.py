@@ -166,3 +166,36 @@ def disputes(obj, game, show_all, as_name, as_json):
         if not case["open"]:
             back = f"; game returned to #{case['to']}" if case["to"] is not None else ""
             click.echo(f"  ruling: {case['reason']}{back}")
+
+
+@click.command()
+@click.argument("game")
+@click.argument("seat", metavar="SEAT")
+@click.option("--bot", "bot", required=True, metavar="KIND",
+              help="The bot that plays the seat (`devil bots KIND` lists them).")
+@click.option("--reason", required=True, metavar="TEXT",
+              help="Why (recorded with the event; shown in the log).")
+@click.option("--as", "as_name", metavar="NAME",
+              help="Who gives it (only the referee may: a player is refused, exit 4).")
+@id_option
+@json_option
+@click.pass_obj
+def replace(obj, game, seat, bot, reason, as_name, command_id, as_json):
+    """Hand SEAT (a player's name) to a bot from now on (the referee only; DESK-7).
+
+    A `seat_replaced` record is appended. From then on, whenever that seat may act, the
+    service plays the bot's command as that seat, seeing only that seat's view, until a
+    person must act or the game ends; if the seat may act at once, the bot plays at once.
+    The bot's choices are drawn from the game id and the log's length, so the same log
+    gives the same game again; `devil verify` re-decides every one of them. In a physical
+    game the bot makes the seat's decisions; the referee still reports the draws.
+    Refused once the game is over or when the seat is a bot's already.
+
+    \b
+    Example:
+      devil replace k3f9qz Ben --bot cautious --reason "Ben had to leave"
+    """
+    command = {"type": "replace_seat", "seat": seat, "bot": bot, "reason": reason}
+    if as_name is not None:
+        command["player"] = as_name
+    _give(obj, game, command, None, command_id, as_json)

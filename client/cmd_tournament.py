@@ -115,12 +115,14 @@ def tournament():
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",
               help="A game option every table's game must have (VALUE as JSON, else text), "
               "e.g. --option ring=12.")
+@click.option("--check-in", "check_in", is_flag=True, help="Pair only players checked in for "
+              "each round (`tournament checkin`; TOUR-7.1).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="The public seed of every "
               "draw (default: drawn now; recorded either way).")
 @json_option
 @click.pass_obj
 def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_points, fmt,
-        tiebreaks, physical, game_options, seed, as_json):
+        tiebreaks, physical, game_options, check_in, seed, as_json):
     """Create tournament NAME and register its players; prints its id.
 
     \b
@@ -148,6 +150,8 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
                 "players": names, "seed": seed}
     if attributes:
         settings["attributes"] = attributes
+    if check_in:
+        settings["check_in"] = True
     if bye_points is not None:
         settings["bye_points"] = bye_points
     organiser = _organiser(obj)
@@ -161,7 +165,8 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
     click.echo(f"  {view['name']}: {len(view['players'])} players, {view['rounds']} rounds of "
                f"{view['game']} at tables of {low} to {high}, {view['format']}; points "
                f"{','.join(map(str, view['points']))}, bye {view['bye_points']}; "
-               f"seed {view['seed']}", err=True)
+               f"seed {view['seed']}"
+               + ("; check-in before each round" if view.get("check_in") else ""), err=True)
 
 
 def _one(obj, tournament_id, as_json, action):
@@ -545,3 +550,6 @@ def simulate(obj, kind, players, rounds, table_size, seed, as_json):
 from .cmd_tournament_print import register as _register_print  # noqa: E402 (issue 22.9)
 
 _register_print(tournament, _organiser, _maps)
+from .cmd_tournament_noshow import register as _register_noshow  # noqa: E402
+
+_register_noshow(tournament)  # checkin, forfeit, swap, unpair (TOUR-7)

@@ -181,7 +181,7 @@ def slips(obj, tournament_id, round_, html_path, force, as_json):
 @json_option
 @click.pass_obj
 def publish(obj, tournament_id, off, as_json):
-    """Open the tournament's public spectator link (TOUR-9.1): anyone may then follow every
+    """Open the tournament's public spectator link (TOUR-12.1): anyone may then follow every
     table's game at /tournaments/T/watch, as a spectator token would show it (public facts
     only: no hidden card, no sealed bet), and the served standings and pairings pages link each
     table there.  A tournament is not public until its organiser says so; --off closes it.

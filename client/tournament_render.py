@@ -33,6 +33,18 @@ def describe_map(data: dict, names: list[str] | None = None) -> str:
         return f"{data['kind']} for {data['player']}: {data['points']} ({data['reason']})"
     if t == "tournament_finished":
         return f"finished: {', '.join(data['ranking'][:3])} ..."
+    if t == "player_checked_in":  # TOUR-7
+        return f"{data['player']} checked in for round {data['round']}"
+    if t == "player_forfeited":
+        how = ("the table is made again without them" if data["remade"]
+               else f"the bot {data['bot']!r} plays the seat")
+        return (f"{data['player']} forfeits at round {data['round']} table {data['table']}: "
+                f"{how} ({data['reason']})")
+    if t == "seats_swapped":
+        return (f"round {data['round']}: {data['first']} and {data['second']} swap seats "
+                f"({data['reason']})")
+    if t == "round_unpaired":
+        return f"round {data['round']}'s pairing undone ({data['reason']})"
     return str(data)
 
 

@@ -5,6 +5,8 @@
 * ``{"type": "dispute", "player": NAME, "seq": SEQ, "text": TEXT}`` (a seat; DESK-4)
 * ``{"type": "ruling", "dispute": N, "upheld": BOOL, "reason": TEXT, "to": SEQ|null}``
   (the referee; DESK-5)
+* ``{"type": "replace_seat", "seat": NAME, "bot": KIND, "reason": TEXT}`` (the referee;
+  DESK-7): a bot plays the seat from now on
 
 ``player`` on ``correct`` and ``ruling`` names the seat that tried to give it (the local
 ``--as``, a seat's token): only the referee may, so it is refused (DESK-1, exit 4).
@@ -51,6 +53,19 @@ class Ruling:
     player: str | None = None
 
 
-COMMANDS = Registry("desk command", [Correct, Dispute, Ruling])
+@tagged
+class ReplaceSeat:
+    """Seat ``seat`` (a player's name) is played by bot ``bot`` from now on, for ``reason``
+    (the referee only; DESK-7).  ``{"type": "replace_seat", "seat": NAME, "bot": KIND,
+    "reason": TEXT}``."""
+
+    TYPE: ClassVar[str] = "replace_seat"
+    seat: str
+    bot: str
+    reason: str
+    player: str | None = None
+
+
+COMMANDS = Registry("desk command", [Correct, Dispute, Ruling, ReplaceSeat])
 #: the tags of the desk's commands
 COMMAND_TYPES = frozenset(COMMANDS.by_type)

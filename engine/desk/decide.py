@@ -18,8 +18,8 @@ from typing import Callable
 import attrs
 
 from ..errors import IllegalCommand, NotAllowed, UsageError
-from .commands import Correct, Dispute, Ruling
-from .events import Corrected, DisputeRaised, RulingGiven
+from .commands import Correct, Dispute, ReplaceSeat, Ruling
+from .events import Corrected, DisputeRaised, RulingGiven, SeatReplaced
 from .state import Desk
 
 #: the longest reason or complaint (characters)
@@ -57,6 +57,8 @@ class Log:
     names: list
     over: bool
     physical: bool
+    #: the bot names of the game's kind (engine.bots.bot_names); empty: not checked
+    bots: tuple = ()
 
 
 def clean_text(text, what: str) -> str:
@@ -82,11 +84,12 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
     """The events ``command`` (a :mod:`engine.desk.commands` object) causes, given by
     ``actor`` (REFEREE, a seat index, or ``"console"``: the local CLI, acting as the seat
     ``command.player`` names, else as the referee), on a log described by ``log``."""
-    if isinstance(command, (Correct, Ruling)):
+    if isinstance(command, (Correct, Ruling, ReplaceSeat)):
         named = seat_named(command.player, log.names)
         seat = None if actor is REFEREE else named if actor == "console" else actor
         if seat is not None:
-            what = "correct a game" if isinstance(command, Correct) else "give a ruling"
+            what = ("correct a game" if isinstance(command, Correct) else "give a ruling"
+                    if isinstance(command, Ruling) else "hand a seat to a bot")
             raise NotAllowed(f"DESK-1: only the referee may {what}; {log.names[seat]} may "
                              "raise a dispute instead (`devil dispute GAME SEQ TEXT`)")
     if isinstance(command, Correct):
@@ -114,6 +117,8 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
             check_to(desk, log, command.to)
             events.append(Corrected(command.to, reason, desk.epoch + 1))
         return events
+    if isinstance(command, ReplaceSeat):
+        return [replace_seat(desk, command, log)]
     if isinstance(command, Dispute):
         text = clean_text(command.text, "the text of a dispute")
         seat = seat_named(command.player, log.names)
@@ -133,6 +138,27 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
                                            f"correction at record {desk.voided[command.seq]}")
         return [DisputeRaised(len(desk.cases) + 1, command.seq, seat, text)]
     raise UsageError(f"{type(command).__name__} is not a desk command")  # pragma: no cover
+
+
+def replace_seat(desk: Desk, command: ReplaceSeat, log: Log) -> SeatReplaced:
+    """The record of a seat handed to a bot (DESK-7): refused (IllegalCommand) once the game
+    is over or when the seat is a bot's already; UsageError for an unknown seat or bot name,
+    or an empty reason."""
+    reason = clean_text(command.reason, "the reason of a seat's replacement")
+    seat = seat_named(command.seat, log.names)
+    assert seat is not None  # a name, checked above
+    if log.over:
+        raise IllegalCommand("DESK-7", "the game is over: no seat is left to play")
+    if seat in desk.replaced:
+        raise IllegalCommand("DESK-7", f"{log.names[seat]}'s seat is played by the bot "
+                                       f"{desk.replaced[seat][0]!r} already (since record "
+                                       f"{desk.replaced[seat][2]})")
+    if not isinstance(command.bot, str) or not command.bot:
+        raise UsageError("name the bot that takes the seat (--bot KIND)")
+    if log.bots and command.bot not in log.bots:
+        raise UsageError(f"DESK-7: no bot {command.bot!r} for this game (bots: "
+                         f"{', '.join(log.bots)})")
+    return SeatReplaced(seat, command.bot, reason)
 
 
 def check_to(desk: Desk, log: Log, to: int) -> None:
@@ -176,6 +202,11 @@ def command_for(events: list, actor: int, names: list):
         return Correct(first.to, first.reason), who
     if type(first) is RulingGiven and len(events) <= 2:
         return Ruling(first.dispute, first.upheld, first.reason, first.to), who
+    if type(first) is SeatReplaced and len(events) == 1:
+        if not 0 <= first.seat < len(names):
+            raise ValueError(f"seat_replaced names seat {first.seat}, "
+                             "which the game does not have")
+        return ReplaceSeat(names[first.seat], first.bot, first.reason), who
     if type(first) is DisputeRaised and len(events) == 1:
         if not 0 <= first.seat < len(names):
             raise ValueError(f"dispute_raised names seat {first.seat}, "

@@ -1,6 +1,6 @@
 """The desk's events (docs/log-format.md, "Events of the referee's desk"), in every kind's log.
 
-All three are public: every seat's stream carries them whole.
+All of them are public: every seat's stream carries them whole.
 """
 
 from __future__ import annotations
@@ -52,9 +52,23 @@ class RulingGiven:
     to: int | None = None
 
 
+@tagged
+class SeatReplaced:
+    """The referee hands seat ``seat`` to bot ``bot`` (a bot name of the game's kind,
+    engine.bots) from this record on, with a ``reason`` (DESK-7): the service plays that
+    seat's commands whenever it may act, from the seat's own view (engine.service.autoplay).
+    A tournament's forfeit records it (TOUR-7.3)."""
+
+    TYPE: ClassVar[str] = "seat_replaced"
+    seat: int
+    bot: str
+    reason: str
+
+
 #: the desk's event classes and their tags
-DESK_CLASSES: frozenset[type[Corrected] | type[DisputeRaised] | type[RulingGiven]] = frozenset(
-    {Corrected, DisputeRaised, RulingGiven})
+DESK_CLASSES: frozenset[type[Corrected] | type[DisputeRaised] | type[RulingGiven]
+                        | type[SeatReplaced]] = frozenset(
+    {Corrected, DisputeRaised, RulingGiven, SeatReplaced})
 DESK_TYPES = frozenset(cls.TYPE for cls in DESK_CLASSES)
 CORRECTED = Corrected.TYPE
 

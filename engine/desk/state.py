@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from .events import Corrected, DisputeRaised, RulingGiven
+from .events import Corrected, DisputeRaised, RulingGiven, SeatReplaced
 
 
 @attrs.define
@@ -66,7 +66,8 @@ class Desk:
 
     ``voids``: every correction's :class:`Void`, in log order; ``voided``: voided sequence
     number -> the correction that voided it; ``desk_seqs``: the sequence numbers of the desk's
-    own records; ``cases``: dispute number -> :class:`Case`; ``epoch``: corrections so far.
+    own records; ``cases``: dispute number -> :class:`Case`; ``epoch``: corrections so far;
+    ``replaced``: seat -> ``(bot name, reason, record)`` of each seat a bot plays (DESK-7).
     """
 
     voids: list = attrs.field(factory=list)
@@ -74,6 +75,7 @@ class Desk:
     desk_seqs: set = attrs.field(factory=set)
     cases: dict = attrs.field(factory=dict)
     epoch: int = 0
+    replaced: dict = attrs.field(factory=dict)
 
     def apply(self, seq: int, event) -> bool:
         """Take in the desk record ``seq``; True when it is a correction (every fold must then
@@ -96,6 +98,8 @@ class Desk:
         if kind is DisputeRaised:
             self.cases[event.dispute] = Case(event.dispute, seq, event.about, event.seat,
                                              event.text)
+        elif kind is SeatReplaced:
+            self.replaced[event.seat] = (event.bot, event.reason, seq)
         elif kind is RulingGiven:
             case = self.cases.get(event.dispute)
             if case is not None:
@@ -133,16 +137,23 @@ class Desk:
             out["voided"] = [void.to_json() for void in self.voids]
         if self.cases:
             out["disputes"] = [case.to_json(names) for case in self.cases.values()]
+        if self.replaced:
+            out["replaced"] = [
+                {"seat": seat, "player": names[seat] if names and 0 <= seat < len(names)
+                 else None, "bot": bot, "reason": reason, "at": at}
+                for seat, (bot, reason, at) in sorted(self.replaced.items())]
         return out
 
     # -- plain data for snapshots (a snapshot may hold data, not classes of its own) ----------
     def to_plain(self) -> dict:
         return {"voids": [attrs.astuple(v) for v in self.voids], "voided": dict(self.voided),
                 "desk_seqs": set(self.desk_seqs),
-                "cases": [attrs.astuple(c) for c in self.cases.values()], "epoch": self.epoch}
+                "cases": [attrs.astuple(c) for c in self.cases.values()], "epoch": self.epoch,
+                "replaced": {s: list(r) for s, r in self.replaced.items()}}
 
     @classmethod
     def from_plain(cls, data: dict) -> "Desk":
         cases = [Case(*c) for c in data["cases"]]
         return cls([Void(*v) for v in data["voids"]], dict(data["voided"]),
-                   set(data["desk_seqs"]), {c.number: c for c in cases}, int(data["epoch"]))
+                   set(data["desk_seqs"]), {c.number: c for c in cases}, int(data["epoch"]),
+                   {int(s): tuple(r) for s, r in (data.get("replaced") or {}).items()})

@@ -101,6 +101,11 @@ def _desk_check(desk) -> str:
         open_ = len(desk.open_cases())
         parts.append(f"{len(desk.cases)} dispute{'s' if len(desk.cases) != 1 else ''}"
                      f" ({open_} open)")
+    if desk.replaced:  # DESK-7: the bots' commands are re-decided like a person's
+        parts.append(f"{len(desk.replaced)} seat{'s' if len(desk.replaced) != 1 else ''} "
+                     "played by a bot (" + ", ".join(
+                         f"seat {s} by {b!r} from #{at}"
+                         for s, (b, _r, at) in sorted(desk.replaced.items())) + ")")
     return ("referee's desk: " + ", ".join(parts)
             + "; the game is checked with the voids applied")
 

@@ -212,8 +212,11 @@ class GameService:
                      ) -> steps.Steps:
         """:meth:`submit` as a path of steps (engine.service.steps): the HTTP app drives it on
         its event loop, the appends going to the store's group-commit writer."""
+        from .autoplay import then_bots
+
         self.signing.ready()  # a damaged signing key refuses before anything is appended
-        return commands.submit_steps(self, game, command, actor, command_id)
+        # a seat the referee handed to a bot (DESK-7) is played after the command
+        return then_bots(self, commands.submit_steps(self, game, command, actor, command_id))
 
     # -- receipts, seals, chance --------------------------------------------------------------
     def signer(self):

@@ -188,7 +188,7 @@ def _decide_game(store, loaded, command, actor) -> tuple[Any, list]:
 
 
 def _decide_desk(loaded, command, actor) -> tuple[Any, list]:
-    """``(acting, events)`` of a desk command (engine.desk.decide: DESK-1 to 5)."""
+    """``(acting, events)`` of a desk command (engine.desk.decide: DESK-1 to 5, 7)."""
     from ..desk.commands import Dispute
     from ..desk.decide import Log, decide
     from ..desk.state import Desk
@@ -197,13 +197,24 @@ def _decide_desk(loaded, command, actor) -> tuple[Any, list]:
     names = rules.seats(state)
     records = loaded.records
     log = Log(loaded.head.seq, 1 + records[0].left, lambda seq: records[seq - 1].left,
-              names, bool(rules.is_over(state)), bool(rules.physical(state)))
+              names, bool(rules.is_over(state)), bool(rules.physical(state)),
+              _bots(rules) if getattr(command, "TYPE", "") == "replace_seat" else ())
     events = decide(loaded.desk or Desk(), command, actor, log)
     acting = REFEREE
     if isinstance(command, Dispute):  # recorded as given by the seat itself
         acting = (actor if actor not in (CONSOLE, REFEREE)
                   else names.index(command.player) if actor == CONSOLE else REFEREE)
     return acting, events
+
+
+def _bots(rules) -> tuple:
+    """The bot names of ``rules``' kind (DESK-7 checks a replacement's bot against them)."""
+    from ..bots import bot_names
+
+    try:
+        return tuple(bot_names(rules.kind))
+    except DevilError:
+        return ("-",)  # a kind without bots: no name fits
 
 
 def _answer(service, loaded, records: list[Record], events: list, repeated: bool) -> Submitted:

@@ -39,6 +39,7 @@ def view(state, viewer=None) -> dict:
                                "winners": list(result.winners)}})
         rounds.append({"round": number, "closed": state.closed >= number, "tables": tables,
                        "byes": list(state.byes.get(number, []))})
+    from .noshow import view as noshow_view
     from .rules import measure_of
 
     measure = measure_of(state)
@@ -50,7 +51,7 @@ def view(state, viewer=None) -> dict:
             "round": state.round, "closed": state.closed, "finished": state.finished,
             "players": list(state.players), "dropped": sorted(state.dropped),
             "attributes": {p: dict(a) for p, a in state.attributes.items()},
-            "paired": rounds, "standings": rows(state, measure)}
+            "paired": rounds, "standings": rows(state, measure), **noshow_view(state)}
 
 
 def summary(state) -> dict:

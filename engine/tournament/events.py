@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 import attrs
 
 from ..codec import Registry, tagged
+from . import noshow_events as _noshow
 
 
 @tagged
@@ -52,6 +53,8 @@ class TournamentCreated:
     players: list[str]
     seed: int
     attributes: dict[str, dict[str, str]] = attrs.field(factory=dict)
+    #: only checked-in players are paired (TOUR-7.1); a stream recorded before has False
+    check_in: bool = False
 
 
 @tagged
@@ -152,7 +155,7 @@ class TournamentFinished:
 @tagged
 class TournamentPublished:
     """The organiser opened (``public`` true) or closed the tournament's spectator link: while
-    open, anyone may follow every table's game as its spectator may, with no token (TOUR-9.1;
+    open, anyone may follow every table's game as its spectator may, with no token (TOUR-12.1;
     engine.tournament.printing)."""
 
     TYPE: ClassVar[str] = "tournament_published"
@@ -161,7 +164,8 @@ class TournamentPublished:
 
 EVENTS = Registry("tournament event", [
     TournamentCreated, PlayerAdded, PlayerDropped, RoundPaired, GameAttached, ResultRecorded,
-    RoundClosed, PointsAdjusted, TournamentFinished, TournamentPublished])
+    RoundClosed, PointsAdjusted, TournamentFinished, TournamentPublished,
+    *_noshow.EVENT_CLASSES])
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -244,11 +248,11 @@ class Adjust:
 
 @tagged
 class Publish:
-    """Open (``public`` true) or close the tournament's spectator link (TOUR-9.1)."""
+    """Open (``public`` true) or close the tournament's spectator link (TOUR-12.1)."""
 
     TYPE: ClassVar[str] = "publish"
     public: bool = True
 
 
 COMMANDS = Registry("tournament command", [Add, Drop, Pair, Attach, RecordResult, Close, Adjust,
-                                           Publish])
+                                           Publish, *_noshow.COMMAND_CLASSES])

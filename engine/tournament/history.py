@@ -24,6 +24,7 @@ from typing import Any
 import attrs
 
 from . import events as ev
+from . import noshow_events as _noshow
 from .standings import fraction, show
 
 
@@ -119,3 +120,24 @@ register(ev.PlayerDropped, "drop",
 register(ev.PointsAdjusted, lambda e: e.kind,
          lambda e, c: f"{e.player}: {_points(e.points)} "
          f"point{'' if abs(fraction(e.points)) == 1 else 's'} ({e.reason})")
+register(ev.TournamentPublished, "spectator link",
+         lambda e, c: "the public spectator link opened" if e.public
+         else "the public spectator link closed")
+
+
+def _reason(text: str) -> str:
+    return f" ({text})" if text else ""
+
+
+# check-in, forfeits, swaps and unpairings (TOUR-7; engine/tournament/noshow_events.py)
+register(_noshow.PlayerCheckedIn, "check-in", lambda e, c: None)  # one a player a round: noise
+register(_noshow.PlayerForfeited, "forfeit",
+         lambda e, c: f"{e.player} forfeits round {e.round}, table {e.table}: "
+         + ("the table was made again without them" if e.remade
+            else f"their seat is played by the bot {e.bot or 'of the game'}")
+         + _reason(e.reason))
+register(_noshow.SeatsSwapped, "swap",
+         lambda e, c: f"{e.first} and {e.second} swapped seats in round {e.round}"
+         + _reason(e.reason))
+register(_noshow.RoundUnpaired, "unpair",
+         lambda e, c: f"round {e.round}'s pairing undone" + _reason(e.reason))

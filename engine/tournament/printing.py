@@ -43,7 +43,7 @@ def after(events: list, round_: int) -> tuple[TournamentState, list]:
     """The state and events as they stood when round ``round_`` closed: the stream folded up to
     that round's RoundClosed (a penalty, late entry or drop recorded later, even one given for
     round ``round_``, is left out: the sheet printed then did not have it).  IllegalCommand
-    (TOUR-9.2) when round ``round_`` has not closed."""
+    (TOUR-12.2) when round ``round_`` has not closed."""
     cut: list = []
     for event in events:
         cut.append(event)
@@ -53,7 +53,7 @@ def after(events: list, round_: int) -> tuple[TournamentState, list]:
             cut.extend(e for e in rest if type(e) is ev.TournamentFinished)
             return fold(cut), cut
     closed = fold(events).closed
-    raise IllegalCommand("TOUR-9.2", f"round {round_} has not closed: the standings after a "
+    raise IllegalCommand("TOUR-12.2", f"round {round_} has not closed: the standings after a "
                          f"round are those of a closed round (closed so far: "
                          f"{'none' if closed == 0 else f'1 to {closed}'})")
 
@@ -79,12 +79,12 @@ def pairings(state: TournamentState, tournament: str, events: list,
     """Round ``round_``'s pairings (default: the last paired round): ``{"tournament", "name",
     "game", "round", "closed" (this round), "public", "tables": [{"table", "players" (seat
     order), "first", "game" (id or None), "result": None or {"places", "points"}}], "byes",
-    "history"}``.  IllegalCommand (TOUR-9.2) for a round not paired."""
+    "history"}``.  IllegalCommand (TOUR-12.2) for a round not paired."""
     if round_ is None and state.round == 0:
-        raise IllegalCommand("TOUR-9.2", "no round is paired yet: pair round 1 first")
+        raise IllegalCommand("TOUR-12.2", "no round is paired yet: pair round 1 first")
     round_ = state.round if round_ is None else round_
     if round_ not in state.tables:
-        raise IllegalCommand("TOUR-9.2", f"round {round_} is not paired: rounds paired so far: "
+        raise IllegalCommand("TOUR-12.2", f"round {round_} is not paired: rounds paired so far: "
                              + ("none" if state.round == 0 else f"1 to {state.round}"))
     tables = []
     for index, table in enumerate(state.tables[round_], 1):
@@ -335,5 +335,5 @@ class Printer:
         return measure_of(self.service.state(tournament))
 
     def publish(self, tournament: str, public: bool = True) -> list:
-        """Open or close the public spectator link (TOUR-9.1); the events recorded."""
+        """Open or close the public spectator link (TOUR-12.1); the events recorded."""
         return list(self.service.submit(tournament, ev.Publish(public=public)).events)

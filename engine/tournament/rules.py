@@ -18,6 +18,7 @@ import attrs
 from ..errors import IllegalCommand, UsageError
 from ..game import MAX_NAME, ROLE_NAMES, rules_for
 from . import events as ev
+from . import noshow
 from .pairing import repeats, seat, swiss
 from .standings import TIEBREAKS, compute, fraction, table_points
 
@@ -42,7 +43,8 @@ class TournamentState:
     ``games``: (round, table) -> game id; ``attached``: game id -> (round, table);
     ``results``: (round, table) -> ResultRecorded; ``adjustments``; ``finished``; ``firsts``:
     name -> games started (for balancing); ``attributes``: name -> the player's attributes
-    (club, rating, ...; registration)."""
+    (club, rating, ...; registration); ``checkins``: round -> names checked in (TOUR-7.1);
+    ``forfeits``: (round, table) -> names who forfeited there (TOUR-7.2, 7.3)."""
 
     created: Any = None
     players: list = attrs.field(factory=list)
@@ -60,14 +62,18 @@ class TournamentState:
     ranking: list = attrs.field(factory=list)
     firsts: dict = attrs.field(factory=dict)
     attributes: dict = attrs.field(factory=dict)
-    #: the spectator link is open (TournamentPublished; TOUR-9.1)
+    #: the spectator link is open (TournamentPublished; TOUR-12.1)
     public: bool = False
+    checkins: dict = attrs.field(factory=dict)
+    forfeits: dict = attrs.field(factory=dict)
 
-    def active(self, round_: int) -> list[str]:
+    def active(self, round_: int, checked: bool = True) -> list[str]:
         """Players who play round ``round_`` (registered by then, not dropped), in
-        registration order."""
-        return [p for p in self.players if self.joined[p] <= round_
-                and not (p in self.dropped and self.dropped[p] <= round_)]
+        registration order; with ``checked`` and a check-in tournament only those checked in
+        for it (TOUR-7.1)."""
+        out = [p for p in self.players if self.joined[p] <= round_
+               and not (p in self.dropped and self.dropped[p] <= round_)]
+        return noshow.pool(self, round_, out) if checked else out
 
     def places(self) -> dict[str, list[float]]:
         """name -> each earlier seat as a fraction of the way round its table (0 first)."""
@@ -174,7 +180,8 @@ def setup(options: dict, chance=None) -> list:
     """The first event from the new tournament's options (see :class:`ev.TournamentCreated`;
     ``table_size`` is ``[min, max]``).  Raises UsageError with the reason."""
     known = {"name", "game", "options", "format", "points", "bye_points", "rounds",
-             "table_size", "tiebreaks", "players", "seed", "physical", "attributes"}
+             "table_size", "tiebreaks", "players", "seed", "physical", "attributes",
+             "check_in"}
     unknown = set(options) - known
     if unknown:
         raise UsageError(f"unknown tournament option(s): {', '.join(sorted(unknown))}")
@@ -227,13 +234,17 @@ def setup(options: dict, chance=None) -> list:
     if len(players) > MAX_PLAYERS:
         raise UsageError(f"at most {MAX_PLAYERS} players")
     attributes = check_attributes(options.get("attributes"), players)
+    check_in = options.get("check_in", False)
+    if not isinstance(check_in, bool):
+        raise UsageError("check_in is true or false")
     seed = options.get("seed")
     if type(seed) is not int or not 0 <= seed < 2**63:
         raise UsageError("the tournament's seed is a whole number from 0 to 2**63 - 1")
     return [ev.TournamentCreated(
         name=name.strip(), game=kind, options=game_options, format=fmt, points=list(points),
         bye_points=bye_points, rounds=rounds, table_min=low, table_max=high,
-        tiebreaks=tiebreaks, players=players, seed=seed, attributes=attributes)]
+        tiebreaks=tiebreaks, players=players, seed=seed, attributes=attributes,
+        check_in=check_in)]
 
 
 # -- evolve ----------------------------------------------------------------------------------
@@ -270,6 +281,8 @@ def evolve(state: TournamentState, event) -> TournamentState:
         state.ranking = list(event.ranking)
     elif t is ev.TournamentPublished:
         state.public = event.public
+    elif t in noshow.EVENT_TYPES:
+        noshow.apply(state, event)
     return state
 
 
@@ -445,6 +458,8 @@ def decide(state: TournamentState, command, chance=None) -> list:
                 or (command.points is not None and len(command.points) != n)):
             raise UsageError("the result does not fit the table's seats")
         points = table_points(created.points, command.places, command.share, command.points)
+        points = noshow.forfeit_points(state, command.round, command.table, command.places,
+                                       command.share, points, command.points)
         return [ev.ResultRecorded(
             round=command.round, table=command.table, game=command.game, seq=command.seq,
             link=command.link, places=list(command.places), values=list(command.values),
@@ -484,16 +499,19 @@ def decide(state: TournamentState, command, chance=None) -> list:
         if type(command.public) is not bool:
             raise UsageError("publish: \"public\" is true or false")
         if command.public == state.public:
-            raise IllegalCommand("TOUR-9.1", "the spectator link is already "
+            raise IllegalCommand("TOUR-12.1", "the spectator link is already "
                                  + ("open" if state.public else "closed"))
         return [ev.TournamentPublished(public=command.public)]
+    if t in noshow.TYPES:
+        _open(state)
+        return noshow.decide(state, command)
     raise UsageError(f"not a tournament command: {type(command).__name__}")
 
 
 def _copy(state: TournamentState) -> TournamentState:
     return attrs.evolve(state, results=dict(state.results), tables=dict(state.tables),
                         byes=dict(state.byes), adjustments=list(state.adjustments),
-                        dropped=dict(state.dropped))
+                        dropped=dict(state.dropped), forfeits=dict(state.forfeits))
 
 
 def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
@@ -509,7 +527,8 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
                  "table_size": [first.table_min, first.table_max],
                  "tiebreaks": list(first.tiebreaks), "players": list(first.players),
                  "seed": first.seed,
-                 "attributes": {p: dict(a) for p, a in first.attributes.items()}}, [])
+                 "attributes": {p: dict(a) for p, a in first.attributes.items()},
+                 **({"check_in": True} if first.check_in else {})}, [])
     if t is ev.PlayerAdded:
         return ev.Add(player=first.player), []
     if t is ev.PlayerDropped:
@@ -536,6 +555,9 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
                          kind=first.kind), []
     if t is ev.TournamentPublished:
         return ev.Publish(public=first.public), []
+    again = noshow.command_for(first)
+    if again is not None:
+        return again, []
     raise ValueError(f"no command gives {first.TYPE} first")
 
 

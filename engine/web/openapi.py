@@ -320,7 +320,11 @@ def _tournament_paths() -> dict:
             [_T])},
         "/tournaments/{tournament}/commands": {"post": _op(
             "A tournament command: {type: add|drop|penalty|pair|attach|close-round, ...}; pair "
-            "creates each table's game and answers every player's seat token", organiser,
+            "creates each table's game and answers every player's seat token. No-shows and "
+            "overrides (TOUR-7): {type: checkin, player}, {type: forfeit, player, reason, "
+            "bot?}, {type: swap, first, second, reason}, {type: unpair, reason}; a table made "
+            "again answers its new game's seat tokens (tokens: game -> name -> token)",
+            organiser,
             {"200": _json({"type": "object"}, "Recorded."),
              "409": _json(_ref("Error"), "Refused (rule holds the TOUR rule id); nothing "
                           "recorded."),

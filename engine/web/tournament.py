@@ -4,8 +4,9 @@ docs/tournaments.md, docs/service.md).  Mounted by :func:`engine.web.app.create_
 * ``POST /tournaments``: a new tournament (the body: the settings of
   :func:`engine.tournament.rules.setup`), 201 ``{"tournament"}``;
 * ``POST /tournaments/{t}/commands``: ``{"type": "add"|"drop"|"penalty"|"pair"|"attach"|
-  "close-round", ...}`` (see :data:`FIELDS`); ``pair`` creates each table's game and answers
-  with every player's seat token;
+  "close-round"|"checkin"|"forfeit"|"swap"|"unpair", ...}`` (see :data:`FIELDS`); ``pair``
+  creates each table's game and answers with every player's seat token (a forfeit's remade
+  table and a swap's tables too, under ``tokens``: game -> name -> token);
 * ``GET /tournaments/{t}``: the tournament's view with the open round's games;
 * ``GET /tournaments/{t}/bundle.zip``: the bundle (engine.tournament.bundle), organiser only;
 * ``GET /tournaments/{t}/standings`` (JSON) and ``/standings.html`` (the page with points by
@@ -28,6 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import UsageError
+from ..tournament.noshow_ops import FIELDS as NOSHOW_FIELDS
 from .auth import keys_equal
 from .errors import ApiError
 
@@ -35,7 +37,7 @@ from .errors import ApiError
 FIELDS = {"add": {"player"}, "drop": {"player", "reason"},
           "penalty": {"player", "points", "reason", "correction"},
           "pair": {"seating", "byes", "games"}, "attach": {"game", "log", "table"},
-          "close-round": set()}
+          "close-round": set(), **NOSHOW_FIELDS}
 
 
 class TournamentApi:
@@ -129,9 +131,28 @@ class TournamentApi:
                     **tournaments.attach(tid, source or "", table=table, data=data)}
         elif kind == "close-round":
             return {"tournament": tid, **tournaments.close_round(tid)}
+        elif kind in NOSHOW_FIELDS:  # checkin, forfeit, swap, unpair (TOUR-7)
+            return self._noshow(tid, kind, body)
         assert events is not None  # add, drop and penalty (FIELDS' other kinds answered above)
         rules = tournaments.service.load(tid).rules
         return {"tournament": tid, "events": [rules.events.to_map(e) for e in events]}
+
+    def _noshow(self, tid: str, kind: str, body: dict) -> dict:
+        """A TOUR-7 operation (engine.tournament.noshow_ops.run); a table's new game answers
+        its seats' tokens, as ``pair`` does."""
+        from ..tournament.noshow_ops import run
+
+        issued: dict[str, dict] = {}
+
+        def private(game: str, names: list[str]) -> dict:
+            plain, document = self.api.book.mint(game, names)
+            issued[game] = plain
+            return {"tokens": document}
+
+        answer = run(self.tournaments, tid, kind, body, private=private)
+        if issued:
+            answer["tokens"] = issued
+        return answer
 
     async def show(self, request: Request) -> Response:
         self.organiser(request)

@@ -13,7 +13,7 @@ Public, like a sheet on the wall (no token):
   tournament's stream (or, with ``game``, that attached game's) is longer than V, or after S
   seconds (at most 30): what the live pages wait on;
 * ``GET /tournaments/{t}/watch``, ``/watch/{game}`` (HTML) and ``/watch/{game}/data`` (JSON):
-  the public spectator link of a published tournament (TOUR-9.1): every table's game as its
+  the public spectator link of a published tournament (TOUR-12.1): every table's game as its
   spectator token would show it (the public view and stream: nothing hidden), 404 otherwise.
 
 The organiser's key: ``GET /tournaments/{t}/slips.html[?round=N]`` (one slip per table) and
@@ -281,7 +281,7 @@ def openapi_paths(_op, _json, _T: dict) -> dict:
     and its tournament parameter ``_T`` (given, not imported: openapi imports this module)."""
     errors = {"400": {"$ref": "#/components/responses/BadRequest"},
               "404": {"$ref": "#/components/responses/NotFound"},
-              # a round not paired or not closed (TOUR-9.2), a link already open (TOUR-9.1)
+              # a round not paired or not closed (TOUR-12.2), a link already open (TOUR-12.1)
               "409": {"$ref": "#/components/responses/BadRequest"}}
     keyed = {**errors, "401": {"$ref": "#/components/responses/Unauthorized"},
              "403": {"$ref": "#/components/responses/Forbidden"}}

@@ -77,3 +77,15 @@ def test_referees_logs_attached_over_http(server, tmp_path):
     assert "2 games and the tournament stream" in devil(server, "bundle", t, out).output
     checked = CliRunner().invoke(cli, ["tournament", "verify", str(out) + ".zip"])
     assert checked.exit_code == 0 and f"verified: {t}" in checked.output
+
+
+def test_checkin_and_forfeit_over_http(server):
+    t = devil(server, "new", "Door cup", "--game", "atkr", "--rounds", "1", "--table-size",
+              "3-3", "--check-in", "--seed", "4", *players("ABCD")).stdout.strip()
+    for name in "ABC":
+        assert devil(server, "checkin", t, name).output == f"{name} checked in for round 1\n"
+    assert "TOUR-7.1" in devil(server, "checkin", t, "A", code=1).output
+    devil(server, "pair", t)  # A, B, C at one table of 3; D not checked in
+    gone = devil(server, "forfeit", t, "B", "--reason", "no-show")
+    # atkr seats 2: the table is made again, its new game's seat tokens printed
+    assert "the table is made again as" in gone.output and " token for " in gone.output

@@ -103,7 +103,7 @@ def test_pairings_of_a_round(event):
         "2,,,J,false,bye"]
     first = Printer(d.service).pairings(t, 1)
     assert first["tables"][1]["players"] == list("EFGH") and first["byes"] == ["I"]
-    with pytest.raises(IllegalCommand, match="TOUR-9.2: round 3 is not paired"):
+    with pytest.raises(IllegalCommand, match="TOUR-12.2: round 3 is not paired"):
         Printer(d.service).pairings(t, 3)
 
 
@@ -126,7 +126,7 @@ def test_standings_after_round_one_leave_out_what_came_later(event):
         ("A", 12), ("B", 10), ("E", 9), ("H", 6.5), ("I", 5), ("C", 4), ("F", 2.5),
         ("G", 2.5), ("J", 2), ("D", 1)]
     assert Printer(d.service).standings(t, 2)["standings"] == final["standings"]
-    with pytest.raises(IllegalCommand, match=r"TOUR-9.2: round 3 has not closed.*1 to 2"):
+    with pytest.raises(IllegalCommand, match=r"TOUR-12.2: round 3 has not closed.*1 to 2"):
         Printer(d.service).standings(t, 3)
 
 
@@ -167,9 +167,9 @@ def test_explain_gives_each_tiebreaks_inputs(event):
 def test_nothing_to_print_before_round_one():
     d = organiser()
     t = d.create(fixed(PLAYERS, game="atkr", options={"physical": True}))
-    with pytest.raises(IllegalCommand, match="TOUR-9.2: no round is paired yet"):
+    with pytest.raises(IllegalCommand, match="TOUR-12.2: no round is paired yet"):
         Printer(d.service).pairings(t)
-    with pytest.raises(IllegalCommand, match="TOUR-9.2: round 1 has not closed.*none"):
+    with pytest.raises(IllegalCommand, match="TOUR-12.2: round 1 has not closed.*none"):
         Printer(d.service).standings(t, 1)
 
 
@@ -230,7 +230,7 @@ def test_the_cli(tmp_path):
     slips = run("slips", t, "--html", str(tmp_path / "s.html"))
     assert slips.exit_code == 0 and "2 slips for round 2" in slips.output
     refused = run("standings", t, "--after", "3")
-    assert refused.exit_code == 1 and "TOUR-9.2" in refused.output
+    assert refused.exit_code == 1 and "TOUR-12.2" in refused.output
     assert "Traceback" not in refused.output
     assert run("slips", t).exit_code == 2  # --html is required
     again = run("slips", t, "--html", str(tmp_path / "s.html"))
@@ -238,7 +238,7 @@ def test_the_cli(tmp_path):
     published = run("publish", t)
     assert published.exit_code == 0 and "spectator link is open" in published.output
     twice = run("publish", t)
-    assert twice.exit_code == 1 and "TOUR-9.1: the spectator link is already open" in twice.output
+    assert twice.exit_code == 1 and "TOUR-12.1: the spectator link is already open" in twice.output
     assert run("publish", t, "--off").exit_code == 0
     from engine.replay import verify_bytes
 

@@ -33,7 +33,7 @@ def test_pairings_standings_explain_history_slips():
         after = http.get(f"/tournaments/{t}/standings/after/1").json()
         assert {r["player"]: r["points"] for r in after["standings"]}["C"] == 2
         late = http.get(f"/tournaments/{t}/standings/after/3")
-        assert late.status_code == 409 and late.json()["rule"] == "TOUR-9.2"
+        assert late.status_code == 409 and late.json()["rule"] == "TOUR-12.2"
         assert http.get(f"/tournaments/{t}/standings/after/x").status_code == 400
         explained = http.get(f"/tournaments/{t}/explain", params={"after": 1}).json()
         assert explained["after"] == 1
@@ -79,7 +79,7 @@ def test_the_spectator_link_shows_no_hidden_card():
         assert opened.status_code == 200 and opened.json()["events"] == [
             {"type": "tournament_published", "public": True}]
         again = http.post(f"/tournaments/{t}/publish", json={}, headers=AUTH)
-        assert again.status_code == 409 and again.json()["rule"] == "TOUR-9.1"
+        assert again.status_code == 409 and again.json()["rule"] == "TOUR-12.1"
         data = http.get(f"/tournaments/{t}/watch/{game}/data").json()
         assert (data["round"], data["table"]) == (1, 1)
         # exactly the spectator's view: every seat's items, society and profession hidden
