@@ -36,7 +36,9 @@ class TournamentCreated:
     order, seats, first players, the final draw tiebreak); ``attributes``: name -> the
     player's attributes from a players file's further columns (``{"club": "Köln", "rating":
     "1500"}``, text, in the file's column order; only players who have any, in registration
-    order; a stream recorded before attributes existed has none)."""
+    order; a stream recorded before attributes existed has none); ``final_table``: the
+    players at each final table after the Swiss rounds (0: no final; TOUR-10),
+    ``final_tables``: how many final tables (a top cut)."""
 
     TYPE: ClassVar[str] = "tournament_created"
     name: str
@@ -52,6 +54,8 @@ class TournamentCreated:
     players: list[str]
     seed: int
     attributes: dict[str, dict[str, str]] = attrs.field(factory=dict)
+    final_table: int = 0
+    final_tables: int = 1
 
 
 @tagged

@@ -98,8 +98,11 @@ class Organiser:
         events = self.submit(tournament, ev.Pair(round=state.round + 1, seating=seating,
                                                  byes=byes))
         paired = events[0]
+        from .finals import is_final
+
         out = {"round": paired.round, "tables": [], "byes": list(paired.byes),
-               "repeats": paired.repeats, "skipped": []}
+               "repeats": paired.repeats, "skipped": [],
+               "final": is_final(created, paired.round)}
         for number, table in enumerate(paired.tables, 1):
             row = {"table": number, "players": list(table.players), "first": table.first,
                    "game": None}
@@ -303,6 +306,8 @@ class Organiser:
         return {"tournament": tournament, "name": state.created.name,
                 "game": state.created.game, "round": state.round, "closed": state.closed,
                 "rounds": state.created.rounds, "finished": state.finished,
+                "final_table": state.created.final_table,
+                "final_tables": state.created.final_tables,
                 "measure": measure, "standings": table}
 
     @staticmethod

@@ -18,6 +18,7 @@ import attrs
 from ..errors import IllegalCommand, UsageError
 from ..game import MAX_NAME, ROLE_NAMES, rules_for
 from . import events as ev
+from . import finals
 from .pairing import repeats, seat, swiss
 from .standings import TIEBREAKS, compute, fraction, table_points
 
@@ -172,7 +173,8 @@ def setup(options: dict, chance=None) -> list:
     """The first event from the new tournament's options (see :class:`ev.TournamentCreated`;
     ``table_size`` is ``[min, max]``).  Raises UsageError with the reason."""
     known = {"name", "game", "options", "format", "points", "bye_points", "rounds",
-             "table_size", "tiebreaks", "players", "seed", "physical", "attributes"}
+             "table_size", "tiebreaks", "players", "seed", "physical", "attributes",
+             *finals.OPTIONS}
     unknown = set(options) - known
     if unknown:
         raise UsageError(f"unknown tournament option(s): {', '.join(sorted(unknown))}")
@@ -228,10 +230,12 @@ def setup(options: dict, chance=None) -> list:
     seed = options.get("seed")
     if type(seed) is not int or not 0 <= seed < 2**63:
         raise UsageError("the tournament's seed is a whole number from 0 to 2**63 - 1")
+    final_table, final_tables = finals.check(options, low, high)
     return [ev.TournamentCreated(
         name=name.strip(), game=kind, options=game_options, format=fmt, points=list(points),
         bye_points=bye_points, rounds=rounds, table_min=low, table_max=high,
-        tiebreaks=tiebreaks, players=players, seed=seed, attributes=attributes)]
+        tiebreaks=tiebreaks, players=players, seed=seed, attributes=attributes,
+        final_table=final_table, final_tables=final_tables)]
 
 
 # -- evolve ----------------------------------------------------------------------------------
@@ -397,9 +401,15 @@ def decide(state: TournamentState, command, chance=None) -> list:
                                  "(every table's result recorded) before pairing the next")
         if round_ != state.round + 1:
             raise IllegalCommand("TOUR-5.1", f"the next round is {state.round + 1}, not {round_}")
-        if round_ > created.rounds:
-            raise IllegalCommand("TOUR-5.1", f"the tournament has {created.rounds} rounds")
-        if created.format == "swiss":
+        if round_ > finals.last_round(created):
+            raise IllegalCommand("TOUR-5.1", f"the tournament has {created.rounds} rounds"
+                                 + (" and a final" if finals.has_final(created) else ""))
+        if finals.is_final(created, round_):
+            if command.seating is not None or command.byes is not None:
+                raise UsageError("the final is seated by the Swiss standings (TOUR-10.2): "
+                                 "give no seating")
+            seated, byes, count = finals.pairing(state, round_)
+        elif created.format == "swiss":
             if command.seating is not None or command.byes is not None:
                 raise UsageError("a swiss round is paired by the rules; a seating is given only "
                                  "in the fixed format")
@@ -457,9 +467,9 @@ def decide(state: TournamentState, command, chance=None) -> list:
             raise IllegalCommand("TOUR-5.2", f"round {round_} cannot close: table(s) "
                                  f"{', '.join(waiting)} have no finished game's result yet")
         out: list[ev.RoundClosed | ev.TournamentFinished] = [ev.RoundClosed(round=round_)]
-        if round_ == created.rounds:
+        if round_ == finals.last_round(created):
             after = evolve(_copy(state), out[0])
-            out.append(ev.TournamentFinished(ranking=[t.player for t in compute(after)]))
+            out.append(ev.TournamentFinished(ranking=finals.final_ranking(after)))
         return out
     if t is ev.Adjust:
         _open(state)
@@ -498,13 +508,14 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
                  "table_size": [first.table_min, first.table_max],
                  "tiebreaks": list(first.tiebreaks), "players": list(first.players),
                  "seed": first.seed,
-                 "attributes": {p: dict(a) for p, a in first.attributes.items()}}, [])
+                 "attributes": {p: dict(a) for p, a in first.attributes.items()},
+                 "final_table": first.final_table, "final_tables": first.final_tables}, [])
     if t is ev.PlayerAdded:
         return ev.Add(player=first.player), []
     if t is ev.PlayerDropped:
         return ev.Drop(player=first.player, reason=first.reason), []
     if t is ev.RoundPaired:
-        if state.created.format == "fixed":
+        if state.created.format == "fixed" and not finals.is_final(state.created, first.round):
             return ev.Pair(round=first.round, seating=[list(tb.players) for tb in first.tables],
                            byes=list(first.byes)), []
         return ev.Pair(round=first.round), []

@@ -105,6 +105,8 @@ def compute(state) -> list[Totals]:
             totals[name].add(round_, bye)
             totals[name].byes += 1
     for (round_, _table), result in state.results.items():
+        if round_ > created.rounds:  # the final (TOUR-10.4): not a Swiss point
+            continue
         names = state.tables[round_][_table - 1].players
         for seat, name in enumerate(names):
             t = totals[name]
@@ -143,4 +145,6 @@ def rows(state, measure: str) -> list[dict]:
                     "opponents_points": number(t.opponents_points), "wins": t.wins,
                     measure: t.measure, "dropped": t.dropped,
                     "by_round": {str(r): number(p) for r, p in sorted(t.by_round.items())}})
-    return out
+    from .finals import annotate
+
+    return annotate(state, out)
