@@ -38,7 +38,8 @@ class TournamentCreated:
     "1500"}``, text, in the file's column order; only players who have any, in registration
     order; a stream recorded before attributes existed has none); ``final_table``: the
     players at each final table after the Swiss rounds (0: no final; TOUR-10),
-    ``final_tables``: how many final tables (a top cut)."""
+    ``final_tables``: how many final tables (a top cut); ``duplicate``: every table of a
+    round draws from the round's committed furnace order (TOUR-11)."""
 
     TYPE: ClassVar[str] = "tournament_created"
     name: str
@@ -56,6 +57,7 @@ class TournamentCreated:
     attributes: dict[str, dict[str, str]] = attrs.field(factory=dict)
     final_table: int = 0
     final_tables: int = 1
+    duplicate: bool = False
 
 
 @tagged
@@ -80,13 +82,15 @@ class PlayerDropped:
 @tagged
 class RoundPaired:
     """Round ``round``'s seating: ``tables`` (table 1 first), ``byes`` (players not seated, each
-    scoring the bye points), ``repeats`` (pairs at a table who met before)."""
+    scoring the bye points), ``repeats`` (pairs at a table who met before); ``furnace``: in a
+    duplicate tournament, the commitment to the round's furnace seed (64 hex; TOUR-11.2)."""
 
     TYPE: ClassVar[str] = "round_paired"
     round: int
     tables: list[PairedTable]
     byes: list[str]
     repeats: int
+    furnace: str = ""
 
 
 @tagged
@@ -126,10 +130,13 @@ class ResultRecorded:
 
 @tagged
 class RoundClosed:
-    """Round ``round`` is over: every table has its result."""
+    """Round ``round`` is over: every table has its result.  A duplicate round reveals its
+    furnace seed and salt (``furnace_seed``, ``furnace_salt``; 0 and "" otherwise: TOUR-11.3)."""
 
     TYPE: ClassVar[str] = "round_closed"
     round: int
+    furnace_seed: int = 0
+    furnace_salt: str = ""
 
 
 @tagged
@@ -179,12 +186,14 @@ class Drop:
 @tagged
 class Pair:
     """Pair round ``round``: ``seating`` None (swiss: computed), or the tables in seat order
-    (fixed format; seat 0 starts) with ``byes`` the players left out."""
+    (fixed format; seat 0 starts) with ``byes`` the players left out; ``furnace``: a
+    duplicate round's commitment (TOUR-11.2)."""
 
     TYPE: ClassVar[str] = "pair"
     round: int
     seating: list[list[str]] | None = None
     byes: list[str] | None = None
+    furnace: str | None = None
 
 
 @tagged
@@ -219,10 +228,12 @@ class RecordResult:
 
 @tagged
 class Close:
-    """Close round ``round``."""
+    """Close round ``round``; a duplicate round reveals its furnace seed and salt (TOUR-11.3)."""
 
     TYPE: ClassVar[str] = "close"
     round: int
+    furnace_seed: int | None = None
+    furnace_salt: str | None = None
 
 
 @tagged

@@ -18,7 +18,7 @@ import attrs
 from ..errors import IllegalCommand, UsageError
 from ..game import MAX_NAME, ROLE_NAMES, rules_for
 from . import events as ev
-from . import finals
+from . import duplicate, finals
 from .pairing import repeats, seat, swiss
 from .standings import TIEBREAKS, compute, fraction, table_points
 
@@ -61,6 +61,9 @@ class TournamentState:
     ranking: list = attrs.field(factory=list)
     firsts: dict = attrs.field(factory=dict)
     attributes: dict = attrs.field(factory=dict)
+    #: round -> the commitment to its furnace seed / its revealed (seed, salt) (TOUR-11)
+    furnaces: dict = attrs.field(factory=dict)
+    revealed: dict = attrs.field(factory=dict)
 
     def active(self, round_: int) -> list[str]:
         """Players who play round ``round_`` (registered by then, not dropped), in
@@ -174,7 +177,7 @@ def setup(options: dict, chance=None) -> list:
     ``table_size`` is ``[min, max]``).  Raises UsageError with the reason."""
     known = {"name", "game", "options", "format", "points", "bye_points", "rounds",
              "table_size", "tiebreaks", "players", "seed", "physical", "attributes",
-             *finals.OPTIONS}
+             *finals.OPTIONS, *duplicate.OPTIONS}
     unknown = set(options) - known
     if unknown:
         raise UsageError(f"unknown tournament option(s): {', '.join(sorted(unknown))}")
@@ -189,7 +192,8 @@ def setup(options: dict, chance=None) -> list:
             or not 1 <= size[0] <= size[1]):
         raise UsageError(f"table sizes are MIN-MAX with 1 <= MIN <= MAX, not {size!r}")
     low, high = size
-    game_options = normal_options(kind, options.get("options") or {}, low, high)
+    dup, given = duplicate.check(options, kind, options.get("options") or {})
+    game_options = normal_options(kind, given, low, high)
     fmt = options.get("format", "swiss")
     if fmt not in FORMATS:
         raise UsageError(f"the format is one of {', '.join(FORMATS)}, not {fmt!r}")
@@ -235,7 +239,7 @@ def setup(options: dict, chance=None) -> list:
         name=name.strip(), game=kind, options=game_options, format=fmt, points=list(points),
         bye_points=bye_points, rounds=rounds, table_min=low, table_max=high,
         tiebreaks=tiebreaks, players=players, seed=seed, attributes=attributes,
-        final_table=final_table, final_tables=final_tables)]
+        final_table=final_table, final_tables=final_tables, duplicate=dup)]
 
 
 # -- evolve ----------------------------------------------------------------------------------
@@ -256,6 +260,8 @@ def evolve(state: TournamentState, event) -> TournamentState:
         state.round = event.round
         state.tables[event.round] = list(event.tables)
         state.byes[event.round] = list(event.byes)
+        if event.furnace:
+            state.furnaces[event.round] = event.furnace
         for table in event.tables:
             state.firsts[table.first] = state.firsts.get(table.first, 0) + 1
     elif t is ev.GameAttached:
@@ -265,6 +271,8 @@ def evolve(state: TournamentState, event) -> TournamentState:
         state.results[(event.round, event.table)] = event
     elif t is ev.RoundClosed:
         state.closed = event.round
+        if event.furnace_salt:
+            state.revealed[event.round] = (event.furnace_seed, event.furnace_salt)
     elif t is ev.PointsAdjusted:
         state.adjustments.append(event)
     elif t is ev.TournamentFinished:
@@ -416,8 +424,10 @@ def decide(state: TournamentState, command, chance=None) -> list:
             seated, byes, count = pairing(state, round_)
         else:
             seated, byes, count = _fixed(state, round_, command.seating, command.byes)
+        furnace = duplicate.check_pair(created, command.furnace)
         tables = [ev.PairedTable(players=players, first=first) for players, first in seated]
-        return [ev.RoundPaired(round=round_, tables=tables, byes=byes, repeats=count)]
+        return [ev.RoundPaired(round=round_, tables=tables, byes=byes, repeats=count,
+                               furnace=furnace)]
     if t is ev.Attach:
         _open(state)
         _table(state, command.round, command.table, "TOUR-4.2")
@@ -466,7 +476,10 @@ def decide(state: TournamentState, command, chance=None) -> list:
         if waiting:
             raise IllegalCommand("TOUR-5.2", f"round {round_} cannot close: table(s) "
                                  f"{', '.join(waiting)} have no finished game's result yet")
-        out: list[ev.RoundClosed | ev.TournamentFinished] = [ev.RoundClosed(round=round_)]
+        seed, salt = duplicate.check_close(state, round_, command.furnace_seed,
+                                           command.furnace_salt)
+        out: list[ev.RoundClosed | ev.TournamentFinished] = [
+            ev.RoundClosed(round=round_, furnace_seed=seed, furnace_salt=salt)]
         if round_ == finals.last_round(created):
             after = evolve(_copy(state), out[0])
             out.append(ev.TournamentFinished(ranking=finals.final_ranking(after)))
@@ -492,7 +505,7 @@ def decide(state: TournamentState, command, chance=None) -> list:
 def _copy(state: TournamentState) -> TournamentState:
     return attrs.evolve(state, results=dict(state.results), tables=dict(state.tables),
                         byes=dict(state.byes), adjustments=list(state.adjustments),
-                        dropped=dict(state.dropped))
+                        dropped=dict(state.dropped), revealed=dict(state.revealed))
 
 
 def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
@@ -509,7 +522,8 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
                  "tiebreaks": list(first.tiebreaks), "players": list(first.players),
                  "seed": first.seed,
                  "attributes": {p: dict(a) for p, a in first.attributes.items()},
-                 "final_table": first.final_table, "final_tables": first.final_tables}, [])
+                 "final_table": first.final_table, "final_tables": first.final_tables,
+                 "duplicate": first.duplicate}, [])
     if t is ev.PlayerAdded:
         return ev.Add(player=first.player), []
     if t is ev.PlayerDropped:
@@ -517,8 +531,8 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
     if t is ev.RoundPaired:
         if state.created.format == "fixed" and not finals.is_final(state.created, first.round):
             return ev.Pair(round=first.round, seating=[list(tb.players) for tb in first.tables],
-                           byes=list(first.byes)), []
-        return ev.Pair(round=first.round), []
+                           byes=list(first.byes), furnace=first.furnace or None), []
+        return ev.Pair(round=first.round, furnace=first.furnace or None), []
     if t is ev.GameAttached:
         return ev.Attach(round=first.round, table=first.table, game=first.game,
                          created=first.created), []
@@ -530,7 +544,10 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
             winners=list(first.winners), measure=first.measure, share=first.share,
             points=own), []
     if t is ev.RoundClosed:
-        return ev.Close(round=first.round), []
+        revealed = bool(first.furnace_salt)  # a duplicate round (TOUR-11.3)
+        return ev.Close(round=first.round,
+                        furnace_seed=first.furnace_seed if revealed else None,
+                        furnace_salt=first.furnace_salt if revealed else None), []
     if t is ev.PointsAdjusted:
         return ev.Adjust(player=first.player, points=first.points, reason=first.reason,
                          kind=first.kind), []

@@ -145,6 +145,6 @@ def rows(state, measure: str) -> list[dict]:
                     "opponents_points": number(t.opponents_points), "wins": t.wins,
                     measure: t.measure, "dropped": t.dropped,
                     "by_round": {str(r): number(p) for r, p in sorted(t.by_round.items())}})
-    from .finals import annotate
+    from . import duplicate, finals
 
-    return annotate(state, out)
+    return finals.annotate(state, duplicate.annotate(state, out))

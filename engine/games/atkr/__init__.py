@@ -95,6 +95,7 @@ RULES = GameRules(
     audit=audit,
     chance=chance,
     record=record,
+    duplicate="duplicate",
 )
 
 __all__ = ["RULES"]
