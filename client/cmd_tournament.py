@@ -123,10 +123,14 @@ def tournament():
 @click.option("--final-tables", type=click.IntRange(1, 16), default=1, metavar="K",
               show_default=True, help="A top cut: the top N*K play K final tables of N, "
               "dealt by the snake method (TOUR-10.3).")
+@click.option("--duplicate", is_flag=True, help="Duplicate rounds (digital games of a kind "
+              "that has them): every table of a round draws from the same committed furnace "
+              "order; standings add each player's duplicate score (TOUR-11).")
 @json_option
 @click.pass_obj
 def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_points, fmt,
-        tiebreaks, physical, game_options, seed, final_table, final_tables, as_json):
+        tiebreaks, physical, game_options, seed, final_table, final_tables, duplicate,
+        as_json):
     """Create tournament NAME and register its players; prints its id.
 
     \b
@@ -156,6 +160,8 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
         settings["attributes"] = attributes
     if final_table or final_tables != 1:  # TOUR-10
         settings.update(final_table=final_table, final_tables=final_tables)
+    if duplicate:  # TOUR-11
+        settings["duplicate"] = True
     if bye_points is not None:
         settings["bye_points"] = bye_points
     organiser = _organiser(obj)
@@ -176,6 +182,9 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
             f"a final table of {cut}" if view["final_tables"] == 1 else
             f"{view['final_tables']} final tables of {view['final_table']} (snake cut)"),
             err=True)
+    if view.get("duplicate"):
+        click.echo("  duplicate rounds: every table of a round draws the same furnace order",
+                   err=True)
 
 
 def _one(obj, tournament_id, as_json, action):
@@ -384,13 +393,16 @@ def standings(obj, tournament_id, csv_path, html_path, force, as_json):
         text = io.StringIO()
         writer = csv.writer(text)
         finals = ["swiss_rank", "final_table", "final_place"] if data.get("final_table") else []
+        if data.get("duplicate"):
+            finals.append("duplicate")
         writer.writerow(["rank", "player", "points", "played", "byes", "opponents_points",
                          "wins", m, "dropped", *finals, *columns])
         for row in data["standings"]:
             extra = row.get("attributes") or {}
             writer.writerow([row["rank"], row["player"], row["points"], row["played"],
                              row["byes"], row["opponents_points"], row["wins"], row[m],
-                             row["dropped"], *[row.get(c) or "" for c in finals],
+                             row["dropped"], *[row.get(c, "") if row.get(c) is not None
+                                               else "" for c in finals],
                              *[extra.get(c, "") for c in columns]])
         write_new(csv_path, text.getvalue(), force)
         if not as_json:

@@ -9,10 +9,11 @@ def final_cells(data: dict, row: dict | None) -> str:
     rank) and ``final`` (the place at the final table, ``2/t1`` with several final tables;
     ``-`` for a finalist whose table has no result yet, empty for the others).  ``row`` None:
     the header.  Empty text for a tournament without a final."""
+    dup = duplicate_cell(data, row)
     if not data.get("final_table"):
-        return ""
+        return dup
     if row is None:
-        return f" {'swiss':>5} {'final':>5}"
+        return f" {'swiss':>5} {'final':>5}" + dup
     place = row.get("final_place")
     if not row.get("finalist"):
         cell = ""
@@ -22,4 +23,18 @@ def final_cells(data: dict, row: dict | None) -> str:
         cell = f"{place}/t{row['final_table']}"
     else:
         cell = str(place)
-    return f" {row['swiss_rank']:>5} {cell:>5}"
+    return f" {row['swiss_rank']:>5} {cell:>5}" + dup
+
+
+def duplicate_cell(data: dict, row: dict | None) -> str:
+    """The standings text's ``dup`` cell of a duplicate tournament (TOUR-11.4): the player's
+    duplicate score (``+350``, ``-116.67``); the header for ``row`` None; empty text for other
+    tournaments."""
+    if not data.get("duplicate"):
+        return ""
+    if row is None:
+        return f" {'dup':>8}"
+    from engine.tournament.standings import fraction, show
+
+    value = fraction(row.get("duplicate_exact", "0"))
+    return f" {('+' if value > 0 else '') + show(value):>8}"

@@ -48,6 +48,7 @@ def view(state, viewer=None) -> dict:
             "rounds": created.rounds, "table_size": [created.table_min, created.table_max],
             "tiebreaks": list(created.tiebreaks), "seed": created.seed,
             "final_table": created.final_table, "final_tables": created.final_tables,
+            "duplicate": created.duplicate,
             "round": state.round, "closed": state.closed, "finished": state.finished,
             "players": list(state.players), "dropped": sorted(state.dropped),
             "attributes": {p: dict(a) for p, a in state.attributes.items()},

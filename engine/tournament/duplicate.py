@@ -121,6 +121,21 @@ def check_game(revealed: dict | None, secret: dict | None, game: str, round_: in
                              "seed: every table of a duplicate round draws from the same order")
 
 
+def bundle_problem(state, round_: int, rules, final, label: str) -> str | None:
+    """What a bundle's check finds wrong with a finished game of a duplicate round (TOUR-11.2):
+    its revealed seed is not the one the round revealed when it closed (a round still open
+    has revealed none: nothing to compare).  ``rules``/``final``: the game's kind and its
+    last state; ``label`` names the game.  None when it is right or not a duplicate round."""
+    if not state.furnaces.get(round_) or round_ not in state.revealed:
+        return None
+    seed = state.revealed[round_][0]
+    shown = rules.revealed(final) if rules.revealed is not None else None
+    if shown is None or int(shown.get("seed", -1)) != seed:
+        return (f"{label} was not played with the furnace seed round {round_} revealed "
+                "(TOUR-11.2): its draws are not the round's shared order")
+    return None
+
+
 def scores(state) -> dict[str, Fraction]:
     """name -> duplicate score (TOUR-11.4), for every player who played a recorded table of a
     duplicate round: at each round, seat s of a table is compared with seat s at the other

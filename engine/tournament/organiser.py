@@ -339,6 +339,7 @@ class Organiser:
                 "rounds": state.created.rounds, "finished": state.finished,
                 "final_table": state.created.final_table,
                 "final_tables": state.created.final_tables,
+                "duplicate": state.created.duplicate,
                 "measure": measure, "standings": table}
 
     @staticmethod

@@ -193,3 +193,59 @@ def test_refusals():
     dup = d.create({**base, "game": "atkr"})
     with pytest.raises(IllegalCommand, match="TOUR-11.2"):
         d.submit(dup, ev.Pair(round=1))
+
+
+def test_the_bundle_checks_each_tables_seed(tmp_path):
+    """A bundle of a closed duplicate round verifies; the same bundle whose stream claims
+    another revealed seed is caught (TOUR-11.2) by the check of every table's log."""
+    from engine.tournament import duplicate
+    from engine.tournament.bundle import verify, write
+
+    d = organiser()
+    t = d.create({"name": "Dup cup", "game": "atkr", "rounds": 1, "table_size": [4, 4],
+                  "players": PLAYERS[:4], "seed": 5, "duplicate": True})
+    paired = d.pair(t, game_seed=lambda round_, table: 4256)
+    play(d.service, paired["tables"][0]["game"], stop_at=30)
+    d.close_round(t)
+    result = verify(write(d.store, t, str(tmp_path / "b")) and str(tmp_path / "b"))
+    assert result["ok"], result["problems"]
+    state = d.state(t)
+    state.revealed[1] = (1, "00" * 16)
+    from engine.games.atkr import RULES
+
+    game = paired["tables"][0]["game"]
+    problem = duplicate.bundle_problem(state, 1, RULES, d.service.state(game), f"game {game}")
+    assert problem is not None and "TOUR-11.2" in problem
+
+
+def test_duplicate_rounds_over_http():
+    """Over HTTP with the organiser's key: a castle tournament is refused (400, TOUR-11.1);
+    an atkr one pairs its round with the commitment and creates both tables' games with
+    their seat tokens, each game with the duplicate option."""
+    from starlette.testclient import TestClient
+
+    from engine.store import MemoryStore
+    from engine.web import create_app
+
+    store = MemoryStore()
+    auth = {"Authorization": "Bearer key"}
+    with TestClient(create_app(store, "key")) as http:
+        body = {"name": "Net dup", "game": "atkr", "rounds": 1, "table_size": [4, 4],
+                "players": PLAYERS, "seed": 5, "duplicate": True}
+        bad = http.post("/tournaments", headers=auth, json={**body, "game": "castle"})
+        assert bad.status_code == 400 and "TOUR-11.1" in bad.json()["error"]
+        t = http.post("/tournaments", headers=auth, json=body).json()["tournament"]
+        paired = http.post(f"/tournaments/{t}/commands", headers=auth,
+                           json={"type": "pair"}).json()
+        games = [row["game"] for row in paired["tables"]]
+        assert len(games) == 2 and all(row["tokens"] for row in paired["tables"])
+        shown = http.get(f"/tournaments/{t}", headers=auth).json()
+        assert shown["duplicate"] is True
+        early = http.post(f"/tournaments/{t}/commands", headers=auth,
+                          json={"type": "close-round"})
+        assert early.status_code == 409 and early.json()["rule"] == "TOUR-5.2"
+        rows = http.get(f"/tournaments/{t}/standings").json()["standings"]
+        assert all(row["duplicate"] == 0 for row in rows)
+    d = organiser(store)
+    assert len(d.state(t).furnaces[1]) == 64
+    assert all(d.service.state(g).duplicate for g in games)
