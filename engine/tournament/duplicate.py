@@ -10,7 +10,7 @@ Each round:
   stream's private document ``furnace<aa..>``), and ``round_paired`` records the commitment
   ``furnace = sha256("devil-commit|" + salt + "|" + seed)`` (engine.chance.commitment) before
   any game exists; every table's game is created with that seed (the kind derives the shared
-  order from it: atkr, engine.games.atkr.duplicate).
+  order from it, in its engine.games.<kind>.duplicate).
 * attaching a game checks that the seed it revealed is the round's (TOUR-11.2);
 * ``close-round`` reveals the seed and salt in ``round_closed`` (``furnace_seed``,
   ``furnace_salt``), checked against the commitment (TOUR-11.3), so ``devil verify`` and a

@@ -23,6 +23,11 @@ from __future__ import annotations
 from ...chance import SeededChance
 from .state import COAL_COUNTS, COAL_KINDS, KIND_INDEX
 
+#: what ``devil verify`` says of a duplicate game (the ``notes`` hook)
+NOTE = ("duplicate draws: every coal follows the furnace order of the seed shared by the tables "
+        "of a tournament's duplicate round, committed in the round's record (TOUR-11); the "
+        "seed is the tournament's, not chosen at this table")
+
 #: the 48 coals (values; 0 a devil) in COAL_KINDS order
 COALS: tuple[int, ...] = tuple(v for v, n in zip(COAL_KINDS, COAL_COUNTS) for _ in range(n))
 
