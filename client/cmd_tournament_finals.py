@@ -27,7 +27,7 @@ def final_cells(data: dict, row: dict | None) -> str:
 
 
 def duplicate_cell(data: dict, row: dict | None) -> str:
-    """The standings text's ``dup`` cell of a duplicate tournament (TOUR-11.4): the player's
+    """The standings text's ``dup`` cell of a duplicate tournament (TOUR-11.5): the player's
     duplicate score (``+350``, ``-116.67``); the header for ``row`` None; empty text for other
     tournaments."""
     if not data.get("duplicate"):

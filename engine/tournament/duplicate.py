@@ -16,7 +16,7 @@ Each round:
   ``furnace_salt``), checked against the commitment (TOUR-11.3), so ``devil verify`` and a
   bundle's check re-derive the shared order: every table's revealed seed must be the round's.
 
-The duplicate score (TOUR-11.4) compares each seat with the same seat at the other tables of
+The duplicate score (TOUR-11.5) compares each seat with the same seat at the other tables of
 the round: see :func:`scores`.  Nothing here knows a game's rules.
 """
 
@@ -137,7 +137,7 @@ def bundle_problem(state, round_: int, rules, final, label: str) -> str | None:
 
 
 def scores(state) -> dict[str, Fraction]:
-    """name -> duplicate score (TOUR-11.4), for every player who played a recorded table of a
+    """name -> duplicate score (TOUR-11.5), for every player who played a recorded table of a
     duplicate round: at each round, seat s of a table is compared with seat s at the other
     tables of that round with the same number of players and a result: its value (the
     measure, e.g. final money) minus the mean of theirs; alone at its size it scores 0.  The
@@ -163,7 +163,7 @@ def scores(state) -> dict[str, Fraction]:
 
 def annotate(state, rows: list[dict]) -> list[dict]:
     """The standings rows of a duplicate tournament each gain ``duplicate`` (the player's
-    duplicate score, TOUR-11.4: a number, an int when whole) and ``duplicate_exact`` (its
+    duplicate score, TOUR-11.5: a number, an int when whole) and ``duplicate_exact`` (its
     fraction as text).  Other tournaments' rows are returned as they are."""
     if not getattr(state.created, "duplicate", False):
         return rows

@@ -69,7 +69,7 @@ def _state(values_by_table: list[list[int]], sizes_players: list[list[str]], fur
 
 
 def test_the_duplicate_score_by_hand():
-    """Three tables of 4 and one of 3 (TOUR-11.4).  Seat 0 at the tables of 4: 2000, 1800,
+    """Three tables of 4 and one of 3 (TOUR-11.5).  Seat 0 at the tables of 4: 2000, 1800,
     800: table 1's seat 0 scores 2000 - (1800 + 800) / 2 = 700, table 2's 1800 - 1400 = 400,
     table 3's 800 - 1900 = -1100.  Seat 3: 600, 0, 900: 600 - 450 = 150, 0 - 750 = -750,
     900 - 300 = 600.  The table of 3 has no table of its size to compare with: 0 each."""
