@@ -167,7 +167,9 @@ def annotate(state, rows: list[dict]) -> list[dict]:
     fraction as text).  Other tournaments' rows are returned as they are."""
     if not getattr(state.created, "duplicate", False):
         return rows
-    from .standings import number
+
+    def number(value: Fraction):  # as engine.tournament.standings.number (which imports this)
+        return value.numerator if value.denominator == 1 else round(float(value), 4)
 
     found = scores(state)
     for row in rows:

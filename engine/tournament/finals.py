@@ -9,12 +9,11 @@ round is round ``rounds + 1``; its points do not count in the Swiss standings.  
 the tournament finishes, ranked by the final placing (TOUR-10.4): the finalists first, by
 their place at their final table, then everyone else by Swiss rank.
 
-Nothing here knows a game: the final tables are played and read like any other table.
+Nothing here knows a game: the final tables are played and read like any other table.  It
+imports neither the standings nor the pairing (they import it): the Swiss ranking is passed in.
 """
 
 from __future__ import annotations
-
-from .pairing import repeats
 
 MAX_FINAL_TABLES = 16
 #: the new tournament's options this module reads
@@ -59,14 +58,6 @@ def is_final(created, round_: int) -> bool:
     return has_final(created) and round_ == created.rounds + 1
 
 
-def swiss_ranking(state) -> list[str]:
-    """Every registered player by Swiss rank (engine.tournament.standings.compute: the final
-    round's results never count in it)."""
-    from .standings import compute
-
-    return [t.player for t in compute(state)]
-
-
 def snake(seeds: list[str], tables: int) -> list[list[str]]:
     """``seeds`` (best first) dealt to ``tables`` tables by the snake method (TOUR-10.3): the
     first row of seeds left to right, the next right to left, and so on; 8 seeds at 2 tables:
@@ -79,9 +70,12 @@ def snake(seeds: list[str], tables: int) -> list[list[str]]:
     return out
 
 
-def pairing(state, round_: int) -> tuple[list[tuple[list[str], str]], list[str], int]:
+def pairing(state, round_: int, swiss: list[str], repeats
+            ) -> tuple[list[tuple[list[str], str]], list[str], int]:
     """The final round's tables: ``([(seat order, first), ...], byes, repeats)``, as
-    engine.tournament.rules.pairing answers.  The top ``final_table * final_tables`` active
+    engine.tournament.rules.pairing answers, from ``swiss`` (every player by Swiss rank:
+    engine.tournament.standings.compute, where the final never counts) and ``repeats(tables,
+    met)`` (engine.tournament.pairing.repeats).  The top ``final_table * final_tables`` active
     players by Swiss rank (dropped players are passed over), dealt by :func:`snake`; at each
     table the players sit in seed order and the best seed starts (TOUR-10.3).  Nobody has a
     bye: the others do not play the final.  Raises IllegalCommand (TOUR-10.2) when too few
@@ -91,7 +85,7 @@ def pairing(state, round_: int) -> tuple[list[tuple[list[str], str]], list[str],
     created = state.created
     size, count = created.final_table, created.final_tables
     live = set(state.active(round_))
-    ranked = [p for p in swiss_ranking(state) if p in live]
+    ranked = [p for p in swiss if p in live]
     need = size * count
     if len(ranked) < need:
         raise IllegalCommand("TOUR-10.2", f"the final needs {need} active players "
@@ -100,13 +94,12 @@ def pairing(state, round_: int) -> tuple[list[tuple[list[str], str]], list[str],
     return [(list(t), t[0]) for t in tables], [], repeats(tables, state.met())
 
 
-def final_ranking(state) -> list[str]:
-    """The tournament's ranking with a final (TOUR-10.4): the finalists first, ordered by their
-    place at their final table, equal places (at different tables, or tied at one) by Swiss
-    rank; then everyone else by Swiss rank.  Before every final table has its result: the
-    Swiss ranking."""
+def final_ranking(state, swiss: list[str]) -> list[str]:
+    """The tournament's ranking with a final (TOUR-10.4), from ``swiss`` (every player by Swiss
+    rank): the finalists first, ordered by their place at their final table, equal places (at
+    different tables, or tied at one) by Swiss rank; then everyone else by Swiss rank.  Before
+    every final table has its result (or without a final): ``swiss``."""
     created = state.created
-    swiss = swiss_ranking(state)
     final = created.rounds + 1
     tables = state.tables.get(final)
     if not tables or any((final, n) not in state.results for n in range(1, len(tables) + 1)):
@@ -146,7 +139,7 @@ def annotate(state, rows: list[dict]) -> list[dict]:
         row["final_table"] = table
         row["final_place"] = place
         by_name[row["player"]] = row
-    out = [by_name[name] for name in final_ranking(state)]
+    out = [by_name[name] for name in final_ranking(state, [r["player"] for r in rows])]
     for rank, row in enumerate(out, 1):
         row["rank"] = rank
     return out

@@ -416,7 +416,8 @@ def decide(state: TournamentState, command, chance=None) -> list:
             if command.seating is not None or command.byes is not None:
                 raise UsageError("the final is seated by the Swiss standings (TOUR-10.2): "
                                  "give no seating")
-            seated, byes, count = finals.pairing(state, round_)
+            seated, byes, count = finals.pairing(
+                state, round_, [t.player for t in compute(state)], repeats)
         elif created.format == "swiss":
             if command.seating is not None or command.byes is not None:
                 raise UsageError("a swiss round is paired by the rules; a seating is given only "
@@ -482,7 +483,8 @@ def decide(state: TournamentState, command, chance=None) -> list:
             ev.RoundClosed(round=round_, furnace_seed=seed, furnace_salt=salt)]
         if round_ == finals.last_round(created):
             after = evolve(_copy(state), out[0])
-            out.append(ev.TournamentFinished(ranking=finals.final_ranking(after)))
+            out.append(ev.TournamentFinished(ranking=finals.final_ranking(
+                after, [t.player for t in compute(after)])))
         return out
     if t is ev.Adjust:
         _open(state)
