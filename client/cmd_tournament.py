@@ -459,9 +459,11 @@ def show(obj, tournament_id, as_json):
     if as_json:
         emit(view)
         return
-    click.echo(f"{view['name']} ({tid}): {view['game']}, round {view['round']} of "
-               f"{view['rounds']}" + (", finished" if view["finished"] else
-                                      ", closed" if view["closed"] == view["round"] else ", open"))
+    where = (f"the final (round {view['round']})" if view["round"] > view["rounds"]
+             else f"round {view['round']} of {view['rounds']}")  # TOUR-10
+    click.echo(f"{view['name']} ({tid}): {view['game']}, {where}"
+               + (", finished" if view["finished"] else
+                  ", closed" if view["closed"] == view["round"] else ", open"))
     _show_players(view)
     for round_view in view["paired"]:
         if round_view["round"] != view["round"]:

@@ -57,6 +57,7 @@ def test_a_final_table_from_the_command_line(tmp_path):
     again = run(store, "pair", t, "--seating", str(seating), "--no-games")
     assert again.exit_code == 2 and "TOUR-10.2" in again.output
     final = run(store, "pair", t, "--no-games")
+    assert run(store, "show", t).output.startswith(f"Final cup ({t}): atkr, the final (round 2)")
     assert final.exit_code == 0, final.output
     assert final.output.splitlines()[:2] == [
         "the final (round 2): 1 table, 0 byes, 2 repeated pairs",
