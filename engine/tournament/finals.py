@@ -58,6 +58,17 @@ def is_final(created, round_: int) -> bool:
     return has_final(created) and round_ == created.rounds + 1
 
 
+def check_add(state) -> None:
+    """A late registration once the Swiss rounds are over: refused, IllegalCommand TOUR-10.2
+    (the final is for the players of the Swiss rounds)."""
+    from ..errors import IllegalCommand
+
+    created = state.created
+    if has_final(created) and state.round >= created.rounds:
+        raise IllegalCommand("TOUR-10.2", f"the {created.rounds} Swiss round(s) have been "
+                             "paired: nobody registers for the final alone")
+
+
 def snake(seeds: list[str], tables: int) -> list[list[str]]:
     """``seeds`` (best first) dealt to ``tables`` tables by the snake method (TOUR-10.3): the
     first row of seeds left to right, the next right to left, and so on; 8 seeds at 2 tables:

@@ -393,6 +393,7 @@ def decide(state: TournamentState, command, chance=None) -> list:
             raise IllegalCommand("TOUR-1.1", f"{name} is already registered")
         if len(state.players) >= MAX_PLAYERS:
             raise IllegalCommand("TOUR-1.1", f"at most {MAX_PLAYERS} players")
+        finals.check_add(state)
         return [ev.PlayerAdded(player=name, round=state.round + 1)]
     if t is ev.Drop:
         _open(state)

@@ -143,6 +143,8 @@ def test_refusals():
     d.attach(t, quick_atkr(d.service, PLAYERS[:4], {p: 600 for p in PLAYERS[:4]}))
     d.attach(t, quick_atkr(d.service, PLAYERS[4:], {p: 600 for p in PLAYERS[4:]}))
     assert not d.close_round(t)["finished"]
+    with pytest.raises(IllegalCommand, match="TOUR-10.2: the 1 Swiss round"):
+        d.add(t, "Ivy")
     for name in PLAYERS[:5]:
         d.drop(t, name)
     version = d.service.load(t).version
