@@ -108,8 +108,8 @@ def tournament():
 @click.option("--format", "fmt", type=click.Choice(["swiss", "fixed"]), default="swiss",
               show_default=True, help="swiss: paired by standing; fixed: `pair --seating FILE`.")
 @click.option("--tiebreaks", default="opponents,measure,wins", show_default=True,
-              metavar="LIST", help="Their order (measure: total money or score); a seeded "
-              "draw always comes last.")
+              metavar="LIST", help="Their order (measure: total money or score; duplicate: "
+              "the duplicate score, with --duplicate); a seeded draw always comes last.")
 @click.option("--physical", is_flag=True, help="Tables play with the real box: `pair` creates "
               "physical games whose referees report every draw.")
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",

@@ -54,6 +54,12 @@ def check(options: dict, kind: str, game_options: dict) -> tuple[bool, dict]:
     return True, {**(game_options or {}), option: True}
 
 
+def tiebreak(name: str, options: dict) -> bool:
+    """Whether ``name`` is the duplicate score's tiebreak (``duplicate``) in a tournament whose
+    options ask for duplicate rounds (TOUR-11.5)."""
+    return name == "duplicate" and options.get("duplicate") is True
+
+
 def private_name(round_: int) -> str:
     """The tournament stream's private document with round ``round_``'s seed: ``furnaceab``
     for round 1 (two letters, base 26)."""

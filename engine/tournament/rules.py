@@ -217,9 +217,11 @@ def setup(options: dict, chance=None) -> list:
     if not isinstance(tiebreaks, list) or not all(isinstance(t, str) for t in tiebreaks):
         raise UsageError("tiebreaks are a list of names")
     tiebreaks = [aliases.get(t, t) for t in tiebreaks]
-    if any(t not in TIEBREAKS for t in tiebreaks) or len(set(tiebreaks)) != len(tiebreaks):
+    if any(t not in TIEBREAKS and not duplicate.tiebreak(t, options) for t in tiebreaks) \
+            or len(set(tiebreaks)) != len(tiebreaks):
         raise UsageError(f"tiebreaks are drawn once each from opponents, money/score, wins "
-                         f"(a seeded draw always comes last), not {options.get('tiebreaks')!r}")
+                         "(and duplicate, in a duplicate tournament: TOUR-11.5) (a seeded draw "
+                         f"always comes last), not {options.get('tiebreaks')!r}")
     players = options.get("players") or []
     if not isinstance(players, list):
         raise UsageError("players are a list of names")

@@ -124,11 +124,17 @@ def compute(state) -> list[Totals]:
         t.opponents_points = sum((totals[o].points for o in t.opponents), Fraction(0))
     order = list(created.tiebreaks)
 
+    dup: dict = {}
+    if "duplicate" in order:  # TOUR-11.5
+        from .duplicate import scores
+        dup = scores(state)
+
     def key(t: Totals):
         parts: list[Fraction | int] = [-t.points]
         for tiebreak in order:
             parts.append(-(t.opponents_points if tiebreak == "opponents"
-                           else t.measure if tiebreak == "measure" else t.wins))
+                           else t.measure if tiebreak == "measure"
+                           else dup.get(t.player, 0) if tiebreak == "duplicate" else t.wins))
         parts.append(t.draw)
         return parts
 

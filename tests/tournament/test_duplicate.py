@@ -89,6 +89,26 @@ def test_the_duplicate_score_by_hand():
     assert three["x"] == 100 and three["p"] == Fraction(-50)
 
 
+def test_the_duplicate_score_as_a_tiebreak():
+    """Everyone on 0 points (no points by place are recorded here): with the duplicate
+    tiebreak first, table 1's seat 0 (+700) leads, table 3's seat 0 (-1100) is last of the
+    tables of 4 (TOUR-11.5).  Scores as in the test above: A1 700, C4 600, B1 400, B3 225,
+    A4 150, four at 0, A3 -225, B4 -750, C1 -1100."""
+    from engine.tournament.standings import compute
+
+    tables = [["A1", "A2", "A3", "A4"], ["B1", "B2", "B3", "B4"], ["C1", "C2", "C3", "C4"]]
+    values = [[2000, 100, 100, 600], [1800, 100, 400, 0], [800, 100, 250, 900]]
+    state = _state(values, tables)
+    import attrs
+
+    state.created = attrs.evolve(state.created, tiebreaks=["duplicate"])
+    ranked = [t.player for t in compute(state)]
+    assert ranked[:3] == ["A1", "C4", "B1"] and ranked[-1] == "C1"
+    with pytest.raises(UsageError, match="TOUR-11.5"):
+        setup({"name": "Dup", "game": "atkr", "rounds": 1, "table_size": [4, 4],
+               "players": ["A"], "seed": 1, "tiebreaks": ["duplicate"]})
+
+
 def play(service, game: str, stop_at: int) -> None:
     """Play a digital game to its end: everyone bets twice ``stop_at`` (or all they have),
     each seat draws until its coals reach ``stop_at`` (or it busts)."""
