@@ -105,5 +105,5 @@ def setup(options: dict, chance) -> list:
     created = ev.GameCreated(players=players, first=first, first_drawn=drawn, physical=physical,
                              ring=ring, track_low=low, track=labels, start_money=START_MONEY,
                              goal=GOAL, commitment=None if chance is None else chance.commitment,
-                             seed_chosen=seed_chosen, duplicate=duplicate)
+                             seed_chosen=seed_chosen, duplicate=duplicate or None)
     return [created, ev.RoundStarted(1, first)]
