@@ -101,6 +101,9 @@ class Organiser:
         created = state.created
         secret = None
         if created.duplicate:  # TOUR-11.2: the round's furnace seed, committed before any game
+            if not games:
+                raise IllegalCommand("TOUR-11.2", "a duplicate round's games are created by "
+                                     "pair, with the round's secret seed: leave out --no-games")
             secret = duplicate.draw_secret()
             if game_seed is not None:  # a rehearsal: the round's seed fixed too
                 secret["seed"] = game_seed(state.round + 1, 0)

@@ -211,6 +211,8 @@ def test_refusals():
     with pytest.raises(IllegalCommand, match="TOUR-11.2"):
         d.submit(plain, ev.Pair(round=1, furnace="ab" * 32))
     dup = d.create({**base, "game": "atkr"})
+    with pytest.raises(IllegalCommand, match="TOUR-11.2.*--no-games"):
+        d.pair(dup, games=False)
     with pytest.raises(IllegalCommand, match="TOUR-11.2"):
         d.submit(dup, ev.Pair(round=1))
 
