@@ -137,7 +137,7 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
     Example:
       devil tournament new "Spring Cup" --game KIND --players-file players.txt --rounds 5
       ... --rounds 3 --final-table 4         then the top 4 play a final table
-      ... --game atkr --duplicate            every table of a round draws the same coals
+      ... --duplicate                        every table of a round: the same draws
     """
     attributes = {}
     names = list(players)
