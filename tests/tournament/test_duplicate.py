@@ -271,3 +271,18 @@ def test_duplicate_rounds_over_http():
     d = organiser(store)
     assert len(d.state(t).furnaces[1]) == 64
     assert all(d.service.state(g).duplicate for g in games)
+
+
+def test_the_order_is_the_recipe_of_log_format_md():
+    """docs/log-format.md's recipe with nothing but hashlib: the engine agrees."""
+    import hashlib
+
+    def r(seed, n, *label):
+        text = str(seed) + "|" + "|".join(str(part) for part in label)
+        return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") % n
+
+    coals = [100] * 2 + [75] * 3 + [50] * 7 + [25] * 9 + [20] * 9 + [10] * 9 + [0] * 9
+    for i in range(47, 0, -1):
+        j = r(7, i + 1, "furnace", 3, i)
+        coals[i], coals[j] = coals[j], coals[i]
+    assert coals == furnace_order(7, 3)
