@@ -6,7 +6,7 @@ and what it printed, for pasting into the walk-through.  Run from the repository
 Part 1, finals (TOUR-10): eight players, one Swiss round of Auf Teufel komm raus at tables of
 4 recorded by referees (physical games, the pattern of tests/tournament/helpers.py:
 quick_atkr), then a final table of 4.  Part 2, a duplicate round (TOUR-11): eight players at
-two digital tables, played by bots, drawing from one committed furnace order.
+two digital tables, played by a scripted policy, drawing from one committed furnace order.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def duplicate() -> None:
             play(service, row["game"], stop)
         except AssertionError:
             raise SystemExit("a game did not end: run again (the round's seed is drawn anew)")
-    walk.SHOWN.append("(both tables played by bots: one stops at 30 in coals, one at 60)\n")
+    walk.SHOWN.append("(both tables played by a scripted policy: stop at 30 in coals at one, at 60 at the other)\n")
     run(f"devil tournament close-round {short}")
     run(f"devil tournament standings {short}")
     run(f"devil verify {t}")
