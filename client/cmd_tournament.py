@@ -108,8 +108,8 @@ def tournament():
 @click.option("--format", "fmt", type=click.Choice(["swiss", "fixed"]), default="swiss",
               show_default=True, help="swiss: paired by standing; fixed: `pair --seating FILE`.")
 @click.option("--tiebreaks", default="opponents,measure,wins", show_default=True,
-              metavar="LIST", help="Their order (measure: total money or score); a seeded "
-              "draw always comes last.")
+              metavar="LIST", help="Their order (measure: total money or score; duplicate: "
+              "the duplicate score, with --duplicate); a seeded draw always comes last.")
 @click.option("--physical", is_flag=True, help="Tables play with the real box: `pair` creates "
               "physical games whose referees report every draw.")
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",
@@ -119,15 +119,27 @@ def tournament():
               "each round (`tournament checkin`; TOUR-7.1).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="The public seed of every "
               "draw (default: drawn now; recorded either way).")
+@click.option("--final-table", type=click.IntRange(0, 5000), default=0, metavar="N",
+              help="After the Swiss rounds the top N by Swiss standings play a final table "
+              "(TOUR-10); the tournament finishes when it closes.")
+@click.option("--final-tables", type=click.IntRange(1, 16), default=1, metavar="K",
+              show_default=True, help="A top cut: the top N*K play K final tables of N, "
+              "dealt by the snake method (TOUR-10.3).")
+@click.option("--duplicate", is_flag=True, help="Duplicate rounds (digital games of a kind "
+              "that has them): every table of a round draws from the same committed furnace "
+              "order; standings add each player's duplicate score (TOUR-11).")
 @json_option
 @click.pass_obj
 def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_points, fmt,
-        tiebreaks, physical, game_options, check_in, seed, as_json):
+        tiebreaks, physical, game_options, check_in, seed, final_table, final_tables,
+        duplicate, as_json):
     """Create tournament NAME and register its players; prints its id.
 
     \b
     Example:
       devil tournament new "Spring Cup" --game KIND --players-file players.txt --rounds 5
+      ... --rounds 3 --final-table 4         then the top 4 play a final table
+      ... --duplicate                        every table of a round: the same draws
     """
     attributes = {}
     names = list(players)
@@ -152,6 +164,10 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
         settings["attributes"] = attributes
     if check_in:
         settings["check_in"] = True
+    if final_table or final_tables != 1:  # TOUR-10
+        settings.update(final_table=final_table, final_tables=final_tables)
+    if duplicate:  # TOUR-11
+        settings["duplicate"] = True
     if bye_points is not None:
         settings["bye_points"] = bye_points
     organiser = _organiser(obj)
@@ -167,6 +183,15 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
                f"{','.join(map(str, view['points']))}, bye {view['bye_points']}; "
                f"seed {view['seed']}"
                + ("; check-in before each round" if view.get("check_in") else ""), err=True)
+    if view.get("final_table"):
+        cut = view["final_table"] * view["final_tables"]
+        click.echo(f"  then the top {cut} play " + (
+            f"a final table of {cut}" if view["final_tables"] == 1 else
+            f"{view['final_tables']} final tables of {view['final_table']} (snake cut)"),
+            err=True)
+    if view.get("duplicate"):
+        click.echo("  duplicate rounds: every table of a round draws the same furnace order",
+                   err=True)
 
 
 def _one(obj, tournament_id, as_json, action):
@@ -228,7 +253,9 @@ def _print_pairing(result: dict) -> None:
     def count(n: int, word: str) -> str:
         return f"{n} {word}" + ("" if n == 1 else "s")
 
-    click.echo(f"round {result['round']}: {count(len(result['tables']), 'table')}, "
+    label = f"the final (round {result['round']})" if result.get("final") else \
+        f"round {result['round']}"
+    click.echo(f"{label}: {count(len(result['tables']), 'table')}, "
                f"{count(len(result['byes']), 'bye')}, "
                f"{count(result['repeats'], 'repeated pair')}")
     for row in result["tables"]:
@@ -336,16 +363,18 @@ def _standings_text(data: dict) -> None:
     columns = _columns(row.get("attributes") or {} for row in data["standings"])
     widths = {c: max([len(c)] + [len((r.get("attributes") or {}).get(c, ""))
                                  for r in data["standings"]]) for c in columns}
+    from .cmd_tournament_finals import final_cells
+
     click.echo(f"{data['name']} ({data['tournament']}), {state}")
     click.echo((f"{'rank':>4}  {'player':<20} {'points':>6} {'played':>6} {'byes':>4} "
-                f"{'opp.pts':>7} {'wins':>4} {m:>7}"
+                f"{'opp.pts':>7} {'wins':>4} {m:>7}" + final_cells(data, None)
                 + "".join(f"  {c:<{widths[c]}}" for c in columns)).rstrip())
     for row in data["standings"]:
         extra = row.get("attributes") or {}
         click.echo((f"{row['rank']:>4}  {row['player']:<20} "
                     f"{show(fraction(row['points_exact'])):>6} "
                     f"{row['played']:>6} {row['byes']:>4} {row['opponents_points']:>7g} "
-                    f"{row['wins']:>4} {row[m]:>7}"
+                    f"{row['wins']:>4} {row[m]:>7}" + final_cells(data, row)
                     + "".join(f"  {extra.get(c, ''):<{widths[c]}}" for c in columns)).rstrip()
                    + ("  dropped" if row["dropped"] else ""))
 
@@ -380,13 +409,18 @@ def standings(obj, tournament_id, csv_path, html_path, force, after, explain, as
         columns = _columns(row.get("attributes") or {} for row in data["standings"])
         text = io.StringIO()
         writer = csv.writer(text)
+        finals = ["swiss_rank", "final_table", "final_place"] if data.get("final_table") else []
+        if data.get("duplicate"):
+            finals.append("duplicate")
         writer.writerow(["rank", "player", "points", "played", "byes", "opponents_points",
-                         "wins", m, "dropped", *columns])
+                         "wins", m, "dropped", *finals, *columns])
         for row in data["standings"]:
             extra = row.get("attributes") or {}
             writer.writerow([row["rank"], row["player"], row["points"], row["played"],
                              row["byes"], row["opponents_points"], row["wins"], row[m],
-                             row["dropped"], *[extra.get(c, "") for c in columns]])
+                             row["dropped"], *[row.get(c, "") if row.get(c) is not None
+                                               else "" for c in finals],
+                             *[extra.get(c, "") for c in columns]])
         write_new(csv_path, text.getvalue(), force)
         if not as_json:
             click.echo(f"wrote {csv_path}: the standings as CSV", err=True)
@@ -443,9 +477,11 @@ def show(obj, tournament_id, as_json):
     if as_json:
         emit(view)
         return
-    click.echo(f"{view['name']} ({tid}): {view['game']}, round {view['round']} of "
-               f"{view['rounds']}" + (", finished" if view["finished"] else
-                                      ", closed" if view["closed"] == view["round"] else ", open"))
+    where = (f"the final (round {view['round']})" if view["round"] > view["rounds"]
+             else f"round {view['round']} of {view['rounds']}")  # TOUR-10
+    click.echo(f"{view['name']} ({tid}): {view['game']}, {where}"
+               + (", finished" if view["finished"] else
+                  ", closed" if view["closed"] == view["round"] else ", open"))
     _show_players(view)
     for round_view in view["paired"]:
         if round_view["round"] != view["round"]:

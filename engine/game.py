@@ -138,6 +138,10 @@ class GameRules:
       "problems"} or None, "phases": {seq: the phase that record belongs to}}``; None when
       the log holds nothing of the kind's yet.  ``None``: the record has the common fields
       only.
+    * ``duplicate`` (optional): the name of the kind's boolean game option that makes a
+      digital game draw by the order its seed gives (a tournament's duplicate round creates
+      every table's game with it and with the round's seed, TOUR-11).  ``None``: the kind
+      plays no duplicate rounds.
     """
 
     kind: str
@@ -170,6 +174,7 @@ class GameRules:
     placings: "Callable[[Any], dict] | None" = None
     legal_choices: "Callable[[Any, int], Any] | None" = None
     record: "Callable[[Any], dict | None] | None" = None
+    duplicate: str | None = None
 
     def __attrs_post_init__(self):
         # the referee's desk (corrections, disputes, rulings) writes its events into every

@@ -48,6 +48,8 @@ def view(state, viewer=None) -> dict:
             "points": list(created.points), "bye_points": created.bye_points,
             "rounds": created.rounds, "table_size": [created.table_min, created.table_max],
             "tiebreaks": list(created.tiebreaks), "seed": created.seed,
+            "final_table": created.final_table, "final_tables": created.final_tables,
+            "duplicate": created.duplicate,
             "round": state.round, "closed": state.closed, "finished": state.finished,
             "players": list(state.players), "dropped": sorted(state.dropped),
             "attributes": {p: dict(a) for p, a in state.attributes.items()},
@@ -70,6 +72,8 @@ def summary(state) -> dict:
         phase = "playing"
         text = (f"round {state.round} of {created.rounds}: {done} of "
                 f"{len(state.tables[state.round])} tables done")
+    if state.round > created.rounds and not state.finished:  # TOUR-10: the final
+        text = text.replace(f"round {state.round} of {created.rounds}", "the final")
     text = f"{created.name!r}, {len(state.players)} players, {created.game}: {text}"
     return {"phase": phase, "round": state.round, "turn": None,
             "winners": state.ranking[:1] if state.finished else [], "text": text}

@@ -465,6 +465,9 @@ def verify(path: str) -> dict:
         final = glog.rules.fold(glog.effective().events)  # voids applied, no desk records
         if not glog.rules.is_over(final):
             continue
+        from .duplicate import bundle_problem  # TOUR-11.2: a duplicate round's seed
+        if (problem := bundle_problem(state, round_, glog.rules, final, label)) is not None:
+            problems.append(problem)
         assert glog.rules.placings is not None  # a kind a tournament plays places its players
         placed = glog.rules.placings(final)
         last = glog.records[-1]

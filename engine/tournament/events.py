@@ -37,7 +37,10 @@ class TournamentCreated:
     order, seats, first players, the final draw tiebreak); ``attributes``: name -> the
     player's attributes from a players file's further columns (``{"club": "Köln", "rating":
     "1500"}``, text, in the file's column order; only players who have any, in registration
-    order; a stream recorded before attributes existed has none)."""
+    order; a stream recorded before attributes existed has none); ``final_table``: the
+    players at each final table after the Swiss rounds (0: no final; TOUR-10),
+    ``final_tables``: how many final tables (a top cut); ``duplicate``: every table of a
+    round draws from the round's committed furnace order (TOUR-11)."""
 
     TYPE: ClassVar[str] = "tournament_created"
     name: str
@@ -55,6 +58,9 @@ class TournamentCreated:
     attributes: dict[str, dict[str, str]] = attrs.field(factory=dict)
     #: only checked-in players are paired (TOUR-7.1); a stream recorded before has False
     check_in: bool = False
+    final_table: int = 0
+    final_tables: int = 1
+    duplicate: bool = False
 
 
 @tagged
@@ -79,13 +85,15 @@ class PlayerDropped:
 @tagged
 class RoundPaired:
     """Round ``round``'s seating: ``tables`` (table 1 first), ``byes`` (players not seated, each
-    scoring the bye points), ``repeats`` (pairs at a table who met before)."""
+    scoring the bye points), ``repeats`` (pairs at a table who met before); ``furnace``: in a
+    duplicate tournament, the commitment to the round's furnace seed (64 hex; TOUR-11.2)."""
 
     TYPE: ClassVar[str] = "round_paired"
     round: int
     tables: list[PairedTable]
     byes: list[str]
     repeats: int
+    furnace: str = ""
 
 
 @tagged
@@ -125,10 +133,13 @@ class ResultRecorded:
 
 @tagged
 class RoundClosed:
-    """Round ``round`` is over: every table has its result."""
+    """Round ``round`` is over: every table has its result.  A duplicate round reveals its
+    furnace seed and salt (``furnace_seed``, ``furnace_salt``; 0 and "" otherwise: TOUR-11.3)."""
 
     TYPE: ClassVar[str] = "round_closed"
     round: int
+    furnace_seed: int = 0
+    furnace_salt: str = ""
 
 
 @tagged
@@ -189,12 +200,14 @@ class Drop:
 @tagged
 class Pair:
     """Pair round ``round``: ``seating`` None (swiss: computed), or the tables in seat order
-    (fixed format; seat 0 starts) with ``byes`` the players left out."""
+    (fixed format; seat 0 starts) with ``byes`` the players left out; ``furnace``: a
+    duplicate round's commitment (TOUR-11.2)."""
 
     TYPE: ClassVar[str] = "pair"
     round: int
     seating: list[list[str]] | None = None
     byes: list[str] | None = None
+    furnace: str | None = None
 
 
 @tagged
@@ -229,10 +242,12 @@ class RecordResult:
 
 @tagged
 class Close:
-    """Close round ``round``."""
+    """Close round ``round``; a duplicate round reveals its furnace seed and salt (TOUR-11.3)."""
 
     TYPE: ClassVar[str] = "close"
     round: int
+    furnace_seed: int | None = None
+    furnace_salt: str | None = None
 
 
 @tagged

@@ -18,7 +18,6 @@ from ..log import iso_time
 from . import KIND
 from . import events as ev
 from .rules import PER_TABLE, TournamentState, decided
-from .standings import rows
 
 
 def game_options(log) -> dict:
@@ -90,16 +89,34 @@ class Organiser:
         """Pair the next round; with ``games`` create each table's game (digital, or physical
         when the tournament's options say so) and attach it.  ``game_seed(round, table)`` may
         fix the games' seeds (rehearsals); ``private(game, names)`` gives documents to keep with
-        each new game (the HTTP service's token hashes, see GameService.create).  Returns
+        each new game (the HTTP service's token hashes, see GameService.create).  In a duplicate
+        tournament (TOUR-11) every game gets the round's secret seed, committed in the round's
+        record (``game_seed(round, 0)`` fixes it for a rehearsal).  Returns
         ``{"round", "tables": [{"table", "players", "first", "game"}], "byes", "repeats",
         "skipped": [why a table has no game]}``."""
+        from . import duplicate
+
         state = self.state(tournament)
         created = state.created
-        events = self.submit(tournament, ev.Pair(round=state.round + 1, seating=seating,
-                                                 byes=byes))
+        secret = None
+        if created.duplicate:  # TOUR-11.2: the round's furnace seed, committed before any game
+            if not games:
+                raise IllegalCommand("TOUR-11.2", "a duplicate round's games are created by "
+                                     "pair, with the round's secret seed: leave out --no-games")
+            secret = duplicate.draw_secret()
+            if game_seed is not None:  # a rehearsal: the round's seed fixed too
+                secret["seed"] = game_seed(state.round + 1, 0)
+            self.store.put_private(tournament, duplicate.private_name(state.round + 1), secret,
+                                   replace=True)
+        events = self.submit(tournament, ev.Pair(
+            round=state.round + 1, seating=seating, byes=byes,
+            furnace=None if secret is None else duplicate.commit(secret)))
         paired = events[0]
+        from .finals import is_final
+
         out = {"round": paired.round, "tables": [], "byes": list(paired.byes),
-               "repeats": paired.repeats, "skipped": []}
+               "repeats": paired.repeats, "skipped": [],
+               "final": is_final(created, paired.round)}
         for number, table in enumerate(paired.tables, 1):
             row = {"table": number, "players": list(table.players), "first": table.first,
                    "game": None}
@@ -109,6 +126,8 @@ class Organiser:
                                physical=bool(created.options.get("physical")))
                 seed = None if game_seed is None or options["physical"] else game_seed(
                     paired.round, number)
+                if secret is not None:
+                    seed = secret["seed"]
                 try:
                     loaded = self.service.create(created.game, options, seed=seed,
                                                  private=private)
@@ -195,6 +214,12 @@ class Organiser:
             # the game as it stands, voids applied and desk records (a dispute after the end)
             # left out: they are not the kind's events
             state_end = rules.fold(log.effective().events)
+            if state.furnaces.get(round_):  # TOUR-11.2: played with the round's seed
+                from .duplicate import check_game
+
+                assert rules.revealed is not None  # a kind with duplicate rounds reveals it
+                check_game(rules.revealed(state_end), self._furnace(tournament, state, round_),
+                           game, round_)
             assert rules.placings is not None  # a kind a tournament plays places its players
             placed = rules.placings(state_end)
             last = log.records[-1]
@@ -206,6 +231,14 @@ class Organiser:
                 points=None if placed["points"] is None else list(placed["points"]))
         return {"game": game, "round": round_, "table": table, "created": log.header.created,
                 "record": record}
+
+    def _furnace(self, tournament: str, state, round_: int) -> dict | None:
+        """A duplicate round's secret furnace seed and salt (TOUR-11), or None."""
+        from . import duplicate
+
+        if not state.furnaces.get(round_):
+            return None
+        return self.store.private(tournament, duplicate.private_name(round_))
 
     def _paired_at(self, tournament: str, round_: int) -> int | None:
         """When round ``round_`` was paired (ms since 1970), from its record's time."""
@@ -285,25 +318,20 @@ class Organiser:
                                  + "; ".join(waiting))
         for record in pending:
             self.submit(tournament, record)
-        events = self.submit(tournament, ev.Close(round=round_))
+        secret = self._furnace(tournament, state, round_)
+        events = self.submit(tournament, ev.Close(
+            round=round_, furnace_seed=None if secret is None else secret["seed"],
+            furnace_salt=None if secret is None else secret["salt"]))
         return {"round": round_, "collected": len(pending),
                 "finished": any(type(e) is ev.TournamentFinished for e in events)}
 
     # -- reading ---------------------------------------------------------------------------
     def standings(self, tournament: str) -> dict:
-        """``{"tournament", "name", "game", "round", "closed", "finished", "measure",
-        "standings": [rows]}`` (see engine.tournament.standings.rows; each row here also has
-        the player's ``attributes`` from registration, {} for none: a bundle's published
-        standings are the rows alone)."""
-        state = self.state(tournament)
-        measure = self.measure(state)
-        table = rows(state, measure)
-        for row in table:
-            row["attributes"] = dict(state.attributes.get(row["player"], {}))
-        return {"tournament": tournament, "name": state.created.name,
-                "game": state.created.game, "round": state.round, "closed": state.closed,
-                "rounds": state.created.rounds, "finished": state.finished,
-                "measure": measure, "standings": table}
+        """The standings map (engine.tournament.printing.standings, without the history: a
+        bundle's published standings are the rows alone)."""
+        from .printing import standings
+
+        return standings(self.state(tournament), tournament)
 
     @staticmethod
     def measure(state) -> str:

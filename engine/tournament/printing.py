@@ -58,19 +58,27 @@ def after(events: list, round_: int) -> tuple[TournamentState, list]:
                          f"{'none' if closed == 0 else f'1 to {closed}'})")
 
 
-def standings(state: TournamentState, tournament: str, events: list,
+def standings(state: TournamentState, tournament: str, events: list | None = None,
               upto: int | None = None) -> dict:
-    """The standings map of Organiser.standings (``{"tournament", "name", "game", "round",
-    "closed", "rounds", "finished", "measure", "standings": rows}``) for ``state``, plus
-    ``after`` (``upto``, or None for now) and ``history`` (engine.tournament.history.lines)."""
+    """The standings map of ``state`` (Organiser.standings answers it too): ``{"tournament",
+    "name", "game", "round", "closed", "rounds", "finished", "final_table", "final_tables",
+    "duplicate", "measure", "standings": rows}`` (engine.tournament.standings.rows, each row
+    with the player's ``attributes`` from registration, {} for none), plus, given the stream's
+    ``events``, ``after`` (``upto``, or None for now) and ``history``
+    (engine.tournament.history.lines)."""
     measure = measure_of(state)
     table = rows(state, measure)
     for row in table:
         row["attributes"] = dict(state.attributes.get(row["player"], {}))
-    return {"tournament": tournament, "name": state.created.name, "game": state.created.game,
-            "round": state.round, "closed": state.closed, "rounds": state.created.rounds,
-            "finished": state.finished, "measure": measure, "after": upto,
-            "standings": table, "history": lines(events, upto)}
+    created = state.created
+    out = {"tournament": tournament, "name": created.name, "game": created.game,
+           "round": state.round, "closed": state.closed, "rounds": created.rounds,
+           "finished": state.finished, "final_table": created.final_table,
+           "final_tables": created.final_tables, "duplicate": created.duplicate,
+           "measure": measure, "standings": table}
+    if events is not None:
+        out.update(after=upto, history=lines(events, upto))
+    return out
 
 
 # -- pairings --------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from ..errors import IllegalCommand, UsageError
 from ..game import MAX_NAME, ROLE_NAMES, rules_for
 from . import events as ev
 from . import noshow
+from . import duplicate, finals
 from .pairing import repeats, seat, swiss
 from .standings import TIEBREAKS, compute, fraction, table_points
 
@@ -66,6 +67,9 @@ class TournamentState:
     public: bool = False
     checkins: dict = attrs.field(factory=dict)
     forfeits: dict = attrs.field(factory=dict)
+    #: round -> the commitment to its furnace seed / its revealed (seed, salt) (TOUR-11)
+    furnaces: dict = attrs.field(factory=dict)
+    revealed: dict = attrs.field(factory=dict)
 
     def active(self, round_: int, checked: bool = True) -> list[str]:
         """Players who play round ``round_`` (registered by then, not dropped), in
@@ -181,7 +185,7 @@ def setup(options: dict, chance=None) -> list:
     ``table_size`` is ``[min, max]``).  Raises UsageError with the reason."""
     known = {"name", "game", "options", "format", "points", "bye_points", "rounds",
              "table_size", "tiebreaks", "players", "seed", "physical", "attributes",
-             "check_in"}
+             "check_in", *finals.OPTIONS, *duplicate.OPTIONS}
     unknown = set(options) - known
     if unknown:
         raise UsageError(f"unknown tournament option(s): {', '.join(sorted(unknown))}")
@@ -196,7 +200,8 @@ def setup(options: dict, chance=None) -> list:
             or not 1 <= size[0] <= size[1]):
         raise UsageError(f"table sizes are MIN-MAX with 1 <= MIN <= MAX, not {size!r}")
     low, high = size
-    game_options = normal_options(kind, options.get("options") or {}, low, high)
+    dup, given = duplicate.check(options, kind, options.get("options") or {})
+    game_options = normal_options(kind, given, low, high)
     fmt = options.get("format", "swiss")
     if fmt not in FORMATS:
         raise UsageError(f"the format is one of {', '.join(FORMATS)}, not {fmt!r}")
@@ -220,9 +225,11 @@ def setup(options: dict, chance=None) -> list:
     if not isinstance(tiebreaks, list) or not all(isinstance(t, str) for t in tiebreaks):
         raise UsageError("tiebreaks are a list of names")
     tiebreaks = [aliases.get(t, t) for t in tiebreaks]
-    if any(t not in TIEBREAKS for t in tiebreaks) or len(set(tiebreaks)) != len(tiebreaks):
+    if any(t not in TIEBREAKS and not duplicate.tiebreak(t, options) for t in tiebreaks) \
+            or len(set(tiebreaks)) != len(tiebreaks):
         raise UsageError(f"tiebreaks are drawn once each from opponents, money/score, wins "
-                         f"(a seeded draw always comes last), not {options.get('tiebreaks')!r}")
+                         "(and duplicate, in a duplicate tournament: TOUR-11.5) (a seeded draw "
+                         f"always comes last), not {options.get('tiebreaks')!r}")
     players = options.get("players") or []
     if not isinstance(players, list):
         raise UsageError("players are a list of names")
@@ -240,11 +247,13 @@ def setup(options: dict, chance=None) -> list:
     seed = options.get("seed")
     if type(seed) is not int or not 0 <= seed < 2**63:
         raise UsageError("the tournament's seed is a whole number from 0 to 2**63 - 1")
+    final_table, final_tables = finals.check(options, low, high)
     return [ev.TournamentCreated(
         name=name.strip(), game=kind, options=game_options, format=fmt, points=list(points),
         bye_points=bye_points, rounds=rounds, table_min=low, table_max=high,
         tiebreaks=tiebreaks, players=players, seed=seed, attributes=attributes,
-        check_in=check_in)]
+        check_in=check_in, final_table=final_table, final_tables=final_tables,
+        duplicate=dup)]
 
 
 # -- evolve ----------------------------------------------------------------------------------
@@ -265,6 +274,8 @@ def evolve(state: TournamentState, event) -> TournamentState:
         state.round = event.round
         state.tables[event.round] = list(event.tables)
         state.byes[event.round] = list(event.byes)
+        if event.furnace:
+            state.furnaces[event.round] = event.furnace
         for table in event.tables:
             state.firsts[table.first] = state.firsts.get(table.first, 0) + 1
     elif t is ev.GameAttached:
@@ -274,6 +285,8 @@ def evolve(state: TournamentState, event) -> TournamentState:
         state.results[(event.round, event.table)] = event
     elif t is ev.RoundClosed:
         state.closed = event.round
+        if event.furnace_salt:
+            state.revealed[event.round] = (event.furnace_seed, event.furnace_salt)
     elif t is ev.PointsAdjusted:
         state.adjustments.append(event)
     elif t is ev.TournamentFinished:
@@ -398,6 +411,7 @@ def decide(state: TournamentState, command, chance=None) -> list:
             raise IllegalCommand("TOUR-1.1", f"{name} is already registered")
         if len(state.players) >= MAX_PLAYERS:
             raise IllegalCommand("TOUR-1.1", f"at most {MAX_PLAYERS} players")
+        finals.check_add(state)
         return [ev.PlayerAdded(player=name, round=state.round + 1)]
     if t is ev.Drop:
         _open(state)
@@ -414,17 +428,26 @@ def decide(state: TournamentState, command, chance=None) -> list:
                                  "(every table's result recorded) before pairing the next")
         if round_ != state.round + 1:
             raise IllegalCommand("TOUR-5.1", f"the next round is {state.round + 1}, not {round_}")
-        if round_ > created.rounds:
-            raise IllegalCommand("TOUR-5.1", f"the tournament has {created.rounds} rounds")
-        if created.format == "swiss":
+        if round_ > finals.last_round(created):
+            raise IllegalCommand("TOUR-5.1", f"the tournament has {created.rounds} rounds"
+                                 + (" and a final" if finals.has_final(created) else ""))
+        if finals.is_final(created, round_):
+            if command.seating is not None or command.byes is not None:
+                raise UsageError("the final is seated by the Swiss standings (TOUR-10.2): "
+                                 "give no seating")
+            seated, byes, count = finals.pairing(
+                state, round_, [t.player for t in compute(state)], repeats)
+        elif created.format == "swiss":
             if command.seating is not None or command.byes is not None:
                 raise UsageError("a swiss round is paired by the rules; a seating is given only "
                                  "in the fixed format")
             seated, byes, count = pairing(state, round_)
         else:
             seated, byes, count = _fixed(state, round_, command.seating, command.byes)
+        furnace = duplicate.check_pair(created, command.furnace)
         tables = [ev.PairedTable(players=players, first=first) for players, first in seated]
-        return [ev.RoundPaired(round=round_, tables=tables, byes=byes, repeats=count)]
+        return [ev.RoundPaired(round=round_, tables=tables, byes=byes, repeats=count,
+                               furnace=furnace)]
     if t is ev.Attach:
         _open(state)
         _table(state, command.round, command.table, "TOUR-4.2")
@@ -475,10 +498,14 @@ def decide(state: TournamentState, command, chance=None) -> list:
         if waiting:
             raise IllegalCommand("TOUR-5.2", f"round {round_} cannot close: table(s) "
                                  f"{', '.join(waiting)} have no finished game's result yet")
-        out: list[ev.RoundClosed | ev.TournamentFinished] = [ev.RoundClosed(round=round_)]
-        if round_ == created.rounds:
+        seed, salt = duplicate.check_close(state, round_, command.furnace_seed,
+                                           command.furnace_salt)
+        out: list[ev.RoundClosed | ev.TournamentFinished] = [
+            ev.RoundClosed(round=round_, furnace_seed=seed, furnace_salt=salt)]
+        if round_ == finals.last_round(created):
             after = evolve(_copy(state), out[0])
-            out.append(ev.TournamentFinished(ranking=[t.player for t in compute(after)]))
+            out.append(ev.TournamentFinished(ranking=finals.final_ranking(
+                after, [t.player for t in compute(after)])))
         return out
     if t is ev.Adjust:
         _open(state)
@@ -511,7 +538,8 @@ def decide(state: TournamentState, command, chance=None) -> list:
 def _copy(state: TournamentState) -> TournamentState:
     return attrs.evolve(state, results=dict(state.results), tables=dict(state.tables),
                         byes=dict(state.byes), adjustments=list(state.adjustments),
-                        dropped=dict(state.dropped), forfeits=dict(state.forfeits))
+                        dropped=dict(state.dropped), forfeits=dict(state.forfeits),
+                        revealed=dict(state.revealed))
 
 
 def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
@@ -528,16 +556,18 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
                  "tiebreaks": list(first.tiebreaks), "players": list(first.players),
                  "seed": first.seed,
                  "attributes": {p: dict(a) for p, a in first.attributes.items()},
+                 "final_table": first.final_table, "final_tables": first.final_tables,
+                 "duplicate": first.duplicate,
                  **({"check_in": True} if first.check_in else {})}, [])
     if t is ev.PlayerAdded:
         return ev.Add(player=first.player), []
     if t is ev.PlayerDropped:
         return ev.Drop(player=first.player, reason=first.reason), []
     if t is ev.RoundPaired:
-        if state.created.format == "fixed":
+        if state.created.format == "fixed" and not finals.is_final(state.created, first.round):
             return ev.Pair(round=first.round, seating=[list(tb.players) for tb in first.tables],
-                           byes=list(first.byes)), []
-        return ev.Pair(round=first.round), []
+                           byes=list(first.byes), furnace=first.furnace or None), []
+        return ev.Pair(round=first.round, furnace=first.furnace or None), []
     if t is ev.GameAttached:
         return ev.Attach(round=first.round, table=first.table, game=first.game,
                          created=first.created), []
@@ -549,7 +579,10 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
             winners=list(first.winners), measure=first.measure, share=first.share,
             points=own), []
     if t is ev.RoundClosed:
-        return ev.Close(round=first.round), []
+        revealed = bool(first.furnace_salt)  # a duplicate round (TOUR-11.3)
+        return ev.Close(round=first.round,
+                        furnace_seed=first.furnace_seed if revealed else None,
+                        furnace_salt=first.furnace_salt if revealed else None), []
     if t is ev.PointsAdjusted:
         return ev.Adjust(player=first.player, points=first.points, reason=first.reason,
                          kind=first.kind), []

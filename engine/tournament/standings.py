@@ -105,6 +105,8 @@ def compute(state) -> list[Totals]:
             totals[name].add(round_, bye)
             totals[name].byes += 1
     for (round_, _table), result in state.results.items():
+        if round_ > created.rounds:  # the final (TOUR-10.4): not a Swiss point
+            continue
         names = state.tables[round_][_table - 1].players
         for seat, name in enumerate(names):
             t = totals[name]
@@ -122,11 +124,17 @@ def compute(state) -> list[Totals]:
         t.opponents_points = sum((totals[o].points for o in t.opponents), Fraction(0))
     order = list(created.tiebreaks)
 
+    dup: dict = {}
+    if "duplicate" in order:  # TOUR-11.5
+        from .duplicate import scores
+        dup = scores(state)
+
     def key(t: Totals):
         parts: list[Fraction | int] = [-t.points]
         for tiebreak in order:
             parts.append(-(t.opponents_points if tiebreak == "opponents"
-                           else t.measure if tiebreak == "measure" else t.wins))
+                           else t.measure if tiebreak == "measure"
+                           else dup.get(t.player, 0) if tiebreak == "duplicate" else t.wins))
         parts.append(t.draw)
         return parts
 
@@ -143,4 +151,6 @@ def rows(state, measure: str) -> list[dict]:
                     "opponents_points": number(t.opponents_points), "wins": t.wins,
                     measure: t.measure, "dropped": t.dropped,
                     "by_round": {str(r): number(p) for r, p in sorted(t.by_round.items())}})
-    return out
+    from . import duplicate, finals
+
+    return finals.annotate(state, duplicate.annotate(state, out))

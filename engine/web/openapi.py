@@ -310,7 +310,10 @@ def _tournament_paths() -> dict:
         "/tournaments": {"post": _op(
             "Create a tournament: {name, game, options, format, points, bye_points, rounds, "
             "table_size: [min, max], tiebreaks, players, attributes? (name -> {column: "
-            "text}), seed?}", organiser,
+            "text}), seed?, final_table? (N: the top N play a final table after the Swiss "
+            "rounds, TOUR-10), final_tables? (K: a top cut to K final tables), duplicate? "
+            "(every table of a round draws the same committed furnace order, TOUR-11)}",
+            organiser,
             {"201": _json({"type": "object", "properties": {"tournament": {"type": "string"}}},
                           "The tournament's id."),
              "413": _json(_ref("Error"), "Body too large."), **errors}, body=body)},

@@ -95,7 +95,16 @@ RULES = GameRules(
     audit=audit,
     chance=chance,
     record=record,
+    duplicate="duplicate",
+    notes=lambda state: notes(state),
 )
+
+
+def notes(state) -> list[str]:
+    """What ``devil verify`` says of a duplicate game's draws (engine.games.atkr.duplicate)."""
+    from .duplicate import NOTE
+
+    return [NOTE] if state.duplicate else []
 
 __all__ = ["RULES"]
 

@@ -102,7 +102,11 @@ def _draw(state: State, seat: int, coal: int | None, chance, reporter: str | Non
         if coal is not None:
             raise IllegalCommand("ATKR-9.3", "in a digital game the furnace draws the coal; "
                                              "do not give one")
-        coal = COAL_KINDS[chance.pick(state.furnace, "draw", state.draws)]
+        if state.duplicate:  # a tournament's duplicate round (TOUR-11)
+            from .duplicate import pick
+            coal = COAL_KINDS[pick(state, chance)]
+        else:
+            coal = COAL_KINDS[chance.pick(state.furnace, "draw", state.draws)]
     facts = _Facts(state)
     facts.add(ev.CoalDrawn(seat, coal, reporter))
     if coal == ev.DEVIL:

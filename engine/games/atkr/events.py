@@ -42,6 +42,11 @@ class GameCreated:
     #: the seed was chosen by whoever created the game (reproducible, so predictable to anyone
     #: who knows it), not drawn in secret; set by the service, shown to everyone (issue 9.7)
     seed_chosen: bool = False
+    #: True: coals drawn in the shared furnace order of a tournament's duplicate round
+    #: (engine.games.atkr.duplicate; TOUR-11), not at random; None (left out of the map, so
+    #: a log recorded before keeps its bytes): drawn at random
+    duplicate: bool | None = None
+    OMIT_NONE: ClassVar[tuple[str, ...]] = ("duplicate",)
 
 
 @tagged

@@ -51,6 +51,7 @@ def _(event: ev.GameCreated, state: State) -> None:
     state.goal = event.goal
     state.commitment = event.commitment
     state.seed_chosen = event.seed_chosen
+    state.duplicate = bool(event.duplicate)
     state.money = [event.start_money] * n
     state.spaces = [track_space(event.start_money, event.track_low, event.track)] * n
     state.pacts = []

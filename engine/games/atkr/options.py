@@ -9,6 +9,8 @@ Options (a JSON-able map, as ``devil new atkr`` and ``POST /games`` give them):
 ``ring``     the furnace's ring capacity, 0 to 47 (ATKR-7.2 [house default 16])
 ``track``    the money track labels, e.g. ``"0-50,200,300,500,700,1000,1300,1600"`` or a list
              ``["0-50", 200, ...]`` (ATKR-6.1 [house default])
+``duplicate`` True: a digital game draws its coals in the furnace order its seed gives every
+             table of a tournament's duplicate round (engine.games.atkr.duplicate; TOUR-11)
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from ...errors import UsageError
 from . import events as ev
 from .state import DEFAULT_RING, DEFAULT_TRACK, DEFAULT_TRACK_LOW, GOAL, START_MONEY
 
-KNOWN = {"players", "first", "physical", "ring", "track", "seed_chosen"}
+KNOWN = {"players", "first", "physical", "ring", "track", "seed_chosen", "duplicate"}
 MAX_LABEL = 1_000_000_000
 DEFAULT_TRACK_TEXT = f"0-{DEFAULT_TRACK_LOW}," + ",".join(str(v) for v in DEFAULT_TRACK)
 
@@ -80,6 +82,10 @@ def setup(options: dict, chance) -> list:
                          "created with a chosen seed")
     if physical != (chance is None):
         raise UsageError("a physical game has no chance generator and a digital one needs one")
+    duplicate = options.get("duplicate", False)
+    if not isinstance(duplicate, bool) or (duplicate and physical):
+        raise UsageError("duplicate is true or false, and only for a digital game: a physical "
+                         "game's referee reports the coals drawn (TOUR-11.1)")
     first_name = options.get("first")
     if first_name is not None:
         if first_name not in players:
@@ -99,5 +105,5 @@ def setup(options: dict, chance) -> list:
     created = ev.GameCreated(players=players, first=first, first_drawn=drawn, physical=physical,
                              ring=ring, track_low=low, track=labels, start_money=START_MONEY,
                              goal=GOAL, commitment=None if chance is None else chance.commitment,
-                             seed_chosen=seed_chosen)
+                             seed_chosen=seed_chosen, duplicate=duplicate or None)
     return [created, ev.RoundStarted(1, first)]

@@ -27,6 +27,8 @@ def command_for(state: State, events: list) -> tuple[Any, list]:
             "track": [f"0-{first.track_low}", *first.track]}
         if first.seed_chosen:
             options["seed_chosen"] = True
+        if first.duplicate:
+            options["duplicate"] = True
         answers = []
         if first.first_drawn:
             answers.append(first.first)

@@ -87,6 +87,7 @@ class State:
     goal: int = GOAL
     commitment: str | None = None
     seed_chosen: bool = False
+    duplicate: bool = False
     phase: str = PHASE_SETUP
     round: int = 0
     start: int = 0
