@@ -117,10 +117,21 @@ def tournament():
               "e.g. --option ring=12.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="The public seed of every "
               "draw (default: drawn now; recorded either way).")
+@click.option("--pairing", type=click.Choice(["score-groups", "classic"]),
+              default="score-groups", show_default=True,
+              help="The swiss algorithm: score-groups (fewest repeats, then the leading group "
+              "at table 1, then least squared displacement from the points order: TOUR-2.5 to "
+              "2.9) or classic (TOUR-2.1, as tournaments recorded before it).")
+@click.option("--allow-repeats", is_flag=True, help="score-groups: do not avoid repeated "
+              "opponents; seat by points alone (TOUR-2.5).")
+@click.option("--avoid-same-club", is_flag=True, help="score-groups: round 1 avoids two "
+              "players of one club (the players file's club column) at a table where the "
+              "sizes allow (TOUR-2.9).")
 @json_option
 @click.pass_obj
 def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_points, fmt,
-        tiebreaks, physical, game_options, seed, as_json):
+        tiebreaks, physical, game_options, seed, pairing, allow_repeats, avoid_same_club,
+        as_json):
     """Create tournament NAME and register its players; prints its id.
 
     \b
@@ -148,6 +159,9 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
                 "players": names, "seed": seed}
     if attributes:
         settings["attributes"] = attributes
+    if fmt == "swiss":
+        settings.update(pairing=pairing, allow_repeats=allow_repeats,
+                        avoid_same_club=avoid_same_club)
     if bye_points is not None:
         settings["bye_points"] = bye_points
     organiser = _organiser(obj)
@@ -159,9 +173,23 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
     click.echo(tid)
     low, high = view["table_size"]
     click.echo(f"  {view['name']}: {len(view['players'])} players, {view['rounds']} rounds of "
-               f"{view['game']} at tables of {low} to {high}, {view['format']}; points "
+               f"{view['game']} at tables of {low} to {high}, {_format(view)}; points "
                f"{','.join(map(str, view['points']))}, bye {view['bye_points']}; "
                f"seed {view['seed']}", err=True)
+
+
+def _format(view: dict) -> str:
+    """``swiss``, ``swiss (classic pairing)``, ``swiss, repeats allowed, clubs apart in round
+    1``, ``fixed``."""
+    if view["format"] != "swiss":
+        return view["format"]
+    parts = ["swiss" if view.get("pairing", "classic") == "score-groups"
+             else "swiss (classic pairing)"]
+    if view.get("allow_repeats"):
+        parts.append("repeats allowed")
+    if view.get("avoid_same_club"):
+        parts.append("clubs apart in round 1")
+    return ", ".join(parts)
 
 
 def _one(obj, tournament_id, as_json, action):

@@ -47,6 +47,8 @@ def view(state, viewer=None) -> dict:
             "points": list(created.points), "bye_points": created.bye_points,
             "rounds": created.rounds, "table_size": [created.table_min, created.table_max],
             "tiebreaks": list(created.tiebreaks), "seed": created.seed,
+            "pairing": created.pairing, "allow_repeats": created.allow_repeats,
+            "avoid_same_club": created.avoid_same_club,
             "round": state.round, "closed": state.closed, "finished": state.finished,
             "players": list(state.players), "dropped": sorted(state.dropped),
             "attributes": {p: dict(a) for p, a in state.attributes.items()},

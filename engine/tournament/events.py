@@ -36,7 +36,11 @@ class TournamentCreated:
     order, seats, first players, the final draw tiebreak); ``attributes``: name -> the
     player's attributes from a players file's further columns (``{"club": "Köln", "rating":
     "1500"}``, text, in the file's column order; only players who have any, in registration
-    order; a stream recorded before attributes existed has none)."""
+    order; a stream recorded before attributes existed has none).  ``pairing``: the swiss
+    algorithm, ``score-groups`` (TOUR-2.5 to 2.9, engine.tournament.swiss) or ``classic``
+    (TOUR-2.1, engine.tournament.pairing: every stream recorded before the field existed);
+    ``allow_repeats``: score-groups does not avoid repeated opponents; ``avoid_same_club``:
+    round 1 avoids two players of one club at a table (TOUR-2.9)."""
 
     TYPE: ClassVar[str] = "tournament_created"
     name: str
@@ -52,6 +56,9 @@ class TournamentCreated:
     players: list[str]
     seed: int
     attributes: dict[str, dict[str, str]] = attrs.field(factory=dict)
+    pairing: str = "classic"
+    allow_repeats: bool = False
+    avoid_same_club: bool = False
 
 
 @tagged

@@ -19,6 +19,7 @@ from ..errors import IllegalCommand, UsageError
 from ..game import MAX_NAME, ROLE_NAMES, rules_for
 from . import events as ev
 from .pairing import repeats, seat, swiss
+from .swiss import GROUPS, recorded as swiss_recorded, settings as swiss_settings
 from .standings import TIEBREAKS, compute, fraction, table_points
 
 FORMATS = ("swiss", "fixed")
@@ -172,7 +173,8 @@ def setup(options: dict, chance=None) -> list:
     """The first event from the new tournament's options (see :class:`ev.TournamentCreated`;
     ``table_size`` is ``[min, max]``).  Raises UsageError with the reason."""
     known = {"name", "game", "options", "format", "points", "bye_points", "rounds",
-             "table_size", "tiebreaks", "players", "seed", "physical", "attributes"}
+             "table_size", "tiebreaks", "players", "seed", "physical", "attributes",
+             "pairing", "allow_repeats", "avoid_same_club"}
     unknown = set(options) - known
     if unknown:
         raise UsageError(f"unknown tournament option(s): {', '.join(sorted(unknown))}")
@@ -231,7 +233,8 @@ def setup(options: dict, chance=None) -> list:
     return [ev.TournamentCreated(
         name=name.strip(), game=kind, options=game_options, format=fmt, points=list(points),
         bye_points=bye_points, rounds=rounds, table_min=low, table_max=high,
-        tiebreaks=tiebreaks, players=players, seed=seed, attributes=attributes)]
+        tiebreaks=tiebreaks, players=players, seed=seed, attributes=attributes,
+        **swiss_settings(options, fmt))]
 
 
 # -- evolve ----------------------------------------------------------------------------------
@@ -312,6 +315,9 @@ def pairing(state: TournamentState, round_: int
         live = set(active)
         ranked = [t.player for t in totals if t.player in live]
     byes_had = {p: len([1 for names in state.byes.values() if p in names]) for p in active}
+    if created.pairing == GROUPS:  # TOUR-2.5 to 2.9
+        from .swiss import pair_state
+        return pair_state(state, round_, ranked, points, met, byes_had)
     try:
         tables, byes = swiss(ranked, created.table_min, created.table_max, met, points, byes_had)
     except ValueError as exc:
@@ -498,7 +504,8 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
                  "table_size": [first.table_min, first.table_max],
                  "tiebreaks": list(first.tiebreaks), "players": list(first.players),
                  "seed": first.seed,
-                 "attributes": {p: dict(a) for p, a in first.attributes.items()}}, [])
+                 "attributes": {p: dict(a) for p, a in first.attributes.items()},
+                 **swiss_recorded(first)}, [])
     if t is ev.PlayerAdded:
         return ev.Add(player=first.player), []
     if t is ev.PlayerDropped:

@@ -414,3 +414,29 @@ def swiss(ranked: list[str], low: int, high: int, met: dict[str, set], points: d
     problem = Problem(seated, points, sizes, met, firsts, clubs, avoid_repeats)
     tables = seating(problem, seed, exact)
     return ([[seated[i] for i in t] for t in tables], byes, problem.terms(tables))
+
+
+def pair_state(state, round_: int, ranked: list[str], points: dict, met: dict,
+               byes_had: dict[str, int]) -> tuple[list[tuple[list[str], str]], list[str], int]:
+    """Round ``round_`` of a ``score-groups`` tournament (engine.tournament.rules.pairing
+    dispatches here): ``([(seat order, first), ...], byes, repeats)``, seated by
+    :func:`engine.tournament.pairing.seat`.  Raises IllegalCommand (TOUR-2.1) when the active
+    players cannot fill a table."""
+    from ..errors import IllegalCommand
+    from .pairing import repeats, seat
+    from .standings import draw_key
+
+    created = state.created
+    clubs = None
+    if round_ == 1 and created.avoid_same_club:
+        clubs = {p: next((v for k, v in a.items() if k.strip().casefold() == "club"), "")
+                 for p, a in state.attributes.items()}
+    try:
+        tables, byes, _terms = swiss(
+            ranked, created.table_min, created.table_max, met, points, byes_had, state.firsts,
+            draw_key(created.seed, round_, "swiss"), clubs=clubs,
+            avoid_repeats=not created.allow_repeats)
+    except ValueError as exc:
+        raise IllegalCommand("TOUR-2.1", str(exc)) from None
+    seated = seat(tables, state.firsts, created.seed, round_, state.places())
+    return seated, byes, repeats(tables, met)
