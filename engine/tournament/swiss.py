@@ -126,7 +126,7 @@ class Problem:
             club = (club_of.get(p) or "").strip().casefold()
             if club:
                 groups.setdefault(club, []).append(i)
-        self.club = [frozenset() for _ in range(n)]
+        self.club: list[frozenset[int]] = [frozenset() for _ in range(n)]
         for members in groups.values():
             for i in members:
                 self.club[i] = frozenset(j for j in members if j != i)
@@ -184,8 +184,10 @@ class Problem:
 class _Search:
     """The local search's state: ``where[i]`` the table of position i, ``tables`` the members."""
 
-    def __init__(self, problem: Problem, tables: list[list[int]]):
+    def __init__(self, problem: Problem, tables: list[list[int]], pinned: frozenset = frozenset()):
         self.p = problem
+        #: positions that stay where they are (the leaders, in the second start)
+        self.pinned = pinned
         self.tables = [list(t) for t in tables]
         self.where = [0] * problem.n
         for k, table in enumerate(self.tables):
@@ -220,7 +222,6 @@ class _Search:
         """The change of cost if a and b (at different tables) swap."""
         p = self.p
         i, j = self.where[a], self.where[b]
-        ta, tb = self.tables[i], self.tables[j]
         bad = self.bad
         pair = (p.w_rep if b in p.met[a] else 0) + (p.w_club if b in p.club[a] else 0)
         clash = bad[a][j] - bad[a][i] + bad[b][i] - bad[b][j] - 2 * pair
@@ -268,9 +269,10 @@ class _Search:
             span: Iterable[int] = range(count)
         else:
             span = range(max(0, k - reach), min(count, k + reach + 1))
+        pinned = self.pinned
         for t in span:
             if t != k:
-                yield from self.tables[t]
+                yield from (b for b in self.tables[t] if b not in pinned)
 
     def conflicted(self, a: int) -> bool:
         """Whether position a sits with someone they met (or of their club)."""
@@ -287,6 +289,8 @@ class _Search:
         while pending:
             queued: set[int] = set()
             for a in pending:
+                if a in self.pinned:
+                    continue
                 far = a in self.clash or bool(p.bad_table(self.lows[self.where[a]]))
                 best, best_b = 0, -1
                 for b in self.candidates(a, None if far else reach):
@@ -325,7 +329,7 @@ def _exact(problem: Problem, best_tables: list[list[int]], best_cost: int
     sizes = p.sizes
     tables: list[list[int]] = [[] for _ in sizes]
     lows = [0] * len(sizes)
-    best = [best_cost, [list(t) for t in best_tables]]
+    best: list = [best_cost, [list(t) for t in best_tables]]
 
     def place(i: int, cost: int) -> None:
         if cost >= best[0]:
@@ -368,9 +372,18 @@ def seating(problem: Problem, seed: int, exact: bool = True) -> list[list[int]]:
         at += size
     if len(cut) == 1:
         return cut
-    search = _Search(problem, cut)
     reach = 2 if len(cut) > 12 else None
+    search = _Search(problem, cut)
     search.descend(reach)
+    leaders = frozenset(i for i in range(problem.n) if problem.leader[i])
+    if leaders and search.cost >= problem.w_lead:
+        # a second start: the leaders kept at table 1 while the others move, then free
+        held = _Search(problem, cut, leaders)
+        held.descend(reach)
+        held = _Search(problem, held.tables)
+        held.descend(reach)
+        if held.cost < search.cost:
+            search = held
     best_cost, best = search.cost, [list(t) for t in search.tables]
     rng = _Rng(seed)
     kicks = min(KICKS_MAX, max(KICKS_MIN, KICKS_PER_PLAYER * problem.n))
