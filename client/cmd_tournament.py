@@ -121,7 +121,7 @@ def tournament():
               default="score-groups", show_default=True,
               help="The swiss algorithm: score-groups (fewest repeats, then the leading group "
               "at table 1, then least squared displacement from the points order: TOUR-2.5 to "
-              "2.9) or classic (TOUR-2.1, as tournaments recorded before it).")
+              "2.9) or classic (TOUR-2.10, as tournaments recorded before it).")
 @click.option("--allow-repeats", is_flag=True, help="score-groups: do not avoid repeated "
               "opponents; seat by points alone (TOUR-2.5).")
 @click.option("--avoid-same-club", is_flag=True, help="score-groups: round 1 avoids two "

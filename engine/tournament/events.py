@@ -38,7 +38,7 @@ class TournamentCreated:
     "1500"}``, text, in the file's column order; only players who have any, in registration
     order; a stream recorded before attributes existed has none).  ``pairing``: the swiss
     algorithm, ``score-groups`` (TOUR-2.5 to 2.9, engine.tournament.swiss) or ``classic``
-    (TOUR-2.1, engine.tournament.pairing: every stream recorded before the field existed);
+    (TOUR-2.10, engine.tournament.pairing: every stream recorded before the field existed);
     ``allow_repeats``: score-groups does not avoid repeated opponents; ``avoid_same_club``:
     round 1 avoids two players of one club at a table (TOUR-2.9)."""
 

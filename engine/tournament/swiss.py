@@ -43,8 +43,8 @@ PAIRINGS = (GROUPS, CLASSIC)
 #: events with at most this many seatings (n! / product of the tables' sizes!) are searched
 #: exhaustively
 EXACT = 60000
-#: kicks of the iterated local search: per seated player, at least, at most
-KICKS_PER_PLAYER, KICKS_MIN, KICKS_MAX = 1, 40, 150
+#: kicks of the iterated local search: KICKS_WORK / seated players, within MIN..MAX
+KICKS_WORK, KICKS_MIN, KICKS_MAX = 4000, 10, 100
 
 
 def settings(options: dict, fmt: str) -> dict:
@@ -188,6 +188,8 @@ class _Search:
         self.p = problem
         #: positions that stay where they are (the leaders, in the second start)
         self.pinned = pinned
+        #: the swaps made, for undoing a kick that did not pay
+        self.journal: list[tuple[int, int, int]] = []
         self.tables = [list(t) for t in tables]
         self.where = [0] * problem.n
         for k, table in enumerate(self.tables):
@@ -238,6 +240,8 @@ class _Search:
         return bal * p.w_bal + clash + lead * p.w_lead + d
 
     def swap(self, a: int, b: int, change: int) -> None:
+        """Swap a and b (at different tables); ``change``: the delta (kept in the journal)."""
+        self.journal.append((a, b, change))
         i, j = self.where[a], self.where[b]
         ta, tb = self.tables[i], self.tables[j]
         ta[ta.index(a)] = b
@@ -386,7 +390,7 @@ def seating(problem: Problem, seed: int, exact: bool = True) -> list[list[int]]:
             search = held
     best_cost, best = search.cost, [list(t) for t in search.tables]
     rng = _Rng(seed)
-    kicks = min(KICKS_MAX, max(KICKS_MIN, KICKS_PER_PLAYER * problem.n))
+    kicks = min(KICKS_MAX, max(KICKS_MIN, KICKS_WORK // max(1, problem.n)))
     for _ in range(kicks):
         if best_cost == 0:
             break  # nothing to lower
@@ -399,12 +403,14 @@ def seating(problem: Problem, seed: int, exact: bool = True) -> list[list[int]]:
         t = near[rng.below(len(near))]
         b = search.tables[t][rng.below(len(search.tables[t]))]
         i = search.where[a]
+        search.journal = []
         search.swap(a, b, search.delta(a, b))
         search.descend(reach, [*search.tables[i], *search.tables[t]])
         if search.cost < best_cost:
             best_cost, best = search.cost, [list(t) for t in search.tables]
-        elif search.cost > best_cost:
-            search = _Search(problem, best)
+        elif search.cost > best_cost:  # undo the kick and its descent
+            for x, y, change in reversed(search.journal):
+                search.swap(x, y, -change)
     if exact and _seatings(problem.sizes) <= EXACT:
         best, best_cost = _exact(problem, best, best_cost)
     return [sorted(t) for t in best]

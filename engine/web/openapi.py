@@ -303,7 +303,8 @@ def _tournament_paths() -> dict:
         "/tournaments": {"post": _op(
             "Create a tournament: {name, game, options, format, points, bye_points, rounds, "
             "table_size: [min, max], tiebreaks, players, attributes? (name -> {column: "
-            "text}), seed?}", organiser,
+            "text}), seed?, pairing? (score-groups (default) | classic), allow_repeats? "
+            "(bool), avoid_same_club? (bool)}", organiser,
             {"201": _json({"type": "object", "properties": {"tournament": {"type": "string"}}},
                           "The tournament's id."),
              "413": _json(_ref("Error"), "Body too large."), **errors}, body=body)},
