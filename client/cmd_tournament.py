@@ -160,8 +160,10 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
     if attributes:
         settings["attributes"] = attributes
     if fmt == "swiss":
-        settings.update(pairing=pairing, allow_repeats=allow_repeats,
-                        avoid_same_club=avoid_same_club)
+        settings["pairing"] = pairing
+    for key, flag in (("allow_repeats", allow_repeats), ("avoid_same_club", avoid_same_club)):
+        if flag:  # the rules refuse them with the fixed format or the classic pairing
+            settings[key] = True
     if bye_points is not None:
         settings["bye_points"] = bye_points
     organiser = _organiser(obj)

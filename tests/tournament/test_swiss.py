@@ -215,3 +215,63 @@ def test_switches_are_checked_and_old_streams_pair_classic():
     tables, _ = classic(ranked, 4, 5, {}, {p: 0 for p in names}, {})
     assert sorted(map(sorted, (r["players"] for r in paired["tables"]))) == sorted(
         map(sorted, tables))
+
+
+def test_the_switches_over_http_and_refusals_on_the_command_line(tmp_path):
+    """POST /tournaments takes pairing, allow_repeats and avoid_same_club (recorded, shown);
+    a bad value is a 400 naming the field and creates nothing.  On the command line a switch
+    of score-groups with the classic pairing is a usage error (exit 2), no traceback."""
+    from starlette.testclient import TestClient
+
+    from engine.store import MemoryStore
+    from engine.web import create_app
+
+    auth = {"Authorization": "Bearer k"}
+    store = MemoryStore()
+    with TestClient(create_app(store, "k")) as http:
+        settings = {"name": "Net cup", "game": "atkr", "rounds": 1, "table_size": [4, 4],
+                    "players": list("ABCDEFGH"), "seed": 3, "allow_repeats": True,
+                    "attributes": {"A": {"club": "X"}, "B": {"club": "X"}},
+                    "avoid_same_club": True}
+        made = http.post("/tournaments", json=settings, headers=auth)
+        assert made.status_code == 201, made.text
+        t = made.json()["tournament"]
+        shown = http.get(f"/tournaments/{t}", headers=auth).json()
+        assert (shown["pairing"], shown["allow_repeats"], shown["avoid_same_club"]) == (
+            "score-groups", True, True)
+        paired = http.post(f"/tournaments/{t}/commands", json={"type": "pair", "games": False},
+                           headers=auth).json()
+        assert not any({"A", "B"} <= set(row["players"]) for row in paired["tables"])
+        bad = http.post("/tournaments", json={**settings, "allow_repeats": "yes"},
+                        headers=auth)
+        assert bad.status_code == 400 and "allow_repeats is true or false" in bad.text
+    store_dir = str(tmp_path / "store")
+    got = run(store_dir, "new", "Cup", "--game", "atkr", "--rounds", "1", "--player", "A",
+              "--player", "B", "--player", "C", "--player", "D", "--table-size", "4-4",
+              "--pairing", "classic", "--allow-repeats")
+    assert got.exit_code == 2, got.output
+    assert "allow-repeats is a setting of the score-groups swiss pairing" in got.output
+    assert "Traceback" not in got.output
+
+
+def test_a_stream_recorded_before_the_setting_is_classic_and_verifies(tmp_path):
+    """tests/tournament/old_streams (recorded before the pairing setting): its first event has
+    no pairing field, it reads as classic, and `devil verify` re-decides its pairings."""
+    import json
+    import os
+    import zipfile
+
+    from engine.log import scan
+    from engine.store import FileStore
+
+    old = os.path.join(os.path.dirname(__file__), "old_streams", "cup-before-attributes.zip")
+    with zipfile.ZipFile(old) as archive:
+        name = next(n for n in archive.namelist() if n.startswith("tournament-"))
+        stream = archive.read(name)
+    assert "pairing" not in scan(stream).records[0].event
+    store = str(tmp_path / "store")
+    FileStore(store).import_log(stream)
+    t = name[:-len(".devlog")]
+    assert json.loads(run(store, "show", t, "--json").output)["pairing"] == "classic"
+    verified = CliRunner().invoke(cli, ["--store", store, "verify", t])
+    assert verified.exit_code == 0 and "pairings recomputed" in verified.output
