@@ -43,6 +43,10 @@ PAIRINGS = (GROUPS, CLASSIC)
 #: events with at most this many seatings (n! / product of the tables' sizes!) are searched
 #: exhaustively
 EXACT = 60000
+#: how many tables either way a player in a repeat, a club clash or a table that breaks the
+#: balance looks in events of more than 12 tables (others look 2 either way; smaller events:
+#: every table)
+FAR_REACH = 8
 #: kicks of the iterated local search: KICKS_WORK / seated players, within MIN..MAX
 KICKS_WORK, KICKS_MIN, KICKS_MAX = 4000, 10, 100
 
@@ -286,7 +290,7 @@ class _Search:
         """Best swap for each player with cost of their own, until no swap lowers the cost:
         from ``work`` (every player when None), and after each swap the players of the tables
         within ``reach`` of either table changed, and every player in a repeat or a club
-        clash (who look at every table; the others within ``reach``)."""
+        clash (who look FAR_REACH tables either way; the others within ``reach``)."""
         p = self.p
         count = len(self.tables)
         pending = [a for a in range(p.n) if self.own(a)] if work is None else sorted(set(work))
@@ -297,7 +301,8 @@ class _Search:
                     continue
                 far = a in self.clash or bool(p.bad_table(self.lows[self.where[a]]))
                 best, best_b = 0, -1
-                for b in self.candidates(a, None if far else reach):
+                for b in self.candidates(a, (None if reach is None else FAR_REACH) if far
+                                         else reach):
                     change = self.delta(a, b)
                     if change < best:
                         best, best_b = change, b
