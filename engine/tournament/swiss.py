@@ -22,11 +22,14 @@ objective; every term is a whole number):
 
 The search (TOUR-2.5): the cut of the standing order into the tables (displacement 0), then
 swaps of two players of two tables while a swap lowers the cost (the best swap for each
-player with any cost of their own, in standing order, until none lowers it), then kicks: a
-seeded swap of a player who has cost with a player one or two tables away, followed by the
-same descent, kept when the cost is lower (a fixed number of kicks: the same stream always
-gives the same seating).  Events of at most :data:`EXACT` possible seatings are then searched
-exhaustively (a branch and bound from the best found), so on them the answer is optimal.
+player with any cost of their own, in standing order, until none lowers it; in events of more
+than 12 tables a player looks 2 tables either way, 8 when in a repeat, a club clash or at a
+table that breaks the balance); the same from the cut with the leading group held at table 1,
+then free, the cheaper kept; then kicks: a seeded swap of a player who has cost with a player
+one or two tables away, followed by the same descent, undone when the cost is higher (a fixed
+number of kicks, never a clock: the same stream always gives the same seating).  Events of at
+most :data:`EXACT` possible seatings are then searched exhaustively (a branch and bound from
+the best found), so on them the answer is optimal.
 Every draw comes from the tournament's public seed and the round.
 """
 
