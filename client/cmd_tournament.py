@@ -128,11 +128,21 @@ def tournament():
 @click.option("--duplicate", is_flag=True, help="Duplicate rounds (digital games of a kind "
               "that has them): every table of a round draws from the same committed furnace "
               "order; standings add each player's duplicate score (TOUR-11).")
+@click.option("--pairing", type=click.Choice(["score-groups", "classic"]),
+              default="score-groups", show_default=True,
+              help="The swiss algorithm: score-groups (fewest repeats, then the leading group "
+              "at table 1, then least squared displacement from the points order: TOUR-2.5 to "
+              "2.9) or classic (TOUR-2.10, as tournaments recorded before it).")
+@click.option("--allow-repeats", is_flag=True, help="score-groups: do not avoid repeated "
+              "opponents; seat by points alone (TOUR-2.5).")
+@click.option("--avoid-same-club", is_flag=True, help="score-groups: round 1 avoids two "
+              "players of one club (the players file's club column) at a table where the "
+              "sizes allow (TOUR-2.9).")
 @json_option
 @click.pass_obj
 def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_points, fmt,
         tiebreaks, physical, game_options, check_in, seed, final_table, final_tables,
-        duplicate, as_json):
+        duplicate, pairing, allow_repeats, avoid_same_club, as_json):
     """Create tournament NAME and register its players; prints its id.
 
     \b
@@ -168,6 +178,11 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
         settings.update(final_table=final_table, final_tables=final_tables)
     if duplicate:  # TOUR-11
         settings["duplicate"] = True
+    if fmt == "swiss":
+        settings["pairing"] = pairing
+    for key, flag in (("allow_repeats", allow_repeats), ("avoid_same_club", avoid_same_club)):
+        if flag:  # the rules refuse them with the fixed format or the classic pairing
+            settings[key] = True
     if bye_points is not None:
         settings["bye_points"] = bye_points
     organiser = _organiser(obj)
@@ -179,7 +194,7 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
     click.echo(tid)
     low, high = view["table_size"]
     click.echo(f"  {view['name']}: {len(view['players'])} players, {view['rounds']} rounds of "
-               f"{view['game']} at tables of {low} to {high}, {view['format']}; points "
+               f"{view['game']} at tables of {low} to {high}, {_format(view)}; points "
                f"{','.join(map(str, view['points']))}, bye {view['bye_points']}; "
                f"seed {view['seed']}"
                + ("; check-in before each round" if view.get("check_in") else ""), err=True)
@@ -192,6 +207,20 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
     if view.get("duplicate"):
         click.echo("  duplicate rounds: every table of a round draws the same furnace order",
                    err=True)
+
+
+def _format(view: dict) -> str:
+    """``swiss``, ``swiss (classic pairing)``, ``swiss, repeats allowed, clubs apart in round
+    1``, ``fixed``."""
+    if view["format"] != "swiss":
+        return view["format"]
+    parts = ["swiss" if view.get("pairing", "classic") == "score-groups"
+             else "swiss (classic pairing)"]
+    if view.get("allow_repeats"):
+        parts.append("repeats allowed")
+    if view.get("avoid_same_club"):
+        parts.append("clubs apart in round 1")
+    return ", ".join(parts)
 
 
 def _one(obj, tournament_id, as_json, action):

@@ -50,6 +50,8 @@ def view(state, viewer=None) -> dict:
             "tiebreaks": list(created.tiebreaks), "seed": created.seed,
             "final_table": created.final_table, "final_tables": created.final_tables,
             "duplicate": created.duplicate,
+            "pairing": created.pairing, "allow_repeats": created.allow_repeats,
+            "avoid_same_club": created.avoid_same_club,
             "round": state.round, "closed": state.closed, "finished": state.finished,
             "players": list(state.players), "dropped": sorted(state.dropped),
             "attributes": {p: dict(a) for p, a in state.attributes.items()},

@@ -1,8 +1,9 @@
 """Seating a round of multiplayer tables (docs/tournaments.md, TOUR-2).
 
-Swiss: the active players in standing order (round 1: a seeded draw) are cut into tables as
-equal as possible within the allowed sizes, the largest first (22 players at 4 to 5: 5, 5,
-4, 4, 4), leading players at table 1; players who cannot be seated get byes (the lowest
+Swiss, the classic pairing (TOUR-2.10; engine.tournament.swiss has the score-groups one):
+the active players in standing order (round 1: a seeded draw) are cut into tables as equal
+as possible within the allowed sizes, the largest first (22 players at 4 to 5: 5, 5, 4, 4,
+4), leading players at table 1; players who cannot be seated get byes (the lowest
 ranked who have had the fewest).  Then swaps between tables remove repeated opponents, first
 between players on equal points, then between neighbouring tables, then anywhere.  The same
 swaps run from a simple greedy seating too, and the seating with fewer repeats is taken (the

@@ -21,6 +21,7 @@ from . import events as ev
 from . import noshow
 from . import duplicate, finals
 from .pairing import repeats, seat, swiss
+from .swiss import GROUPS, recorded as swiss_recorded, settings as swiss_settings
 from .standings import TIEBREAKS, compute, fraction, table_points
 
 FORMATS = ("swiss", "fixed")
@@ -185,7 +186,8 @@ def setup(options: dict, chance=None) -> list:
     ``table_size`` is ``[min, max]``).  Raises UsageError with the reason."""
     known = {"name", "game", "options", "format", "points", "bye_points", "rounds",
              "table_size", "tiebreaks", "players", "seed", "physical", "attributes",
-             "check_in", *finals.OPTIONS, *duplicate.OPTIONS}
+             "check_in", *finals.OPTIONS, *duplicate.OPTIONS, "pairing", "allow_repeats",
+             "avoid_same_club"}
     unknown = set(options) - known
     if unknown:
         raise UsageError(f"unknown tournament option(s): {', '.join(sorted(unknown))}")
@@ -253,7 +255,7 @@ def setup(options: dict, chance=None) -> list:
         bye_points=bye_points, rounds=rounds, table_min=low, table_max=high,
         tiebreaks=tiebreaks, players=players, seed=seed, attributes=attributes,
         check_in=check_in, final_table=final_table, final_tables=final_tables,
-        duplicate=dup)]
+        duplicate=dup, **swiss_settings(options, fmt))]
 
 
 # -- evolve ----------------------------------------------------------------------------------
@@ -342,6 +344,9 @@ def pairing(state: TournamentState, round_: int
         live = set(active)
         ranked = [t.player for t in totals if t.player in live]
     byes_had = {p: len([1 for names in state.byes.values() if p in names]) for p in active}
+    if created.pairing == GROUPS:  # TOUR-2.5 to 2.9
+        from .swiss import pair_state
+        return pair_state(state, round_, ranked, points, met, byes_had)
     try:
         tables, byes = swiss(ranked, created.table_min, created.table_max, met, points, byes_had)
     except ValueError as exc:
@@ -558,7 +563,8 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
                  "attributes": {p: dict(a) for p, a in first.attributes.items()},
                  "final_table": first.final_table, "final_tables": first.final_tables,
                  "duplicate": first.duplicate,
-                 **({"check_in": True} if first.check_in else {})}, [])
+                 **({"check_in": True} if first.check_in else {}),
+                 **swiss_recorded(first)}, [])
     if t is ev.PlayerAdded:
         return ev.Add(player=first.player), []
     if t is ev.PlayerDropped:

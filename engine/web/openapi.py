@@ -312,7 +312,9 @@ def _tournament_paths() -> dict:
             "table_size: [min, max], tiebreaks, players, attributes? (name -> {column: "
             "text}), seed?, final_table? (N: the top N play a final table after the Swiss "
             "rounds, TOUR-10), final_tables? (K: a top cut to K final tables), duplicate? "
-            "(every table of a round draws the same committed furnace order, TOUR-11)}",
+            "(every table of a round draws the same committed furnace order, TOUR-11), "
+            "pairing? (score-groups (default) | classic), allow_repeats? (bool), "
+            "avoid_same_club? (bool), check_in? (bool, TOUR-7.1)}",
             organiser,
             {"201": _json({"type": "object", "properties": {"tournament": {"type": "string"}}},
                           "The tournament's id."),
