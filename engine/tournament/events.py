@@ -41,7 +41,8 @@ class TournamentCreated:
     players at each final table after the Swiss rounds (0: no final; TOUR-10),
     ``final_tables``: how many final tables (a top cut); ``duplicate``: every table of a
     round draws from the round's committed furnace order (TOUR-11); ``check_in``: only
-    checked-in players are paired (TOUR-7.1).  ``pairing``: the swiss algorithm, ``score-groups`` (TOUR-2.5 to 2.9, engine.tournament.swiss) or ``classic``
+    checked-in players are paired (TOUR-7.1).  ``pairing``: the swiss algorithm,
+    ``score-groups`` (TOUR-2.5 to 2.9, engine.tournament.swiss) or ``classic``
     (TOUR-2.10, engine.tournament.pairing: every stream recorded before the field existed);
     ``allow_repeats``: score-groups does not avoid repeated opponents; ``avoid_same_club``:
     round 1 avoids two players of one club at a table (TOUR-2.9)."""
