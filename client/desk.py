@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 
 #: the desk's event tags (engine.desk.events.DESK_TYPES, without importing the engine)
-DESK_TYPES = frozenset({"corrected", "dispute_raised", "ruling_given"})
+DESK_TYPES = frozenset({"corrected", "dispute_raised", "ruling_given", "adjudicated"})
 
 
 def _seat(names: list[str], seat: int) -> str:
@@ -31,6 +31,8 @@ def describe_desk(data: dict, names: list[str]) -> str:
         verdict = "upholds" if data["upheld"] else "rejects"
         back = f", and returns the game to #{data['to']}" if data.get("to") is not None else ""
         return f"Referee {verdict} dispute {data['dispute']}{back}: {data['reason']}"
+    if tag == "adjudicated":
+        return f"Referee ends the game at time ({data['rule']}): {data['reason']}"
     raise ValueError(f"{tag!r} is not a desk event")  # pragma: no cover
 
 

@@ -5,6 +5,8 @@
 * ``{"type": "dispute", "player": NAME, "seq": SEQ, "text": TEXT}`` (a seat; DESK-4)
 * ``{"type": "ruling", "dispute": N, "upheld": BOOL, "reason": TEXT, "to": SEQ|null}``
   (the referee; DESK-5)
+* ``{"type": "adjudicate", "reason": TEXT, "rule": RULE}`` (the referee; DESK-7: the game
+  ends at time, placed by its kind's ``adjudicated`` hook)
 
 ``player`` on ``correct`` and ``ruling`` names the seat that tried to give it (the local
 ``--as``, a seat's token): only the referee may, so it is refused (DESK-1, exit 4).
@@ -51,6 +53,17 @@ class Ruling:
     player: str | None = None
 
 
-COMMANDS = Registry("desk command", [Correct, Dispute, Ruling])
+@tagged
+class Adjudicate:
+    """End the game at time (DESK-7): its kind's ``adjudicated`` hook places the players by
+    ``rule`` (e.g. ``ATKR-H1``); ``reason``: why (a tournament's round time ran out)."""
+
+    TYPE: ClassVar[str] = "adjudicate"
+    reason: str
+    rule: str
+    player: str | None = None
+
+
+COMMANDS = Registry("desk command", [Correct, Dispute, Ruling, Adjudicate])
 #: the tags of the desk's commands
 COMMAND_TYPES = frozenset(COMMANDS.by_type)

@@ -1,6 +1,6 @@
 """The desk's events (docs/log-format.md, "Events of the referee's desk"), in every kind's log.
 
-All three are public: every seat's stream carries them whole.
+All four are public: every seat's stream carries them whole.
 """
 
 from __future__ import annotations
@@ -52,9 +52,22 @@ class RulingGiven:
     to: int | None = None
 
 
+@tagged
+class Adjudicated:
+    """The referee ends the game at time (DESK-7; a tournament's ``adjudicate``, TOUR-8.2):
+    nothing more is played, and the game is finished with the result its kind's
+    ``adjudicated`` hook gives (engine.games.<kind>.placings).  ``reason``: why; ``rule``: the
+    rule that places the players (e.g. ``ATKR-H1``)."""
+
+    TYPE: ClassVar[str] = "adjudicated"
+    reason: str
+    rule: str
+
+
 #: the desk's event classes and their tags
-DESK_CLASSES: frozenset[type[Corrected] | type[DisputeRaised] | type[RulingGiven]] = frozenset(
-    {Corrected, DisputeRaised, RulingGiven})
+DESK_CLASSES: frozenset[type[Corrected] | type[DisputeRaised] | type[RulingGiven]
+                        | type[Adjudicated]] = frozenset(
+    {Corrected, DisputeRaised, RulingGiven, Adjudicated})
 DESK_TYPES = frozenset(cls.TYPE for cls in DESK_CLASSES)
 CORRECTED = Corrected.TYPE
 

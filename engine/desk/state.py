@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from .events import Corrected, DisputeRaised, RulingGiven
+from .events import Adjudicated, Corrected, DisputeRaised, RulingGiven
 
 
 @attrs.define
@@ -66,7 +66,9 @@ class Desk:
 
     ``voids``: every correction's :class:`Void`, in log order; ``voided``: voided sequence
     number -> the correction that voided it; ``desk_seqs``: the sequence numbers of the desk's
-    own records; ``cases``: dispute number -> :class:`Case`; ``epoch``: corrections so far.
+    own records; ``cases``: dispute number -> :class:`Case`; ``epoch``: corrections so far;
+    ``ended``: ``(seq, reason, rule)`` of the ``adjudicated`` record that ended the game at
+    time (DESK-7), or None.
     """
 
     voids: list = attrs.field(factory=list)
@@ -74,6 +76,7 @@ class Desk:
     desk_seqs: set = attrs.field(factory=set)
     cases: dict = attrs.field(factory=dict)
     epoch: int = 0
+    ended: tuple | None = None
 
     def apply(self, seq: int, event) -> bool:
         """Take in the desk record ``seq``; True when it is a correction (every fold must then
@@ -96,6 +99,9 @@ class Desk:
         if kind is DisputeRaised:
             self.cases[event.dispute] = Case(event.dispute, seq, event.about, event.seat,
                                              event.text)
+        elif kind is Adjudicated:
+            if self.ended is None:
+                self.ended = (seq, event.reason, event.rule)
         elif kind is RulingGiven:
             case = self.cases.get(event.dispute)
             if case is not None:
@@ -126,23 +132,29 @@ class Desk:
         return [case for case in self.cases.values() if case.open]
 
     def summary(self, names: list[str] | None = None) -> dict:
-        """What every view adds: ``{"voided": [Void.to_json()], "disputes": [Case.to_json()]}``
-        (the keys present only when the log has such records)."""
+        """What every view adds: ``{"voided": [Void.to_json()], "disputes": [Case.to_json()],
+        "adjudicated": {"seq", "reason", "rule"}}`` (the keys present only when the log has
+        such records)."""
         out = {}
         if self.voids:
             out["voided"] = [void.to_json() for void in self.voids]
         if self.cases:
             out["disputes"] = [case.to_json(names) for case in self.cases.values()]
+        if self.ended is not None:
+            out["adjudicated"] = {"seq": self.ended[0], "reason": self.ended[1],
+                                  "rule": self.ended[2]}
         return out
 
     # -- plain data for snapshots (a snapshot may hold data, not classes of its own) ----------
     def to_plain(self) -> dict:
         return {"voids": [attrs.astuple(v) for v in self.voids], "voided": dict(self.voided),
                 "desk_seqs": set(self.desk_seqs),
-                "cases": [attrs.astuple(c) for c in self.cases.values()], "epoch": self.epoch}
+                "cases": [attrs.astuple(c) for c in self.cases.values()], "epoch": self.epoch,
+                **({} if self.ended is None else {"ended": tuple(self.ended)})}
 
     @classmethod
     def from_plain(cls, data: dict) -> "Desk":
         cases = [Case(*c) for c in data["cases"]]
         return cls([Void(*v) for v in data["voids"]], dict(data["voided"]),
-                   set(data["desk_seqs"]), {c.number: c for c in cases}, int(data["epoch"]))
+                   set(data["desk_seqs"]), {c.number: c for c in cases}, int(data["epoch"]),
+                   None if data.get("ended") is None else tuple(data["ended"]))

@@ -159,6 +159,9 @@ def write(store, tournament: str, out: str) -> dict:
                 "finished": state.finished, "logs": [], "files": {},
                 "key": _public_key(store),
                 "standings": rows(state, measure)}
+    from .amend import history
+    if state.amendments:  # the results replaced, and why (a reader ignores keys it lacks)
+        manifest["amendments"] = history(state)
     for entry in logs:
         data = entry.pop("data")
         entry.update(bytes=len(data), sha256=hashlib.sha256(data).hexdigest(), **_head(data))
@@ -350,6 +353,8 @@ def verify(path: str) -> dict:
     "games": count, "root"}``.  UsageError when ``path`` is not a bundle at all."""
     from ..jsonsafe import loads
     from ..replay import load_bytes, verify_bytes
+    from .adjudicate import placed_of
+    from .amend import check_history
     from .organiser import Organiser, attached_games
     from .standings import rows
 
@@ -463,10 +468,10 @@ def verify(path: str) -> dict:
                             f"{', '.join(seated)}")
             continue
         final = glog.rules.fold(glog.effective().events)  # voids applied, no desk records
-        if not glog.rules.is_over(final):
+        ended = glog.desk is not None and glog.desk.ended is not None  # adjudicated (DESK-7)
+        if not (glog.rules.is_over(final) or ended):
             continue
-        assert glog.rules.placings is not None  # a kind a tournament plays places its players
-        placed = glog.rules.placings(final)
+        placed = placed_of(glog, final)
         last = glog.records[-1]
         winners = [glog.names[s] for s in placed["winners"]]
         # the result names the head the log had when it was taken; only desk records (a
@@ -483,6 +488,10 @@ def verify(path: str) -> dict:
                             f"{result.measure} {result.values}, head {result.seq}) does not "
                             f"match its log (places {placed['places']}, {placed['values']}, "
                             f"head {last.seq})")
+    amended_problems, amended_checks = check_history(
+        state, {g: found["data"] for g, found in by_game.items()})
+    problems.extend(amended_problems)
+    checks.extend(amended_checks)
     extra = listed - {g for _r, _t, g in attached_games(state)} - {tournament}
     for game in sorted(extra):
         problems.append(f"game {game} is in the bundle but attached to no table")

@@ -36,7 +36,9 @@ class TournamentCreated:
     order, seats, first players, the final draw tiebreak); ``attributes``: name -> the
     player's attributes from a players file's further columns (``{"club": "Köln", "rating":
     "1500"}``, text, in the file's column order; only players who have any, in registration
-    order; a stream recorded before attributes existed has none)."""
+    order; a stream recorded before attributes existed has none); ``round_time``: minutes a
+    round may last from its pairing before a table may be adjudicated (TOUR-8.1; None: no
+    limit, as in every stream recorded before round times)."""
 
     TYPE: ClassVar[str] = "tournament_created"
     name: str
@@ -52,6 +54,7 @@ class TournamentCreated:
     players: list[str]
     seed: int
     attributes: dict[str, dict[str, str]] = attrs.field(factory=dict)
+    round_time: int | None = None
 
 
 @tagged
@@ -76,13 +79,15 @@ class PlayerDropped:
 @tagged
 class RoundPaired:
     """Round ``round``'s seating: ``tables`` (table 1 first), ``byes`` (players not seated, each
-    scoring the bye points), ``repeats`` (pairs at a table who met before)."""
+    scoring the bye points), ``repeats`` (pairs at a table who met before); ``at``: when it was
+    paired (ms since 1970, the round time's start, TOUR-8.1; None in streams recorded before)."""
 
     TYPE: ClassVar[str] = "round_paired"
     round: int
     tables: list[PairedTable]
     byes: list[str]
     repeats: int
+    at: int | None = None
 
 
 @tagged
@@ -103,7 +108,8 @@ class ResultRecorded:
     ``link`` (hex) are the log's head; per seat (table order): ``places``, ``values`` (the
     ``measure``, e.g. final money), ``points`` (fraction text); ``winners`` (names); ``share``
     and ``scored`` say how the points came from the places (shared ties; the game's own
-    points)."""
+    points); ``adjudicated``: the rule that placed a game ended at time (e.g. ``ATKR-H1``,
+    TOUR-8.3), None for a game played out."""
 
     TYPE: ClassVar[str] = "result_recorded"
     round: int
@@ -118,6 +124,7 @@ class ResultRecorded:
     measure: str
     share: bool
     scored: bool
+    adjudicated: str | None = None
 
 
 @tagged
@@ -149,9 +156,55 @@ class TournamentFinished:
     ranking: list[str]
 
 
+@tagged
+class TableAdjudicated:
+    """Table ``table`` of round ``round`` (its game ``game``) is ended at time by the referee
+    (TOUR-8.2) with ``reason`` at ``at`` (ms since 1970); ``ends``: when the round's time ran
+    out (None: no round time); ``forced``: the referee's call before it ran out (``--force``).
+    Its result follows as a ``result_recorded`` whose ``adjudicated`` names the rule."""
+
+    TYPE: ClassVar[str] = "table_adjudicated"
+    round: int
+    table: int
+    game: str
+    reason: str
+    at: int
+    ends: int | None
+    forced: bool
+
+
+@tagged
+class ResultAmended:
+    """The result of table ``table`` of round ``round`` is replaced (TOUR-9.1) by the one read
+    again from its game ``game`` after a correction or ruling at the referee's desk: the new
+    head (``seq``, ``link``) and placings as in :class:`ResultRecorded`; ``was_seq`` and
+    ``was_link`` the head of the result it replaces (which stays in the stream, struck through
+    in every listing); ``reason``; ``standing``: the later rounds already paired with the old
+    standings, which stand (TOUR-9.4)."""
+
+    TYPE: ClassVar[str] = "result_amended"
+    round: int
+    table: int
+    game: str
+    reason: str
+    seq: int
+    link: str
+    places: list[int]
+    values: list[int]
+    winners: list[str]
+    points: list[str]
+    measure: str
+    share: bool
+    scored: bool
+    adjudicated: str | None
+    was_seq: int
+    was_link: str
+    standing: list[int]
+
+
 EVENTS = Registry("tournament event", [
     TournamentCreated, PlayerAdded, PlayerDropped, RoundPaired, GameAttached, ResultRecorded,
-    RoundClosed, PointsAdjusted, TournamentFinished])
+    RoundClosed, PointsAdjusted, TournamentFinished, TableAdjudicated, ResultAmended])
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -175,12 +228,14 @@ class Drop:
 @tagged
 class Pair:
     """Pair round ``round``: ``seating`` None (swiss: computed), or the tables in seat order
-    (fixed format; seat 0 starts) with ``byes`` the players left out."""
+    (fixed format; seat 0 starts) with ``byes`` the players left out; ``at``: now (ms since
+    1970), recorded as the round's start (TOUR-8.1)."""
 
     TYPE: ClassVar[str] = "pair"
     round: int
     seating: list[list[str]] | None = None
     byes: list[str] | None = None
+    at: int | None = None
 
 
 @tagged
@@ -211,6 +266,7 @@ class RecordResult:
     measure: str
     share: bool
     points: list[int] | None = None
+    adjudicated: str | None = None
 
 
 @tagged
@@ -232,4 +288,41 @@ class Adjust:
     kind: str = "penalty"
 
 
-COMMANDS = Registry("tournament command", [Add, Drop, Pair, Attach, RecordResult, Close, Adjust])
+@tagged
+class Adjudicate:
+    """End table ``table`` of round ``round`` (game ``game``) at time, now being ``at`` (ms
+    since 1970), with ``reason``; ``force``: before the round time ran out (TOUR-8.1, 8.2)."""
+
+    TYPE: ClassVar[str] = "adjudicate"
+    round: int
+    table: int
+    game: str
+    reason: str
+    at: int
+    force: bool = False
+
+
+@tagged
+class Amend:
+    """Replace the result of table ``table`` of round ``round`` with the one its game's log
+    gives now (head ``seq``/``link``, placings as :class:`RecordResult`), with ``reason``
+    (TOUR-9.1)."""
+
+    TYPE: ClassVar[str] = "amend"
+    round: int
+    table: int
+    game: str
+    reason: str
+    seq: int
+    link: str
+    places: list[int]
+    values: list[int]
+    winners: list[str]
+    measure: str
+    share: bool
+    points: list[int] | None = None
+    adjudicated: str | None = None
+
+
+COMMANDS = Registry("tournament command", [Add, Drop, Pair, Attach, RecordResult, Close, Adjust,
+                                           Adjudicate, Amend])

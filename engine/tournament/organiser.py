@@ -95,8 +95,9 @@ class Organiser:
         "skipped": [why a table has no game]}``."""
         state = self.state(tournament)
         created = state.created
+        from .clock import now_ms
         events = self.submit(tournament, ev.Pair(round=state.round + 1, seating=seating,
-                                                 byes=byes))
+                                                 byes=byes, at=now_ms()))
         paired = events[0]
         out = {"round": paired.round, "tables": [], "byes": list(paired.byes),
                "repeats": paired.repeats, "skipped": []}
@@ -194,16 +195,10 @@ class Organiser:
         if check.finished:
             # the game as it stands, voids applied and desk records (a dispute after the end)
             # left out: they are not the kind's events
-            state_end = rules.fold(log.effective().events)
-            assert rules.placings is not None  # a kind a tournament plays places its players
-            placed = rules.placings(state_end)
-            last = log.records[-1]
-            record = ev.RecordResult(
-                round=round_, table=table, game=game, seq=last.seq, link=last.link.hex(),
-                places=list(placed["places"]), values=list(placed["values"]),
-                winners=[names[s] for s in placed["winners"]], measure=placed["measure"],
-                share=bool(placed["share"]),
-                points=None if placed["points"] is None else list(placed["points"]))
+            # (an adjudicated game: its kind's adjudicated hook, TOUR-8.3)
+            from .adjudicate import placed_of, result_fields
+            record = ev.RecordResult(round=round_, table=table, game=game,
+                                     **result_fields(log, placed_of(log)))
         return {"game": game, "round": round_, "table": table, "created": log.header.created,
                 "record": record}
 
@@ -300,7 +295,8 @@ class Organiser:
         table = rows(state, measure)
         for row in table:
             row["attributes"] = dict(state.attributes.get(row["player"], {}))
-        return {"tournament": tournament, "name": state.created.name,
+        from .amend import notes
+        return {"tournament": tournament, "name": state.created.name, "notes": notes(state),
                 "game": state.created.game, "round": state.round, "closed": state.closed,
                 "rounds": state.created.rounds, "finished": state.finished,
                 "measure": measure, "standings": table}

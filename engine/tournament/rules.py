@@ -42,7 +42,9 @@ class TournamentState:
     ``games``: (round, table) -> game id; ``attached``: game id -> (round, table);
     ``results``: (round, table) -> ResultRecorded; ``adjustments``; ``finished``; ``firsts``:
     name -> games started (for balancing); ``attributes``: name -> the player's attributes
-    (club, rating, ...; registration)."""
+    (club, rating, ...; registration); ``paired_at``: round -> when it was paired (ms, the
+    round time's start); ``adjudicated``: (round, table) -> TableAdjudicated; ``amendments``:
+    every ResultAmended, in order (engine.tournament.adjudicate, .amend)."""
 
     created: Any = None
     players: list = attrs.field(factory=list)
@@ -60,6 +62,9 @@ class TournamentState:
     ranking: list = attrs.field(factory=list)
     firsts: dict = attrs.field(factory=dict)
     attributes: dict = attrs.field(factory=dict)
+    paired_at: dict = attrs.field(factory=dict)
+    adjudicated: dict = attrs.field(factory=dict)
+    amendments: list = attrs.field(factory=list)
 
     def active(self, round_: int) -> list[str]:
         """Players who play round ``round_`` (registered by then, not dropped), in
@@ -172,7 +177,7 @@ def setup(options: dict, chance=None) -> list:
     """The first event from the new tournament's options (see :class:`ev.TournamentCreated`;
     ``table_size`` is ``[min, max]``).  Raises UsageError with the reason."""
     known = {"name", "game", "options", "format", "points", "bye_points", "rounds",
-             "table_size", "tiebreaks", "players", "seed", "physical", "attributes"}
+             "table_size", "tiebreaks", "players", "seed", "physical", "attributes", "round_time"}
     unknown = set(options) - known
     if unknown:
         raise UsageError(f"unknown tournament option(s): {', '.join(sorted(unknown))}")
@@ -228,10 +233,12 @@ def setup(options: dict, chance=None) -> list:
     seed = options.get("seed")
     if type(seed) is not int or not 0 <= seed < 2**63:
         raise UsageError("the tournament's seed is a whole number from 0 to 2**63 - 1")
+    from .clock import check_round_time
     return [ev.TournamentCreated(
         name=name.strip(), game=kind, options=game_options, format=fmt, points=list(points),
         bye_points=bye_points, rounds=rounds, table_min=low, table_max=high,
-        tiebreaks=tiebreaks, players=players, seed=seed, attributes=attributes)]
+        tiebreaks=tiebreaks, players=players, seed=seed, attributes=attributes,
+        round_time=check_round_time(options.get("round_time")))]
 
 
 # -- evolve ----------------------------------------------------------------------------------
@@ -254,6 +261,8 @@ def evolve(state: TournamentState, event) -> TournamentState:
         state.byes[event.round] = list(event.byes)
         for table in event.tables:
             state.firsts[table.first] = state.firsts.get(table.first, 0) + 1
+        if event.at is not None:
+            state.paired_at[event.round] = event.at
     elif t is ev.GameAttached:
         state.games[(event.round, event.table)] = event.game
         state.attached[event.game] = (event.round, event.table)
@@ -266,6 +275,9 @@ def evolve(state: TournamentState, event) -> TournamentState:
     elif t is ev.TournamentFinished:
         state.finished = True
         state.ranking = list(event.ranking)
+    elif t in (ev.TableAdjudicated, ev.ResultAmended):
+        from .amend import evolve_late
+        evolve_late(state, event)
     return state
 
 
@@ -407,7 +419,8 @@ def decide(state: TournamentState, command, chance=None) -> list:
         else:
             seated, byes, count = _fixed(state, round_, command.seating, command.byes)
         tables = [ev.PairedTable(players=players, first=first) for players, first in seated]
-        return [ev.RoundPaired(round=round_, tables=tables, byes=byes, repeats=count)]
+        return [ev.RoundPaired(round=round_, tables=tables, byes=byes, repeats=count,
+                               at=command.at)]
     if t is ev.Attach:
         _open(state)
         _table(state, command.round, command.table, "TOUR-4.2")
@@ -441,11 +454,16 @@ def decide(state: TournamentState, command, chance=None) -> list:
                 or (command.points is not None and len(command.points) != n)):
             raise UsageError("the result does not fit the table's seats")
         points = table_points(created.points, command.places, command.share, command.points)
+        if command.adjudicated is not None and (command.round, command.table) not in \
+                state.adjudicated:
+            raise IllegalCommand("TOUR-8.2", f"{command.game} was ended at time at the desk: "
+                                 "its table takes it through `devil tournament adjudicate`")
         return [ev.ResultRecorded(
             round=command.round, table=command.table, game=command.game, seq=command.seq,
             link=command.link, places=list(command.places), values=list(command.values),
             winners=list(command.winners), points=[str(p) for p in points],
-            measure=command.measure, share=command.share, scored=command.points is not None)]
+            measure=command.measure, share=command.share, scored=command.points is not None,
+            adjudicated=command.adjudicated)]
     if t is ev.Close:
         _open(state)
         round_ = command.round
@@ -476,6 +494,9 @@ def decide(state: TournamentState, command, chance=None) -> list:
             raise IllegalCommand("TOUR-3.5", "a penalty or correction needs its reason")
         return [ev.PointsAdjusted(player=command.player, points=str(amount), kind=command.kind,
                                   reason=reason, round=max(state.round, 1))]
+    if t in (ev.Adjudicate, ev.Amend):
+        from .amend import decide_late
+        return decide_late(state, command)
     raise UsageError(f"not a tournament command: {type(command).__name__}")
 
 
@@ -498,7 +519,8 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
                  "table_size": [first.table_min, first.table_max],
                  "tiebreaks": list(first.tiebreaks), "players": list(first.players),
                  "seed": first.seed,
-                 "attributes": {p: dict(a) for p, a in first.attributes.items()}}, [])
+                 "attributes": {p: dict(a) for p, a in first.attributes.items()},
+                 **({} if first.round_time is None else {"round_time": first.round_time})}, [])
     if t is ev.PlayerAdded:
         return ev.Add(player=first.player), []
     if t is ev.PlayerDropped:
@@ -506,8 +528,8 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
     if t is ev.RoundPaired:
         if state.created.format == "fixed":
             return ev.Pair(round=first.round, seating=[list(tb.players) for tb in first.tables],
-                           byes=list(first.byes)), []
-        return ev.Pair(round=first.round), []
+                           byes=list(first.byes), at=first.at), []
+        return ev.Pair(round=first.round, at=first.at), []
     if t is ev.GameAttached:
         return ev.Attach(round=first.round, table=first.table, game=first.game,
                          created=first.created), []
@@ -517,12 +539,15 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
             round=first.round, table=first.table, game=first.game, seq=first.seq,
             link=first.link, places=list(first.places), values=list(first.values),
             winners=list(first.winners), measure=first.measure, share=first.share,
-            points=own), []
+            points=own, adjudicated=first.adjudicated), []
     if t is ev.RoundClosed:
         return ev.Close(round=first.round), []
     if t is ev.PointsAdjusted:
         return ev.Adjust(player=first.player, points=first.points, reason=first.reason,
                          kind=first.kind), []
+    if t in (ev.TableAdjudicated, ev.ResultAmended):
+        from .amend import command_late
+        return command_late(first), []
     raise ValueError(f"no command gives {first.TYPE} first")
 
 
