@@ -115,12 +115,15 @@ def tournament():
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",
               help="A game option every table's game must have (VALUE as JSON, else text), "
               "e.g. --option ring=12.")
+@click.option("--round-time", type=click.IntRange(1, 24 * 60), metavar="MINUTES",
+              help="Minutes a round may last from its pairing; then `adjudicate` may end a "
+                   "table at time (TOUR-8.1).  Default: no limit.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="The public seed of every "
               "draw (default: drawn now; recorded either way).")
 @json_option
 @click.pass_obj
 def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_points, fmt,
-        tiebreaks, physical, game_options, seed, as_json):
+        tiebreaks, physical, game_options, round_time, seed, as_json):
     """Create tournament NAME and register its players; prints its id.
 
     \b
@@ -150,6 +153,8 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
         settings["attributes"] = attributes
     if bye_points is not None:
         settings["bye_points"] = bye_points
+    if round_time is not None:
+        settings["round_time"] = round_time
     organiser = _organiser(obj)
     tid = organiser.create(settings)
     view = organiser.show(tid)
@@ -341,7 +346,15 @@ def _standings_text(data: dict) -> None:
                     f"{row['played']:>6} {row['byes']:>4} {row['opponents_points']:>7g} "
                     f"{row['wins']:>4} {row[m]:>7}"
                     + "".join(f"  {extra.get(c, ''):<{widths[c]}}" for c in columns)).rstrip()
-                   + ("  dropped" if row["dropped"] else ""))
+                   + ("  dropped" if row["dropped"] else "") + _marked(row))
+    for note in data.get("notes") or []:  # adjudicated tables, amended results (TOUR-8, 9)
+        click.echo(f"  note: {note}")
+
+
+def _marked(row: dict) -> str:
+    """``  adjudicated r2  amended r1``: a row's marks (engine.tournament.amend.marks)."""
+    return "".join(f"  {key} " + ",".join(f"r{r}" for r in row[key])
+                   for key in ("adjudicated", "amended") if row.get(key))
 
 
 @tournament.command("standings")
@@ -526,3 +539,6 @@ def simulate(obj, kind, players, rounds, table_size, seed, as_json):
     click.echo(report["tournament"])
     click.echo(f"  {report['games']} games; pairing {max(report['pair_seconds']):.3f} s at most "
                f"a round; standings {report['standings_seconds']:.3f} s", err=True)
+
+
+from . import cmd_tournament_amend  # noqa: E402,F401  (adds adjudicate and amend to the group)

@@ -135,7 +135,7 @@ class Desk:
         """What every view adds: ``{"voided": [Void.to_json()], "disputes": [Case.to_json()],
         "adjudicated": {"seq", "reason", "rule"}}`` (the keys present only when the log has
         such records)."""
-        out = {}
+        out: dict = {}
         if self.voids:
             out["voided"] = [void.to_json() for void in self.voids]
         if self.cases:

@@ -102,8 +102,9 @@ def amend(organiser, tournament: str, table: int, reason: str,
           round_: int | None = None) -> dict:
     """Record the corrected result of table ``table`` of round ``round_`` (default: the last
     paired) from its game's log, after a correction or ruling at the referee's desk (TOUR-9.1
-    to 9.4).  Returns ``{"game", "round", "table", "was": {"seq", "places", "points"},
-    "result": {...}, "standing": [later rounds paired]}``.  Raises IllegalCommand with
+    to 9.4).  Returns ``{"game", "round", "table", "seq" (the new head), "reason", "was":
+    {"seq", "places", "points", <measure>}, "result": {...}, "standing": [later rounds
+    paired]}``.  Raises IllegalCommand with
     nothing recorded: no result to amend (9.1), no correction since it was read (9.2), the
     game not finished again or not verifying (9.3)."""
     from ..desk.events import Corrected
@@ -139,8 +140,30 @@ def amend(organiser, tournament: str, table: int, reason: str,
                                           **fields))
     after = organiser.state(tournament)
     amendment = after.amendments[-1]
-    return {"game": game, "round": round_, "table": table,
+    return {"game": game, "round": round_, "table": table, "seq": amendment.seq,
             "was": {"seq": old.seq, "places": list(old.places), "points": list(old.points),
                     old.measure: list(old.values)},
             "result": organiser._result_row(tournament, round_, table),
             "standing": list(amendment.standing), "reason": amendment.reason}
+
+
+def from_body(organiser, tournament: str, kind: str, body: dict) -> dict:
+    """An ``adjudicate`` (``{"table", "reason", "force"?}``) or ``amend`` (``{"table",
+    "round"?, "reason"}``) command of the HTTP service (engine.web.tournament): the answer of
+    :func:`adjudicate` / :func:`amend`.  UsageError (400) for a field of the wrong type."""
+    from ..errors import UsageError
+
+    table, reason = body.get("table"), body.get("reason")
+    if type(table) is not int or table < 1:
+        raise UsageError(f"{kind}: \"table\" is a table number from 1")
+    if not isinstance(reason, str):
+        raise UsageError(f"{kind}: \"reason\" is text: say why")
+    if kind == "adjudicate":
+        force = body.get("force", False)
+        if not isinstance(force, bool):
+            raise UsageError("adjudicate: \"force\" is true or false")
+        return adjudicate(organiser, tournament, table, reason, force=force)
+    round_ = body.get("round")
+    if round_ is not None and (type(round_) is not int or round_ < 1):
+        raise UsageError("amend: \"round\" is a round number from 1")
+    return amend(organiser, tournament, table, reason, round_=round_)

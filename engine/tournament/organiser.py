@@ -150,7 +150,6 @@ class Organiser:
             if other != tournament and game in self.state(other).attached:
                 raise IllegalCommand("TOUR-4.2", f"{game} belongs to tournament {other}")
         log = load_bytes(data)
-        rules = log.rules
         names = log.names
         round_ = state.round if round_ is None else round_
         if round_ != state.round or state.closed >= round_:

@@ -313,7 +313,9 @@ def _tournament_paths() -> dict:
             [_T])},
         "/tournaments/{tournament}/commands": {"post": _op(
             "A tournament command: {type: add|drop|penalty|pair|attach|close-round, ...}; pair "
-            "creates each table's game and answers every player's seat token", organiser,
+            "creates each table's game and answers every player's seat token"
+            + "; adjudicate {table, reason, force?} ends a table at time (TOUR-8), amend "
+              "{table, round?, reason} takes a result corrected at the desk (TOUR-9)", organiser,
             {"200": _json({"type": "object"}, "Recorded."),
              "409": _json(_ref("Error"), "Refused (rule holds the TOUR rule id); nothing "
                           "recorded."),

@@ -4,8 +4,8 @@ docs/tournaments.md, docs/service.md).  Mounted by :func:`engine.web.app.create_
 * ``POST /tournaments``: a new tournament (the body: the settings of
   :func:`engine.tournament.rules.setup`), 201 ``{"tournament"}``;
 * ``POST /tournaments/{t}/commands``: ``{"type": "add"|"drop"|"penalty"|"pair"|"attach"|
-  "close-round", ...}`` (see :data:`FIELDS`); ``pair`` creates each table's game and answers
-  with every player's seat token;
+  "close-round"|"adjudicate"|"amend", ...}`` (see :data:`FIELDS`); ``pair`` creates each
+  table's game and answers with every player's seat token;
 * ``GET /tournaments/{t}``: the tournament's view with the open round's games;
 * ``GET /tournaments/{t}/bundle.zip``: the bundle (engine.tournament.bundle), organiser only;
 * ``GET /tournaments/{t}/standings`` (JSON) and ``/standings.html`` (the page with points by
@@ -33,7 +33,8 @@ from .errors import ApiError
 FIELDS = {"add": {"player"}, "drop": {"player", "reason"},
           "penalty": {"player", "points", "reason", "correction"},
           "pair": {"seating", "byes", "games"}, "attach": {"game", "log", "table"},
-          "close-round": set()}
+          "close-round": set(),
+          "adjudicate": {"table", "reason", "force"}, "amend": {"table", "round", "reason"}}
 
 
 class TournamentApi:
@@ -127,6 +128,9 @@ class TournamentApi:
                     **tournaments.attach(tid, source or "", table=table, data=data)}
         elif kind == "close-round":
             return {"tournament": tid, **tournaments.close_round(tid)}
+        elif kind in ("adjudicate", "amend"):  # TOUR-8, TOUR-9
+            from ..tournament.adjudicate import from_body
+            return {"tournament": tid, **from_body(tournaments, tid, kind, body)}
         assert events is not None  # add, drop and penalty (FIELDS' other kinds answered above)
         rules = tournaments.service.load(tid).rules
         return {"tournament": tid, "events": [rules.events.to_map(e) for e in events]}
