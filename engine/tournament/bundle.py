@@ -109,8 +109,16 @@ def _seal(store, game: str, data: bytes) -> dict | None:
     from ..game import rules_for
 
     header, state, _ = fold_bytes(data, game)
+    over = rules_for(header.kind).is_over(state) or _adjudicated(data)
+    return seal_stream(store, game) if over else None
 
-    return seal_stream(store, game) if rules_for(header.kind).is_over(state) else None
+
+def _adjudicated(data: bytes) -> bool:
+    """Whether a game's log was ended at time by the referee (DESK-7): finished, to be sealed."""
+    from ..replay import load_bytes
+
+    desk = load_bytes(data).desk
+    return desk is not None and desk.ended is not None
 
 
 def _fold_stream(loaded, path: str | None = None):
