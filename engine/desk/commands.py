@@ -54,7 +54,7 @@ class Ruling:
 
 
 @tagged
-class Adjudicate:
+class AdjudicateGame:
     """End the game at time (DESK-7): its kind's ``adjudicated`` hook places the players by
     ``rule`` (e.g. ``ATKR-H1``); ``reason``: why (a tournament's round time ran out)."""
 
@@ -64,6 +64,6 @@ class Adjudicate:
     player: str | None = None
 
 
-COMMANDS = Registry("desk command", [Correct, Dispute, Ruling, Adjudicate])
+COMMANDS = Registry("desk command", [Correct, Dispute, Ruling, AdjudicateGame])
 #: the tags of the desk's commands
 COMMAND_TYPES = frozenset(COMMANDS.by_type)

@@ -19,7 +19,7 @@ from typing import Callable
 import attrs
 
 from ..errors import IllegalCommand, NotAllowed, UsageError
-from .commands import Adjudicate, Correct, Dispute, Ruling
+from .commands import AdjudicateGame, Correct, Dispute, Ruling
 from .events import Adjudicated, Corrected, DisputeRaised, RulingGiven
 from .state import Desk
 
@@ -83,7 +83,7 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
     """The events ``command`` (a :mod:`engine.desk.commands` object) causes, given by
     ``actor`` (REFEREE, a seat index, or ``"console"``: the local CLI, acting as the seat
     ``command.player`` names, else as the referee), on a log described by ``log``."""
-    if isinstance(command, (Correct, Ruling, Adjudicate)):
+    if isinstance(command, (Correct, Ruling, AdjudicateGame)):
         named = seat_named(command.player, log.names)
         seat = None if actor is REFEREE else named if actor == "console" else actor
         if seat is not None:
@@ -91,7 +91,7 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
                     if isinstance(command, Ruling) else "end a game at time")
             raise NotAllowed(f"DESK-1: only the referee may {what}; {log.names[seat]} may "
                              "raise a dispute instead (`devil dispute GAME SEQ TEXT`)")
-    if isinstance(command, Adjudicate):
+    if isinstance(command, AdjudicateGame):
         reason = clean_text(command.reason, "the reason of an adjudication")
         rule = clean_text(command.rule, "the rule of an adjudication")
         if desk.ended is not None:
@@ -192,7 +192,7 @@ def command_for(events: list, actor: int, names: list):
     if type(first) is RulingGiven and len(events) <= 2:
         return Ruling(first.dispute, first.upheld, first.reason, first.to), who
     if type(first) is Adjudicated and len(events) == 1:
-        return Adjudicate(first.reason, first.rule), who
+        return AdjudicateGame(first.reason, first.rule), who
     if type(first) is DisputeRaised and len(events) == 1:
         if not 0 <= first.seat < len(names):
             raise ValueError(f"dispute_raised names seat {first.seat}, "

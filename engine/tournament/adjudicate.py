@@ -69,7 +69,7 @@ def adjudicate(organiser, tournament: str, table: int, reason: str, force: bool 
     referee's call before the round time ran out.  Returns ``{"game", "round", "table",
     "rule", "ends", "forced", "result": {"players", "places", <measure>, "points",
     "winners"}}``.  Raises IllegalCommand (TOUR-8.x) with nothing recorded when refused."""
-    from ..desk.commands import Adjudicate as DeskAdjudicate
+    from ..desk.commands import AdjudicateGame
     from ..replay import load_bytes
     from .clock import now_ms
 
@@ -88,7 +88,7 @@ def adjudicate(organiser, tournament: str, table: int, reason: str, force: bool 
         if rules.adjudicated is None:
             raise IllegalCommand("TOUR-8.2", f"{log.header.kind} games cannot be adjudicated")
         rule = rules.adjudicated(rules, log.effective().events)["rule"]
-        organiser.service.submit(game, DeskAdjudicate(
+        organiser.service.submit(game, AdjudicateGame(
             reason=f"{tournament} round {round_} table {table}: {reason.strip()}", rule=rule))
     events = organiser.submit(tournament, command)
     found = organiser.check_log(tournament, organiser.store.log_bytes(game), round_, table)

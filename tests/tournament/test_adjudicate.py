@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine.desk.commands import Adjudicate as DeskAdjudicate, Correct
+from engine.desk.commands import AdjudicateGame, Correct
 from engine.errors import IllegalCommand, NotAllowed
 from engine.games.atkr import commands as A
 from engine.log import iso_time
@@ -117,7 +117,7 @@ def test_refusals_name_the_rule_and_record_nothing():
     assert _lengths(org, t, game) == before
     # only the referee ends a game at time (DESK-1)
     with pytest.raises(NotAllowed):
-        org.service.submit(game, DeskAdjudicate(reason="r", rule="ATKR-H1", player="Anna"))
+        org.service.submit(game, AdjudicateGame(reason="r", rule="ATKR-H1", player="Anna"))
     adjudicate(org, t, 1, "time", at=at)
     with pytest.raises(IllegalCommand) as twice:
         adjudicate(org, t, 1, "time", at=at)
@@ -139,7 +139,7 @@ def test_a_finished_game_is_not_adjudicated_and_a_desk_adjudication_needs_the_co
     # a game ended at the desk directly, then collected, is refused: the table's time rule
     # is checked by the tournament's adjudicate only
     org2, t2, game2 = _cup()
-    org2.service.submit(game2, DeskAdjudicate(reason="by hand", rule="ATKR-H1"))
+    org2.service.submit(game2, AdjudicateGame(reason="by hand", rule="ATKR-H1"))
     with pytest.raises(IllegalCommand) as by_hand:
         org2.close_round(t2)
     assert by_hand.value.rule == "TOUR-8.2"

@@ -187,6 +187,9 @@ def test_the_cli_warns_at_the_desk_and_amends(tmp_path):
     assert "  amended r1" in text.output and "note: round 1, table 1: result amended" in text.output
     usage = run("tournament", "amend", t, "1")
     assert usage.exit_code == 2 and "--reason" in usage.output
+    logged = run("log", t)
+    assert "round 1 table 1: result amended (Cleo's bet): ~~result at record 48~~ -> record " \
+        in logged.output
     helped = run("tournament", "amend", "--help")
     assert "TOUR-9.2" in helped.output and "devil correct" in helped.output
     assert os.path.exists(os.path.join(store, f"{t}.devlog"))
