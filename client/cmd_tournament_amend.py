@@ -46,9 +46,9 @@ def adjudicate(obj, tournament_id, table, reason, force, as_json):
     pairing) has run out; before, it is refused naming when it runs out (TOUR-8.1), unless
     --force (the referee's call, recorded as forced).  The referee's `adjudicated` record is
     appended to the game's log (DESK-7: nothing more is played), and the game's kind places
-    the players by its house rule: Auf Teufel komm raus by money as it stood when the last
-    round was settled, the round in progress abandoned (ATKR-H1); Castle of the Devil a draw,
-    every seat sharing the table's places' points (CASTLE-H1).  The standings mark the table's
+    the players by its house rule for a game ended at time (docs/house-rules.md: by money as
+    it stood when the last round was settled, the round in progress abandoned; or a draw,
+    every seat sharing the table's places' points).  The standings mark the table's
     players (`adjudicated r2`).
 
     \b
@@ -94,7 +94,7 @@ def amend(obj, tournament_id, table, round_, reason, as_json):
 
     \b
     Example:
-      devil correct atkr-k3f9qz --to 21 --reason "Cleo bet 600, not 200"
+      devil correct GAME --to 21 --reason "Cleo bet 600, not 200"
       (... the referee records the rest of the game again ...)
       devil tournament amend spring 2 --round 1 --reason "Cleo's bet corrected at the desk"
     """

@@ -56,7 +56,7 @@ class Ruling:
 @tagged
 class AdjudicateGame:
     """End the game at time (DESK-7): its kind's ``adjudicated`` hook places the players by
-    ``rule`` (e.g. ``ATKR-H1``); ``reason``: why (a tournament's round time ran out)."""
+    ``rule`` (the kind's house rule id); ``reason``: why (a tournament's round time ran out)."""
 
     TYPE: ClassVar[str] = "adjudicate"
     reason: str

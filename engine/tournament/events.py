@@ -108,7 +108,7 @@ class ResultRecorded:
     ``link`` (hex) are the log's head; per seat (table order): ``places``, ``values`` (the
     ``measure``, e.g. final money), ``points`` (fraction text); ``winners`` (names); ``share``
     and ``scored`` say how the points came from the places (shared ties; the game's own
-    points); ``adjudicated``: the rule that placed a game ended at time (e.g. ``ATKR-H1``,
+    points); ``adjudicated``: the rule that placed a game ended at time (its kind's house rule id,
     TOUR-8.3), None for a game played out."""
 
     TYPE: ClassVar[str] = "result_recorded"

@@ -146,3 +146,16 @@ def test_a_finished_game_is_not_adjudicated_and_a_desk_adjudication_needs_the_co
     done = adjudicate(org2, t2, 1, "by hand", force=True)  # takes the desk's record as it is
     assert done["result"]["points"] == ["13/4"] * 4  # four tied at 200: (6+4+2+1) / 4
     assert Fraction(done["result"]["points"][0]) == Fraction(13, 4)
+
+
+def test_verify_refuses_a_game_record_after_the_adjudication():
+    """A log whose writer went on after the referee ended the game (DESK-7) does not verify:
+    the record after it is named."""
+    org, t, game = _cup()
+    org.service.submit(game, AdjudicateGame(reason="time", rule="ATKR-H1"))
+    head = org.store.read(game, after=0).records[-1].seq
+    org.store.append(game, head, 0, "forged", [{"type": "bet_placed", "seat": 0,
+                                                 "amount": 100}])
+    check = verify_bytes(org.store.log_bytes(game))
+    assert not check.ok and check.first_bad_seq == head + 1
+    assert "adjudicated at record" in check.reason and "DESK-7" in check.reason

@@ -50,7 +50,7 @@ def test_adjudicate_on_the_command_line(tmp_path):
     assert "round 1 table 1: " + game + " adjudicated as the referee's call (player ill)" \
         in run("log", t).output
     helped = run("tournament", "adjudicate", "--help")
-    assert "ATKR-H1" in helped.output and "--force" in helped.output
+    assert "house rule" in helped.output and "--force" in helped.output
     assert run("tournament", "adjudicate", t, "0", "--reason", "x").exit_code == 2
 
 
