@@ -541,4 +541,6 @@ def simulate(obj, kind, players, rounds, table_size, seed, as_json):
                f"a round; standings {report['standings_seconds']:.3f} s", err=True)
 
 
-from . import cmd_tournament_amend  # noqa: E402,F401  (adds adjudicate and amend to the group)
+from .cmd_tournament_amend import COMMANDS as _AMEND  # noqa: E402  (adjudicate, amend: TOUR-8, 9)
+for _command in _AMEND:
+    tournament.add_command(_command)

@@ -1,14 +1,13 @@
 """``devil tournament adjudicate`` and ``devil tournament amend``: a table ended at time and a
 result read again after the referee's desk corrected its game (docs/tournaments.md, "Time
-limits and amended results"; TOUR-8, TOUR-9).  Registered onto the ``tournament`` group by
-client.cmd_tournament; the engine (engine.tournament.adjudicate) decides, this module parses
-and prints."""
+limits and amended results"; TOUR-8, TOUR-9).  :data:`COMMANDS` are added to the
+``tournament`` group by client.cmd_tournament; the engine (engine.tournament.adjudicate)
+decides, this module parses and prints."""
 
 from __future__ import annotations
 
 import click
 
-from .cmd_tournament import _organiser, tournament
 from .options import json_option
 from .output import emit
 
@@ -30,7 +29,13 @@ def _remote(organiser, tid: str, body: dict) -> dict:
     return organiser._command(tid, body)  # POST /tournaments/{t}/commands
 
 
-@tournament.command("adjudicate")
+def _organiser(obj):
+    from .cmd_tournament import _organiser as organiser  # not at import: it imports this
+
+    return organiser(obj)
+
+
+@click.command("adjudicate")
 @click.argument("tournament_id", metavar="T")
 @click.argument("table", type=click.IntRange(1))
 @click.option("--reason", required=True, metavar="TEXT", help="Why (recorded in the game's log "
@@ -74,7 +79,7 @@ def adjudicate(obj, tournament_id, table, reason, force, as_json):
     _result_lines(result["result"])
 
 
-@tournament.command("amend")
+@click.command("amend")
 @click.argument("tournament_id", metavar="T")
 @click.argument("table", type=click.IntRange(1))
 @click.option("--round", "round_", type=click.IntRange(1), metavar="N",
@@ -123,3 +128,7 @@ def amend(obj, tournament_id, table, round_, reason, as_json):
     if result["standing"]:
         rounds = ", ".join(str(r) for r in result["standing"])
         click.echo(f"  round(s) {rounds} were paired with the old result and stand (TOUR-9.4)")
+
+
+#: the commands client.cmd_tournament adds to the ``tournament`` group
+COMMANDS = (adjudicate, amend)
