@@ -30,9 +30,15 @@ def _remote(organiser, tid: str, body: dict) -> dict:
 
 
 def _organiser(obj):
-    from .cmd_tournament import _organiser as organiser  # not at import: it imports this
+    """The organiser: the local store's, or with --server the service's (the token is the
+    organiser key), as client.cmd_tournament's (which imports this module)."""
+    if obj.server:
+        from .tournament_remote import RemoteOrganiser
 
-    return organiser(obj)
+        return RemoteOrganiser(obj.client)
+    from engine.tournament.organiser import Organiser
+
+    return Organiser(obj.client.service)
 
 
 @click.command("adjudicate")

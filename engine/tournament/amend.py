@@ -11,15 +11,14 @@ The stream's side only, pure like engine.tournament.rules (which dispatches here
   result stays in the stream, the new one counts; later rounds already paired stand
   (TOUR-9.4).
 
-What the game's log says is read by engine.tournament.adjudicate (the store's side).
-:func:`marks` and :func:`notes` say in the standings which players' tables were adjudicated
-or amended; :func:`history` is what a bundle shows of the amendments.
+What the game's log says is read by engine.tournament.adjudicate (the store's side); what the
+standings show of both is engine.tournament.marks; :func:`history` is what a bundle shows of
+the amendments.
 """
 
 from __future__ import annotations
 
 from ..errors import IllegalCommand, UsageError
-from ..log import iso_time
 from . import events as ev
 
 
@@ -38,14 +37,24 @@ def _open(state) -> None:
                                          "recorded")
 
 
+def _open_table(state, round_: int, table: int) -> None:
+    """IllegalCommand TOUR-8.2 unless ``table`` is a table of the open round ``round_``."""
+    if round_ != state.round or state.closed >= round_:
+        open_ = "none is open" if state.closed == state.round else f"round {state.round} is"
+        raise IllegalCommand("TOUR-8.2", f"round {round_} is not the open round ({open_})")
+    tables = state.tables.get(round_, [])
+    if not 1 <= table <= len(tables):
+        raise IllegalCommand("TOUR-8.2", f"round {round_} has tables 1 to {len(tables)}, "
+                                         f"not {table}")
+
+
 def check_adjudicate(state, command: ev.Adjudicate) -> int | None:
     """The checks of an ``adjudicate`` (TOUR-8.1, 8.2), without the events: when the round's
     time runs out (None: no round time).  Raises IllegalCommand naming the rule."""
     from .clock import check_time
-    from .rules import _table
 
     _open(state)
-    _table(state, command.round, command.table, "TOUR-8.2")
+    _open_table(state, command.round, command.table)
     where = f"table {command.table} of round {command.round}"
     game = state.games.get((command.round, command.table))
     if game is None:
@@ -145,57 +154,7 @@ def command_late(event):
                     adjudicated=event.adjudicated)
 
 
-# -- what the standings and the bundle show --------------------------------------------------
-def marks(state) -> dict[str, dict[str, list[int]]]:
-    """player -> ``{"adjudicated": [rounds], "amended": [rounds]}``: the rounds in which the
-    player's table was ended at time (TOUR-8.3) or had its result amended (TOUR-9.1); only
-    the keys that have a round, only players who have one (a stream without either gives
-    {}, so standings published before stay equal)."""
-    out: dict[str, dict[str, list[int]]] = {}
-
-    def mark(round_: int, table: int, key: str) -> None:
-        for name in state.tables[round_][table - 1].players:
-            rounds = out.setdefault(name, {}).setdefault(key, [])
-            if round_ not in rounds:
-                rounds.append(round_)
-
-    for (round_, table), result in sorted(state.results.items()):
-        if result.adjudicated is not None:
-            mark(round_, table, "adjudicated")
-    for amendment in state.amendments:
-        mark(amendment.round, amendment.table, "amended")
-    for extra in out.values():
-        for rounds in extra.values():
-            rounds.sort()
-    return out
-
-
-def notes(state) -> list[str]:
-    """Sentences for under the standings: each adjudicated table (the rule, forced or at
-    time) and each amendment (why; which later rounds were paired with the old standings and
-    stand, TOUR-9.4)."""
-    out = []
-    for (round_, table), result in sorted(state.results.items()):
-        if result.adjudicated is None:
-            continue
-        at = state.adjudicated.get((round_, table))
-        when = "" if at is None else (" before time, as the referee's call" if at.forced
-                                       and (at.ends is None or at.at < at.ends)
-                                       else f" at time ({iso_time(at.at, 0)})")
-        out.append(f"round {round_}, table {table}: adjudicated{when} by {result.adjudicated}"
-                   + ("" if at is None else f": {at.reason}"))
-    for a in state.amendments:
-        stand = ""
-        if a.standing:
-            rounds = ", ".join(str(r) for r in a.standing)
-            stand = (f"; round{'s' if len(a.standing) > 1 else ''} {rounds} had been paired "
-                     "with the old result and stand")
-        out.append(f"round {a.round}, table {a.table}: result amended ({a.reason}): read again "
-                   f"from {a.game} at record {a.seq}, replacing the one read at record "
-                   f"{a.was_seq}{stand}")
-    return out
-
-
+# -- what the bundle shows -------------------------------------------------------------------------
 def history(state) -> list[dict]:
     """Every amendment for a bundle's manifest: ``{"round", "table", "game", "reason",
     "was": {"seq", "link"}, "now": {"seq", "link", "places", "values", "points", "winners"},

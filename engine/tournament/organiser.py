@@ -294,7 +294,7 @@ class Organiser:
         table = rows(state, measure)
         for row in table:
             row["attributes"] = dict(state.attributes.get(row["player"], {}))
-        from .amend import notes
+        from .marks import notes
         return {"tournament": tournament, "name": state.created.name, "notes": notes(state),
                 "game": state.created.game, "round": state.round, "closed": state.closed,
                 "rounds": state.created.rounds, "finished": state.finished,

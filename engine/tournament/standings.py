@@ -138,7 +138,7 @@ def rows(state, measure: str) -> list[dict]:
     "opponents_points", "wins", <measure>, "dropped", "by_round": {round: points}}``, and
     ``"adjudicated"`` / ``"amended"``: [rounds] for a player whose table was ended at time or
     had its result amended (engine.tournament.amend.marks; absent otherwise)."""
-    from .amend import marks
+    from .marks import marks
 
     marked = marks(state)  # "adjudicated" / "amended": [rounds], only where there are any
     out = []
