@@ -443,6 +443,10 @@ def show(obj, tournament_id, as_json):
     click.echo(f"{view['name']} ({tid}): {view['game']}, round {view['round']} of "
                f"{view['rounds']}" + (", finished" if view["finished"] else
                                       ", closed" if view["closed"] == view["round"] else ", open"))
+    if view.get("round_ends"):  # TOUR-8.1
+        from engine.log import iso_time
+
+        click.echo(f"  round time runs out at {iso_time(view['round_ends'], 0)}")
     _show_players(view)
     for round_view in view["paired"]:
         if round_view["round"] != view["round"]:

@@ -308,12 +308,16 @@ class Organiser:
         return measure_of(state)
 
     def show(self, tournament: str) -> dict:
-        """The tournament's view plus, for the open round, each table's game state line."""
+        """The tournament's view plus, for the open round, each table's game state line and
+        ``round_ends``: when its round time runs out (ms since 1970; None: no limit)."""
         from ..game import summary_row
 
         view = self.service.view(tournament)
         view["tournament"] = tournament
         state = self.state(tournament)
+        from .clock import round_ends  # the open round's time (TOUR-8.1), ms; None: no limit
+        view["round_ends"] = None if state.closed == state.round else round_ends(state,
+                                                                                  state.round)
         for round_view in view.get("paired", []):
             if round_view["round"] != state.round:
                 continue

@@ -30,6 +30,7 @@ def test_adjudicate_on_the_command_line(tmp_path):
     paired = json.loads(run("tournament", "pair", t, "--seating", str(seating), "--json").output)
     game = paired["tables"][0]["game"]
     assert run("bet", game, "100", "--as", "Anna").exit_code == 0
+    assert "  round time runs out at 20" in run("tournament", "show", t).output
     early = run("tournament", "adjudicate", t, "1", "--reason", "slow")
     assert early.exit_code == 1 and "TOUR-8.1: round 1's time runs out at " in early.output
     assert "(30 min from now)" in early.output and "Traceback" not in early.output
