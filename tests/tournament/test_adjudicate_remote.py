@@ -1,5 +1,7 @@
 """`devil --server URL --token KEY tournament adjudicate|amend` against a real `devil serve
---organiser-key KEY` process: the same answers and exit codes as on a local store."""
+--organiser-key KEY` process: the same answers and exit codes as on a local store.  Slow (a
+server process of its own: 2 to 8 s): the same operations over HTTP in process are in the
+default run (test_adjudicate_http.py)."""
 
 import json
 
@@ -10,6 +12,9 @@ from client.cli import cli
 from tests.service.conftest import Server
 
 KEY = "the-organisers-key"
+
+
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
