@@ -56,7 +56,7 @@ def adjudicate(obj, tournament_id, table, reason, force, as_json):
     Allowed once the round time (`new --round-time MINUTES`, counted from the round's
     pairing) has run out; before, it is refused naming when it runs out (TOUR-8.1), unless
     --force (the referee's call, recorded as forced).  The referee's `adjudicated` record is
-    appended to the game's log (DESK-7: nothing more is played), and the game's kind places
+    appended to the game's log (DESK-8: nothing more is played), and the game's kind places
     the players by its house rule for a game ended at time (docs/house-rules.md: by money as
     it stood when the last round was settled, the round in progress abandoned; or a draw,
     every seat sharing the table's places' points).  The standings mark the table's

@@ -123,7 +123,7 @@ class GameRules:
       summed for the tiebreak (e.g. "money"), "values": [int per seat], "winners": [seat]}``.
       ``None``: the kind cannot be played in a tournament.
     * ``adjudicated(rules, events) -> dict`` (optional): the same map for a game the referee
-      ended at time (DESK-7, an ``adjudicated`` desk record), from the kind's events in force
+      ended at time (DESK-8, an ``adjudicated`` desk record), from the kind's events in force
       (voids applied, no desk records) and ``rules`` (this GameRules, to fold them), with
       ``"rule"``: the house rule it follows.  ``None``: such a game cannot be adjudicated.
     * ``legal_choices(state, seat) -> sequence`` (optional): :attr:`legal_commands` built

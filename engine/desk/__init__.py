@@ -21,7 +21,7 @@ voided.  A digital game's chance never rewinds: after the n-th correction every 
 is prefixed with ``("epoch", n)`` (:class:`engine.desk.chance.Continued`), so a correction can
 never replay a voided draw.
 
-The rules of the desk (DESK-1 to DESK-7) are in docs/house-rules.md.
+The rules of the desk (DESK-1 to DESK-8) are in docs/house-rules.md.
 """
 
 from .events import CORRECTED, DESK_CLASSES, DESK_TYPES, Corrected, DisputeRaised, RulingGiven

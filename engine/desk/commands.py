@@ -5,7 +5,7 @@
 * ``{"type": "dispute", "player": NAME, "seq": SEQ, "text": TEXT}`` (a seat; DESK-4)
 * ``{"type": "ruling", "dispute": N, "upheld": BOOL, "reason": TEXT, "to": SEQ|null}``
   (the referee; DESK-5)
-* ``{"type": "adjudicate", "reason": TEXT, "rule": RULE}`` (the referee; DESK-7: the game
+* ``{"type": "adjudicate", "reason": TEXT, "rule": RULE}`` (the referee; DESK-8: the game
   ends at time, placed by its kind's ``adjudicated`` hook)
 
 ``player`` on ``correct`` and ``ruling`` names the seat that tried to give it (the local
@@ -55,7 +55,7 @@ class Ruling:
 
 @tagged
 class AdjudicateGame:
-    """End the game at time (DESK-7): its kind's ``adjudicated`` hook places the players by
+    """End the game at time (DESK-8): its kind's ``adjudicated`` hook places the players by
     ``rule`` (the kind's house rule id); ``reason``: why (a tournament's round time ran out)."""
 
     TYPE: ClassVar[str] = "adjudicate"

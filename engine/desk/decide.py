@@ -9,7 +9,7 @@ it needs to know of the game's records) and returns the events, or raises:
   :class:`UnknownRecord` / :class:`UnknownDispute` (exit 2): a record or dispute the log does
   not have (yet);
 * :class:`engine.errors.IllegalCommand` (exit 1): what the desk's rules refuse (DESK-2 to 5,
-  DESK-7).
+  DESK-8).
 """
 
 from __future__ import annotations
@@ -95,14 +95,14 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
         reason = clean_text(command.reason, "the reason of an adjudication")
         rule = clean_text(command.rule, "the rule of an adjudication")
         if desk.ended is not None:
-            raise IllegalCommand("DESK-7", f"the game was already adjudicated at record "
+            raise IllegalCommand("DESK-8", f"the game was already adjudicated at record "
                                            f"{desk.ended[0]}: it is over")
         if log.over:
-            raise IllegalCommand("DESK-7", "the game is finished: there is nothing to adjudicate")
+            raise IllegalCommand("DESK-8", "the game is finished: there is nothing to adjudicate")
         return [Adjudicated(reason, rule)]
     if desk.ended is not None and (isinstance(command, Correct) or getattr(command, "to", None)
                                    is not None):
-        raise IllegalCommand("DESK-7", f"the game was adjudicated at record {desk.ended[0]}: "
+        raise IllegalCommand("DESK-8", f"the game was adjudicated at record {desk.ended[0]}: "
                                        "it is over and cannot be corrected")
     if isinstance(command, Correct):
         reason = clean_text(command.reason, "the reason of a correction")

@@ -54,7 +54,7 @@ class RulingGiven:
 
 @tagged
 class Adjudicated:
-    """The referee ends the game at time (DESK-7; a tournament's ``adjudicate``, TOUR-8.2):
+    """The referee ends the game at time (DESK-8; a tournament's ``adjudicate``, TOUR-8.2):
     nothing more is played, and the game is finished with the result its kind's
     ``adjudicated`` hook gives (engine.games.<kind>.placings).  ``reason``: why; ``rule``: the
     rule that places the players (the kind's house rule id, docs/house-rules.md)."""

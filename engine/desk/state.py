@@ -68,7 +68,7 @@ class Desk:
     number -> the correction that voided it; ``desk_seqs``: the sequence numbers of the desk's
     own records; ``cases``: dispute number -> :class:`Case`; ``epoch``: corrections so far;
     ``ended``: ``(seq, reason, rule)`` of the ``adjudicated`` record that ended the game at
-    time (DESK-7), or None.
+    time (DESK-8), or None.
     """
 
     voids: list = attrs.field(factory=list)

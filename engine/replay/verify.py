@@ -185,7 +185,7 @@ def verify_bytes(data: bytes, path: str | None = None) -> Verification:
 def _check_end(result: Verification, rules: GameRules, header: Header, records, events, final,
                adjudicated: bool = False) -> Verification:
     """The seed and the strict refold, once the plain fold of ``events`` gave ``final``;
-    ``adjudicated``: the referee ended the game at time (DESK-7), so it is finished though its
+    ``adjudicated``: the referee ended the game at time (DESK-8), so it is finished though its
     rules never ended it (a digital game's seed stays unrevealed)."""
     if not records:
         result.checks.append("the log holds no events yet")
@@ -255,7 +255,7 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
     if result.reported:
         result.checks.append(reporters_line(result))
     if adjudicated:
-        result.checks.append("finished: adjudicated at time by the referee (DESK-7)"
+        result.checks.append("finished: adjudicated at time by the referee (DESK-8)"
                              + ("" if physical else "; the seed stays secret"))
     elif result.finished:
         result.checks.append("finished: the last event ends the game"
@@ -299,7 +299,7 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
         number += 1
         if fold.desk is not None and fold.desk.ended is not None:
             return first_seq, (f"the game was adjudicated at record {fold.desk.ended[0]} "
-                               "(DESK-7): nothing more is played after it")
+                               "(DESK-8): nothing more is played after it")
         state = fold.state
         if type(state) is entropy.Seating:
             state = rules.initial()

@@ -172,7 +172,7 @@ def _decide_game(store, loaded, command, actor) -> tuple[Any, list]:
     if loaded.desk is not None and loaded.desk.ended is not None:
         from ..errors import IllegalCommand
 
-        raise IllegalCommand("DESK-7", f"the referee ended this game at time (record "
+        raise IllegalCommand("DESK-8", f"the referee ended this game at time (record "
                                        f"{loaded.desk.ended[0]}: {loaded.desk.ended[1]}): "
                                        "nothing more is played")
     seat = rules.acting_seat(state, command)

@@ -2,7 +2,7 @@
 docs/tournaments.md, "Time limits and amended results").
 
 :func:`adjudicate` ends a table's game at time: the referee's ``adjudicated`` record goes into
-the GAME's log (engine.desk, DESK-7: the game is finished, placed by its kind's
+the GAME's log (engine.desk, DESK-8: the game is finished, placed by its kind's
 ``adjudicated`` hook), then the tournament stream records ``table_adjudicated`` and the result
 (``result_recorded`` with ``adjudicated``: the rule).  :func:`amend` reads a table's game again
 after a correction or ruling at the referee's desk and records ``result_amended``.
@@ -21,7 +21,7 @@ from .amend import check_adjudicate
 def placed_of(log, state_end=None) -> dict:
     """The placings of a finished game log (engine.replay.LoadedLog), as the kind's
     ``placings`` hook gives them (GameRules.placings), or, for a game the referee ended at
-    time (DESK-7), its ``adjudicated`` hook, with ``"rule"`` the rule that placed it (absent
+    time (DESK-8), its ``adjudicated`` hook, with ``"rule"`` the rule that placed it (absent
     for a game played out).  ``state_end``: the fold of its events in force, if known."""
     rules = log.rules
     effective = log.effective()

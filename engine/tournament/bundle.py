@@ -114,7 +114,7 @@ def _seal(store, game: str, data: bytes) -> dict | None:
 
 
 def _adjudicated(data: bytes) -> bool:
-    """Whether a game's log was ended at time by the referee (DESK-7): finished, to be sealed."""
+    """Whether a game's log was ended at time by the referee (DESK-8): finished, to be sealed."""
     from ..replay import load_bytes
 
     desk = load_bytes(data).desk
@@ -476,7 +476,7 @@ def verify(path: str) -> dict:
                             f"{', '.join(seated)}")
             continue
         final = glog.rules.fold(glog.effective().events)  # voids applied, no desk records
-        ended = glog.desk is not None and glog.desk.ended is not None  # adjudicated (DESK-7)
+        ended = glog.desk is not None and glog.desk.ended is not None  # adjudicated (DESK-8)
         if not (glog.rules.is_over(final) or ended):
             continue
         placed = placed_of(glog, final)

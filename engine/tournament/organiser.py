@@ -330,7 +330,7 @@ class Organiser:
                     loaded = self.service.load(game)
                     table["state"] = summary_row(game, loaded.header.kind, loaded.header.created,
                                                  loaded.rules, loaded.state, loaded.version)["text"]
-                    if loaded.desk is not None and loaded.desk.ended is not None:  # DESK-7
+                    if loaded.desk is not None and loaded.desk.ended is not None:  # DESK-8
                         table["state"] += f"; adjudicated at time ({loaded.desk.ended[2]})"
                 except (UnknownGame, UsageError) as exc:
                     table["state"] = f"not in this store ({exc.message})"

@@ -1,4 +1,4 @@
-"""Round time limits and adjudicated tables (TOUR-8.1 to 8.3, DESK-7, ATKR-H1, CASTLE-H1):
+"""Round time limits and adjudicated tables (TOUR-8.1 to 8.3, DESK-8, ATKR-H1, CASTLE-H1):
 values worked by hand from docs/tournaments.md, docs/house-rules.md and the games' rules."""
 
 from fractions import Fraction
@@ -59,15 +59,15 @@ def test_atkr_at_time_by_money_when_the_last_round_was_settled():
     # the game's log: the referee's record ends it; it verifies as finished; nothing more
     check = verify_bytes(org.store.log_bytes(game))
     assert check.ok and check.finished
-    assert "finished: adjudicated at time by the referee (DESK-7)" in check.checks
+    assert "finished: adjudicated at time by the referee (DESK-8)" in check.checks
     loaded = service.load(game)
     assert loaded.desk.ended[2] == "ATKR-H1"
     with pytest.raises(IllegalCommand) as late:
         service.submit(game, A.Draw(player="Cleo", coal=0))
-    assert late.value.rule == "DESK-7"
+    assert late.value.rule == "DESK-8"
     with pytest.raises(IllegalCommand) as corrected:
         service.submit(game, Correct(to=2, reason="no"))
-    assert corrected.value.rule == "DESK-7"
+    assert corrected.value.rule == "DESK-8"
     # the stream: table_adjudicated, then the result marked with the rule; it re-decides
     state = org.state(t)
     assert state.adjudicated[(1, 1)].at == ends
@@ -149,7 +149,7 @@ def test_a_finished_game_is_not_adjudicated_and_a_desk_adjudication_needs_the_co
 
 
 def test_verify_refuses_a_game_record_after_the_adjudication():
-    """A log whose writer went on after the referee ended the game (DESK-7) does not verify:
+    """A log whose writer went on after the referee ended the game (DESK-8) does not verify:
     the record after it is named."""
     org, t, game = _cup()
     org.service.submit(game, AdjudicateGame(reason="time", rule="ATKR-H1"))
@@ -158,4 +158,4 @@ def test_verify_refuses_a_game_record_after_the_adjudication():
                                                  "amount": 100}])
     check = verify_bytes(org.store.log_bytes(game))
     assert not check.ok and check.first_bad_seq == head + 1
-    assert "adjudicated at record" in check.reason and "DESK-7" in check.reason
+    assert "adjudicated at record" in check.reason and "DESK-8" in check.reason

@@ -41,7 +41,7 @@ def test_adjudicate_on_the_command_line(tmp_path):
     # the bet is given back (ATKR-H1): 200 each, four tied for 1st: (6 + 4 + 2 + 1) / 4
     assert "  1. Anna             money    200  points 3.25" in done.output
     late = run("bet", game, "100", "--as", "Ben")
-    assert late.exit_code == 1 and "DESK-7" in late.output
+    assert late.exit_code == 1 and "DESK-8" in late.output
     verified = run("verify", game)
     assert verified.exit_code == 0 and "adjudicated at time by the referee" in verified.output
     logged = run("log", game)

@@ -24,7 +24,7 @@ ADJUDICATION_RULE = "ATKR-H1"
 
 
 def adjudicated(rules, events: list) -> dict:
-    """The players of a game the referee ended at time (DESK-7) placed by ATKR-H1: by money as
+    """The players of a game the referee ended at time (DESK-8) placed by ATKR-H1: by money as
     it stood when the last round was settled, i.e. when the round in progress began (its
     ``round_started``).  The round in progress is abandoned: its bets go back to their owners
     and what it moved (a devil's-pact payment, a bet won or lost) is undone.  Ties share as in

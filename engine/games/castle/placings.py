@@ -28,7 +28,7 @@ ADJUDICATION_RULE = "CASTLE-H1"
 
 
 def adjudicated(rules, events: list) -> dict:
-    """A game the referee ended at time (DESK-7) is a draw by CASTLE-H1: nobody wins, every
+    """A game the referee ended at time (DESK-8) is a draw by CASTLE-H1: nobody wins, every
     seat takes place 1 and they share the points of all the table's places equally (TOUR-3.2:
     at a table of 4 on 6,4,2,1,0, (6 + 4 + 2 + 1) / 4 = 3.25 each), the scoring variant's
     personal scores included (they are not final, so they are not points: the tiebreak's
