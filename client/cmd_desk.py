@@ -24,6 +24,25 @@ def _give(obj, game: str, command: dict, as_name: str | None, command_id, as_jso
         as_name = token_seat(obj, game)
     print_answer(obj, game, client.submit(game, command, as_name, command_id), command_id,
                  as_json)
+    if command["type"] in ("correct", "ruling") and not obj.server:
+        _warn_attached(obj, game)
+
+
+def _warn_attached(obj, game: str) -> None:
+    """Warn (on stderr) when ``game`` is attached to a tournament of the store: its result is
+    in use there, and `devil tournament amend` takes the corrected one (TOUR-9)."""
+    from engine.tournament.adjudicate import attachments
+    from engine.tournament.organiser import Organiser
+
+    for tid, round_, table, counted in attachments(Organiser(obj.client.service), game):
+        if counted:
+            click.echo(f"warning: {game} is attached to table {table} of round {round_} of "
+                       f"{tid}, whose standings use its result: once the game is finished "
+                       f"again, `devil tournament amend {tid} {table} --round {round_} --reason "
+                       "TEXT` takes the corrected result", err=True)
+        else:
+            click.echo(f"warning: {game} is attached to table {table} of round {round_} of "
+                       f"{tid}: its result is read when the round closes", err=True)
 
 
 reason_option = click.option("--reason", required=True, metavar="TEXT",

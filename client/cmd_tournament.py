@@ -117,6 +117,9 @@ def tournament():
               "e.g. --option ring=12.")
 @click.option("--check-in", "check_in", is_flag=True, help="Pair only players checked in for "
               "each round (`tournament checkin`; TOUR-7.1).")
+@click.option("--round-time", type=click.IntRange(1, 24 * 60), metavar="MINUTES",
+              help="Minutes a round may last from its pairing; then `adjudicate` may end a "
+                   "table at time (TOUR-8.1).  Default: no limit.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="The public seed of every "
               "draw (default: drawn now; recorded either way).")
 @click.option("--final-table", type=click.IntRange(0, 5000), default=0, metavar="N",
@@ -141,8 +144,8 @@ def tournament():
 @json_option
 @click.pass_obj
 def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_points, fmt,
-        tiebreaks, physical, game_options, check_in, seed, final_table, final_tables,
-        duplicate, pairing, allow_repeats, avoid_same_club, as_json):
+        tiebreaks, physical, game_options, check_in, round_time, seed, final_table,
+        final_tables, duplicate, pairing, allow_repeats, avoid_same_club, as_json):
     """Create tournament NAME and register its players; prints its id.
 
     \b
@@ -185,6 +188,8 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
             settings[key] = True
     if bye_points is not None:
         settings["bye_points"] = bye_points
+    if round_time is not None:
+        settings["round_time"] = round_time
     organiser = _organiser(obj)
     tid = organiser.create(settings)
     view = organiser.show(tid)
@@ -405,7 +410,15 @@ def _standings_text(data: dict) -> None:
                     f"{row['played']:>6} {row['byes']:>4} {row['opponents_points']:>7g} "
                     f"{row['wins']:>4} {row[m]:>7}" + final_cells(data, row)
                     + "".join(f"  {extra.get(c, ''):<{widths[c]}}" for c in columns)).rstrip()
-                   + ("  dropped" if row["dropped"] else ""))
+                   + ("  dropped" if row["dropped"] else "") + _marked(row))
+    for note in data.get("notes") or []:  # adjudicated tables, amended results (TOUR-8, 9)
+        click.echo(f"  note: {note}")
+
+
+def _marked(row: dict) -> str:
+    """``  adjudicated r2  amended r1``: a row's marks (engine.tournament.amend.marks)."""
+    return "".join(f"  {key} " + ",".join(f"r{r}" for r in row[key])
+                   for key in ("adjudicated", "amended") if row.get(key))
 
 
 @tournament.command("standings")
@@ -511,6 +524,10 @@ def show(obj, tournament_id, as_json):
     click.echo(f"{view['name']} ({tid}): {view['game']}, {where}"
                + (", finished" if view["finished"] else
                   ", closed" if view["closed"] == view["round"] else ", open"))
+    if view.get("round_ends"):  # TOUR-8.1
+        from engine.log import iso_time
+
+        click.echo(f"  round time runs out at {iso_time(view['round_ends'], 0)}")
     _show_players(view)
     for round_view in view["paired"]:
         if round_view["round"] != view["round"]:
@@ -618,3 +635,6 @@ _register_print(tournament, _organiser, _maps)
 from .cmd_tournament_noshow import register as _register_noshow  # noqa: E402
 
 _register_noshow(tournament)  # checkin, forfeit, swap, unpair (TOUR-7)
+from .cmd_tournament_amend import COMMANDS as _AMEND  # noqa: E402  (adjudicate, amend: TOUR-8, 9)
+for _command in _AMEND:
+    tournament.add_command(_command)

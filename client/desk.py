@@ -11,7 +11,8 @@ from __future__ import annotations
 import click
 
 #: the desk's event tags (engine.desk.events.DESK_TYPES, without importing the engine)
-DESK_TYPES = frozenset({"corrected", "dispute_raised", "ruling_given", "seat_replaced"})
+DESK_TYPES = frozenset({"corrected", "dispute_raised", "ruling_given", "seat_replaced",
+                        "adjudicated"})
 
 
 def _seat(names: list[str], seat: int) -> str:
@@ -34,6 +35,8 @@ def describe_desk(data: dict, names: list[str]) -> str:
     if tag == "seat_replaced":
         return (f"Referee hands {_seat(names, data['seat'])}'s seat to the bot "
                 f"{data['bot']!r} (plays it from now on): {data['reason']}")
+    if tag == "adjudicated":
+        return f"Referee ends the game at time ({data['rule']}): {data['reason']}"
     raise ValueError(f"{tag!r} is not a desk event")  # pragma: no cover
 
 

@@ -31,6 +31,16 @@ def describe_map(data: dict, names: list[str] | None = None) -> str:
         return f"round {data['round']} closed"
     if t == "points_adjusted":
         return f"{data['kind']} for {data['player']}: {data['points']} ({data['reason']})"
+    if t == "table_adjudicated":
+        how = "as the referee's call" if data["forced"] else "at time"
+        return (f"round {data['round']} table {data['table']}: {data['game']} adjudicated {how}"
+                f" ({data['reason']})")
+    if t == "result_amended":  # the replaced result struck through (TOUR-9.1)
+        from .desk import strike
+
+        return (f"round {data['round']} table {data['table']}: result amended "
+                f"({data['reason']}): {strike('result at record ' + str(data['was_seq']))} -> "
+                f"record {data['seq']}: places {data['places']}, points {data['points']}")
     if t == "tournament_finished":
         return f"finished: {', '.join(data['ranking'][:3])} ..."
     if t == "player_checked_in":  # TOUR-7

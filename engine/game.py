@@ -122,6 +122,10 @@ class GameRules:
       own points replace the scale, e.g. a personal score), "measure": the name of the value
       summed for the tiebreak (e.g. "money"), "values": [int per seat], "winners": [seat]}``.
       ``None``: the kind cannot be played in a tournament.
+    * ``adjudicated(rules, events) -> dict`` (optional): the same map for a game the referee
+      ended at time (DESK-8, an ``adjudicated`` desk record), from the kind's events in force
+      (voids applied, no desk records) and ``rules`` (this GameRules, to fold them), with
+      ``"rule"``: the house rule it follows.  ``None``: such a game cannot be adjudicated.
     * ``legal_choices(state, seat) -> sequence`` (optional): :attr:`legal_commands` built
       lazily, for bots in bulk (:mod:`engine.simulate`): a sequence of the same commands in the
       same order, each built only when asked for, with whatever compact description the kind's
@@ -172,6 +176,7 @@ class GameRules:
     chance: "Callable[[Any], Any] | None" = None
     notes: "Callable[[Any], list] | None" = None
     placings: "Callable[[Any], dict] | None" = None
+    adjudicated: "Callable[[Any, list], dict] | None" = None
     legal_choices: "Callable[[Any, int], Any] | None" = None
     record: "Callable[[Any], dict | None] | None" = None
     duplicate: str | None = None

@@ -23,8 +23,10 @@ never replay a voided draw.
 
 * ``seat_replaced`` (the referee): a bot plays a seat from then on (DESK-7; the service plays
   it, engine.service.autoplay).
+* ``adjudicated`` (the referee): the game ends at time, placed by its kind's ``adjudicated``
+  hook (DESK-8).
 
-The rules of the desk (DESK-1 to DESK-7) are in docs/house-rules.md.
+The rules of the desk (DESK-1 to DESK-8) are in docs/house-rules.md.
 """
 
 from .events import CORRECTED, DESK_CLASSES, DESK_TYPES, Corrected, DisputeRaised, RulingGiven

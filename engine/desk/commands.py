@@ -7,6 +7,8 @@
   (the referee; DESK-5)
 * ``{"type": "replace_seat", "seat": NAME, "bot": KIND, "reason": TEXT}`` (the referee;
   DESK-7): a bot plays the seat from now on
+* ``{"type": "adjudicate", "reason": TEXT, "rule": RULE}`` (the referee; DESK-8: the game
+  ends at time, placed by its kind's ``adjudicated`` hook)
 
 ``player`` on ``correct`` and ``ruling`` names the seat that tried to give it (the local
 ``--as``, a seat's token): only the referee may, so it is refused (DESK-1, exit 4).
@@ -66,6 +68,17 @@ class ReplaceSeat:
     player: str | None = None
 
 
-COMMANDS = Registry("desk command", [Correct, Dispute, Ruling, ReplaceSeat])
+@tagged
+class AdjudicateGame:
+    """End the game at time (DESK-8): its kind's ``adjudicated`` hook places the players by
+    ``rule`` (the kind's house rule id); ``reason``: why (a tournament's round time ran out)."""
+
+    TYPE: ClassVar[str] = "adjudicate"
+    reason: str
+    rule: str
+    player: str | None = None
+
+
+COMMANDS = Registry("desk command", [Correct, Dispute, Ruling, ReplaceSeat, AdjudicateGame])
 #: the tags of the desk's commands
 COMMAND_TYPES = frozenset(COMMANDS.by_type)

@@ -8,7 +8,8 @@ it needs to know of the game's records) and returns the events, or raises:
 * :class:`engine.errors.UsageError` (exit 2): an empty or overlong reason or text;
   :class:`UnknownRecord` / :class:`UnknownDispute` (exit 2): a record or dispute the log does
   not have (yet);
-* :class:`engine.errors.IllegalCommand` (exit 1): what the desk's rules refuse (DESK-2 to 5).
+* :class:`engine.errors.IllegalCommand` (exit 1): what the desk's rules refuse (DESK-2 to 5,
+  DESK-8).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from typing import Callable
 import attrs
 
 from ..errors import IllegalCommand, NotAllowed, UsageError
-from .commands import Correct, Dispute, ReplaceSeat, Ruling
-from .events import Corrected, DisputeRaised, RulingGiven, SeatReplaced
+from .commands import AdjudicateGame, Correct, Dispute, ReplaceSeat, Ruling
+from .events import Adjudicated, Corrected, DisputeRaised, RulingGiven, SeatReplaced
 from .state import Desk
 
 #: the longest reason or complaint (characters)
@@ -84,14 +85,28 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
     """The events ``command`` (a :mod:`engine.desk.commands` object) causes, given by
     ``actor`` (REFEREE, a seat index, or ``"console"``: the local CLI, acting as the seat
     ``command.player`` names, else as the referee), on a log described by ``log``."""
-    if isinstance(command, (Correct, Ruling, ReplaceSeat)):
+    if isinstance(command, (Correct, Ruling, ReplaceSeat, AdjudicateGame)):
         named = seat_named(command.player, log.names)
         seat = None if actor is REFEREE else named if actor == "console" else actor
         if seat is not None:
             what = ("correct a game" if isinstance(command, Correct) else "give a ruling"
-                    if isinstance(command, Ruling) else "hand a seat to a bot")
+                    if isinstance(command, Ruling) else "hand a seat to a bot"
+                    if isinstance(command, ReplaceSeat) else "end a game at time")
             raise NotAllowed(f"DESK-1: only the referee may {what}; {log.names[seat]} may "
                              "raise a dispute instead (`devil dispute GAME SEQ TEXT`)")
+    if isinstance(command, AdjudicateGame):
+        reason = clean_text(command.reason, "the reason of an adjudication")
+        rule = clean_text(command.rule, "the rule of an adjudication")
+        if desk.ended is not None:
+            raise IllegalCommand("DESK-8", f"the game was already adjudicated at record "
+                                           f"{desk.ended[0]}: it is over")
+        if log.over:
+            raise IllegalCommand("DESK-8", "the game is finished: there is nothing to adjudicate")
+        return [Adjudicated(reason, rule)]
+    if desk.ended is not None and (isinstance(command, Correct) or getattr(command, "to", None)
+                                   is not None):
+        raise IllegalCommand("DESK-8", f"the game was adjudicated at record {desk.ended[0]}: "
+                                       "it is over and cannot be corrected")
     if isinstance(command, Correct):
         reason = clean_text(command.reason, "the reason of a correction")
         check_to(desk, log, command.to)
@@ -207,6 +222,8 @@ def command_for(events: list, actor: int, names: list):
             raise ValueError(f"seat_replaced names seat {first.seat}, "
                              "which the game does not have")
         return ReplaceSeat(names[first.seat], first.bot, first.reason), who
+    if type(first) is Adjudicated and len(events) == 1:
+        return AdjudicateGame(first.reason, first.rule), who
     if type(first) is DisputeRaised and len(events) == 1:
         if not 0 <= first.seat < len(names):
             raise ValueError(f"dispute_raised names seat {first.seat}, "

@@ -65,10 +65,22 @@ class SeatReplaced:
     reason: str
 
 
+@tagged
+class Adjudicated:
+    """The referee ends the game at time (DESK-8; a tournament's ``adjudicate``, TOUR-8.2):
+    nothing more is played, and the game is finished with the result its kind's
+    ``adjudicated`` hook gives (engine.games.<kind>.placings).  ``reason``: why; ``rule``: the
+    rule that places the players (the kind's house rule id, docs/house-rules.md)."""
+
+    TYPE: ClassVar[str] = "adjudicated"
+    reason: str
+    rule: str
+
+
 #: the desk's event classes and their tags
 DESK_CLASSES: frozenset[type[Corrected] | type[DisputeRaised] | type[RulingGiven]
-                        | type[SeatReplaced]] = frozenset(
-    {Corrected, DisputeRaised, RulingGiven, SeatReplaced})
+                        | type[SeatReplaced] | type[Adjudicated]] = frozenset(
+    {Corrected, DisputeRaised, RulingGiven, SeatReplaced, Adjudicated})
 DESK_TYPES = frozenset(cls.TYPE for cls in DESK_CLASSES)
 CORRECTED = Corrected.TYPE
 

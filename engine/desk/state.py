@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from .events import Corrected, DisputeRaised, RulingGiven, SeatReplaced
+from .events import Adjudicated, Corrected, DisputeRaised, RulingGiven, SeatReplaced
 
 
 @attrs.define
@@ -68,6 +68,8 @@ class Desk:
     number -> the correction that voided it; ``desk_seqs``: the sequence numbers of the desk's
     own records; ``cases``: dispute number -> :class:`Case`; ``epoch``: corrections so far;
     ``replaced``: seat -> ``(bot name, reason, record)`` of each seat a bot plays (DESK-7).
+    ``ended``: ``(seq, reason, rule)`` of the ``adjudicated`` record that ended the game at
+    time (DESK-8), or None.
     """
 
     voids: list = attrs.field(factory=list)
@@ -76,6 +78,7 @@ class Desk:
     cases: dict = attrs.field(factory=dict)
     epoch: int = 0
     replaced: dict = attrs.field(factory=dict)
+    ended: tuple | None = None
 
     def apply(self, seq: int, event) -> bool:
         """Take in the desk record ``seq``; True when it is a correction (every fold must then
@@ -100,6 +103,9 @@ class Desk:
                                              event.text)
         elif kind is SeatReplaced:
             self.replaced[event.seat] = (event.bot, event.reason, seq)
+        elif kind is Adjudicated:
+            if self.ended is None:
+                self.ended = (seq, event.reason, event.rule)
         elif kind is RulingGiven:
             case = self.cases.get(event.dispute)
             if case is not None:
@@ -130,9 +136,10 @@ class Desk:
         return [case for case in self.cases.values() if case.open]
 
     def summary(self, names: list[str] | None = None) -> dict:
-        """What every view adds: ``{"voided": [Void.to_json()], "disputes": [Case.to_json()]}``
-        (the keys present only when the log has such records)."""
-        out = {}
+        """What every view adds: ``{"voided": [Void.to_json()], "disputes": [Case.to_json()],
+        "adjudicated": {"seq", "reason", "rule"}}`` (the keys present only when the log has
+        such records)."""
+        out: dict = {}
         if self.voids:
             out["voided"] = [void.to_json() for void in self.voids]
         if self.cases:
@@ -142,6 +149,9 @@ class Desk:
                 {"seat": seat, "player": names[seat] if names and 0 <= seat < len(names)
                  else None, "bot": bot, "reason": reason, "at": at}
                 for seat, (bot, reason, at) in sorted(self.replaced.items())]
+        if self.ended is not None:
+            out["adjudicated"] = {"seq": self.ended[0], "reason": self.ended[1],
+                                  "rule": self.ended[2]}
         return out
 
     # -- plain data for snapshots (a snapshot may hold data, not classes of its own) ----------
@@ -149,11 +159,13 @@ class Desk:
         return {"voids": [attrs.astuple(v) for v in self.voids], "voided": dict(self.voided),
                 "desk_seqs": set(self.desk_seqs),
                 "cases": [attrs.astuple(c) for c in self.cases.values()], "epoch": self.epoch,
-                "replaced": {s: list(r) for s, r in self.replaced.items()}}
+                "replaced": {s: list(r) for s, r in self.replaced.items()},
+                **({} if self.ended is None else {"ended": tuple(self.ended)})}
 
     @classmethod
     def from_plain(cls, data: dict) -> "Desk":
         cases = [Case(*c) for c in data["cases"]]
         return cls([Void(*v) for v in data["voids"]], dict(data["voided"]),
                    set(data["desk_seqs"]), {c.number: c for c in cases}, int(data["epoch"]),
-                   {int(s): tuple(r) for s, r in (data.get("replaced") or {}).items()})
+                   {int(s): tuple(r) for s, r in (data.get("replaced") or {}).items()},
+                   None if data.get("ended") is None else tuple(data["ended"]))

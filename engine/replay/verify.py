@@ -106,6 +106,8 @@ def _desk_check(desk) -> str:
                      "played by a bot (" + ", ".join(
                          f"seat {s} by {b!r} from #{at}"
                          for s, (b, _r, at) in sorted(desk.replaced.items())) + ")")
+    if desk.ended is not None:
+        parts.append(f"adjudicated at record {desk.ended[0]} by {desk.ended[2]}")
     return ("referee's desk: " + ", ".join(parts)
             + "; the game is checked with the voids applied")
 
@@ -178,19 +180,22 @@ def verify_bytes(data: bytes, path: str | None = None) -> Verification:
         result.checks.append(_desk_check(desk))
     final = state
     try:
-        return _check_end(result, rules, header, records, events, final)
+        return _check_end(result, rules, header, records, events, final,
+                          desk is not None and desk.ended is not None)
     except Exception as exc:  # a state no well-formed log reaches
         return _bad(result, records[-1].seq if records else 0,
                     f"the game's state after the last event cannot be read ({exc!r})")
 
 
-def _check_end(result: Verification, rules: GameRules, header: Header, records, events, final
-               ) -> Verification:
-    """The seed and the strict refold, once the plain fold of ``events`` gave ``final``."""
+def _check_end(result: Verification, rules: GameRules, header: Header, records, events, final,
+               adjudicated: bool = False) -> Verification:
+    """The seed and the strict refold, once the plain fold of ``events`` gave ``final``;
+    ``adjudicated``: the referee ended the game at time (DESK-8), so it is finished though its
+    rules never ended it (a digital game's seed stays unrevealed)."""
     if not records:
         result.checks.append("the log holds no events yet")
         return result
-    result.finished = bool(rules.is_over(final))
+    result.finished = bool(rules.is_over(final)) or adjudicated
     physical = bool(rules.physical(final))
     result.physical = physical
     committed = rules.commitment(final) if rules.commitment is not None else None
@@ -198,7 +203,7 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
     revealed = rules.revealed(final) if rules.revealed is not None else None
     seed: Any = None if revealed is None else revealed["seed"]
     salt = None if revealed is None else revealed["salt"]
-    if result.finished and not physical and revealed is None:
+    if result.finished and not adjudicated and not physical and revealed is None:
         return _bad(result, records[-1].seq, "the game ends but its seed is not revealed")
     if revealed is not None:
         if physical:
@@ -254,7 +259,10 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
                              "(the seed is revealed when the game ends)")
     if result.reported:
         result.checks.append(reporters_line(result))
-    if result.finished:
+    if adjudicated:
+        result.checks.append("finished: adjudicated at time by the referee (DESK-8)"
+                             + ("" if physical else "; the seed stays secret"))
+    elif result.finished:
         result.checks.append("finished: the last event ends the game"
                              + ("" if physical else " and reveals the seed"))
     else:
@@ -294,6 +302,9 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
             fold.advance(batch_events, before)
             continue
         number += 1
+        if fold.desk is not None and fold.desk.ended is not None:
+            return first_seq, (f"the game was adjudicated at record {fold.desk.ended[0]} "
+                               "(DESK-8): nothing more is played after it")
         state = fold.state
         if type(state) is entropy.Seating:
             state = rules.initial()

@@ -169,6 +169,12 @@ def _decide_game(store, loaded, command, actor) -> tuple[Any, list]:
     """``(acting, events)``: who the game's ``command`` is recorded as given by, and what it
     causes (the kind's ``decide``).  Raises IllegalCommand, NotAllowed."""
     rules, state = loaded.rules, loaded.state
+    if loaded.desk is not None and loaded.desk.ended is not None:
+        from ..errors import IllegalCommand
+
+        raise IllegalCommand("DESK-8", f"the referee ended this game at time (record "
+                                       f"{loaded.desk.ended[0]}: {loaded.desk.ended[1]}): "
+                                       "nothing more is played")
     seat = rules.acting_seat(state, command)
     acting = actor
     if actor == CONSOLE:

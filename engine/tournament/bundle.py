@@ -109,8 +109,16 @@ def _seal(store, game: str, data: bytes) -> dict | None:
     from ..game import rules_for
 
     header, state, _ = fold_bytes(data, game)
+    over = rules_for(header.kind).is_over(state) or _adjudicated(data)
+    return seal_stream(store, game) if over else None
 
-    return seal_stream(store, game) if rules_for(header.kind).is_over(state) else None
+
+def _adjudicated(data: bytes) -> bool:
+    """Whether a game's log was ended at time by the referee (DESK-8): finished, to be sealed."""
+    from ..replay import load_bytes
+
+    desk = load_bytes(data).desk
+    return desk is not None and desk.ended is not None
 
 
 def _fold_stream(loaded, path: str | None = None):
@@ -159,6 +167,9 @@ def write(store, tournament: str, out: str) -> dict:
                 "finished": state.finished, "logs": [], "files": {},
                 "key": _public_key(store),
                 "standings": rows(state, measure)}
+    from .amend import history
+    if state.amendments:  # the results replaced, and why (a reader ignores keys it lacks)
+        manifest["amendments"] = history(state)
     for entry in logs:
         data = entry.pop("data")
         entry.update(bytes=len(data), sha256=hashlib.sha256(data).hexdigest(), **_head(data))
@@ -350,6 +361,8 @@ def verify(path: str) -> dict:
     "games": count, "root"}``.  UsageError when ``path`` is not a bundle at all."""
     from ..jsonsafe import loads
     from ..replay import load_bytes, verify_bytes
+    from .adjudicate import placed_of
+    from .amend import check_history
     from .organiser import Organiser, attached_games
     from .standings import rows
 
@@ -463,13 +476,13 @@ def verify(path: str) -> dict:
                             f"{', '.join(seated)}")
             continue
         final = glog.rules.fold(glog.effective().events)  # voids applied, no desk records
-        if not glog.rules.is_over(final):
+        ended = glog.desk is not None and glog.desk.ended is not None  # adjudicated (DESK-8)
+        if not (glog.rules.is_over(final) or ended):
             continue
         from .duplicate import bundle_problem  # TOUR-11.2: a duplicate round's seed
         if (problem := bundle_problem(state, round_, glog.rules, final, label)) is not None:
             problems.append(problem)
-        assert glog.rules.placings is not None  # a kind a tournament plays places its players
-        placed = glog.rules.placings(final)
+        placed = placed_of(glog, final)
         last = glog.records[-1]
         winners = [glog.names[s] for s in placed["winners"]]
         # the result names the head the log had when it was taken; only desk records (a
@@ -486,6 +499,10 @@ def verify(path: str) -> dict:
                             f"{result.measure} {result.values}, head {result.seq}) does not "
                             f"match its log (places {placed['places']}, {placed['values']}, "
                             f"head {last.seq})")
+    amended_problems, amended_checks = check_history(
+        state, {g: found["data"] for g, found in by_game.items()})
+    problems.extend(amended_problems)
+    checks.extend(amended_checks)
     extra = listed - {g for _r, _t, g in attached_games(state)} - {tournament}
     for game in sorted(extra):
         problems.append(f"game {game} is in the bundle but attached to no table")

@@ -45,7 +45,10 @@ class TournamentCreated:
     ``score-groups`` (TOUR-2.5 to 2.9, engine.tournament.swiss) or ``classic``
     (TOUR-2.10, engine.tournament.pairing: every stream recorded before the field existed);
     ``allow_repeats``: score-groups does not avoid repeated opponents; ``avoid_same_club``:
-    round 1 avoids two players of one club at a table (TOUR-2.9)."""
+    round 1 avoids two players of one club at a table (TOUR-2.9);
+    ``round_time``: minutes a
+    round may last from its pairing before a table may be adjudicated (TOUR-8.1; None: no
+    limit, as in every stream recorded before round times)."""
 
     TYPE: ClassVar[str] = "tournament_created"
     name: str
@@ -69,6 +72,7 @@ class TournamentCreated:
     pairing: str = "classic"
     allow_repeats: bool = False
     avoid_same_club: bool = False
+    round_time: int | None = None
 
 
 @tagged
@@ -94,7 +98,9 @@ class PlayerDropped:
 class RoundPaired:
     """Round ``round``'s seating: ``tables`` (table 1 first), ``byes`` (players not seated, each
     scoring the bye points), ``repeats`` (pairs at a table who met before); ``furnace``: in a
-    duplicate tournament, the commitment to the round's furnace seed (64 hex; TOUR-11.2)."""
+    duplicate tournament, the commitment to the round's furnace seed (64 hex; TOUR-11.2);
+    ``at``: when it was
+    paired (ms since 1970, the round time's start, TOUR-8.1; None in streams recorded before)."""
 
     TYPE: ClassVar[str] = "round_paired"
     round: int
@@ -102,6 +108,7 @@ class RoundPaired:
     byes: list[str]
     repeats: int
     furnace: str = ""
+    at: int | None = None
 
 
 @tagged
@@ -122,7 +129,8 @@ class ResultRecorded:
     ``link`` (hex) are the log's head; per seat (table order): ``places``, ``values`` (the
     ``measure``, e.g. final money), ``points`` (fraction text); ``winners`` (names); ``share``
     and ``scored`` say how the points came from the places (shared ties; the game's own
-    points)."""
+    points); ``adjudicated``: the rule that placed a game ended at time (its kind's house rule id,
+    TOUR-8.3), None for a game played out."""
 
     TYPE: ClassVar[str] = "result_recorded"
     round: int
@@ -137,6 +145,7 @@ class ResultRecorded:
     measure: str
     share: bool
     scored: bool
+    adjudicated: str | None = None
 
 
 @tagged
@@ -181,10 +190,56 @@ class TournamentPublished:
     public: bool
 
 
+@tagged
+class TableAdjudicated:
+    """Table ``table`` of round ``round`` (its game ``game``) is ended at time by the referee
+    (TOUR-8.2) with ``reason`` at ``at`` (ms since 1970); ``ends``: when the round's time ran
+    out (None: no round time); ``forced``: the referee's call before it ran out (``--force``).
+    Its result follows as a ``result_recorded`` whose ``adjudicated`` names the rule."""
+
+    TYPE: ClassVar[str] = "table_adjudicated"
+    round: int
+    table: int
+    game: str
+    reason: str
+    at: int
+    ends: int | None
+    forced: bool
+
+
+@tagged
+class ResultAmended:
+    """The result of table ``table`` of round ``round`` is replaced (TOUR-9.1) by the one read
+    again from its game ``game`` after a correction or ruling at the referee's desk: the new
+    head (``seq``, ``link``) and placings as in :class:`ResultRecorded`; ``was_seq`` and
+    ``was_link`` the head of the result it replaces (which stays in the stream, struck through
+    in every listing); ``reason``; ``standing``: the later rounds already paired with the old
+    standings, which stand (TOUR-9.4)."""
+
+    TYPE: ClassVar[str] = "result_amended"
+    round: int
+    table: int
+    game: str
+    reason: str
+    seq: int
+    link: str
+    places: list[int]
+    values: list[int]
+    winners: list[str]
+    points: list[str]
+    measure: str
+    share: bool
+    scored: bool
+    adjudicated: str | None
+    was_seq: int
+    was_link: str
+    standing: list[int]
+
+
 EVENTS = Registry("tournament event", [
     TournamentCreated, PlayerAdded, PlayerDropped, RoundPaired, GameAttached, ResultRecorded,
     RoundClosed, PointsAdjusted, TournamentFinished, TournamentPublished,
-    *_noshow.EVENT_CLASSES])
+    TableAdjudicated, ResultAmended, *_noshow.EVENT_CLASSES])
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -209,13 +264,16 @@ class Drop:
 class Pair:
     """Pair round ``round``: ``seating`` None (swiss: computed), or the tables in seat order
     (fixed format; seat 0 starts) with ``byes`` the players left out; ``furnace``: a
-    duplicate round's commitment (TOUR-11.2)."""
+    duplicate round's commitment (TOUR-11.2);
+    ``at``: now (ms since
+    1970), recorded as the round's start (TOUR-8.1)."""
 
     TYPE: ClassVar[str] = "pair"
     round: int
     seating: list[list[str]] | None = None
     byes: list[str] | None = None
     furnace: str | None = None
+    at: int | None = None
 
 
 @tagged
@@ -246,6 +304,7 @@ class RecordResult:
     measure: str
     share: bool
     points: list[int] | None = None
+    adjudicated: str | None = None
 
 
 @tagged
@@ -277,5 +336,44 @@ class Publish:
     public: bool = True
 
 
+
+@tagged
+class Adjudicate:
+    """End table ``table`` of round ``round`` (game ``game``) at time, now being ``at`` (ms
+    since 1970), with ``reason``; ``force``: before the round time ran out (TOUR-8.1, 8.2)."""
+
+    TYPE: ClassVar[str] = "adjudicate"
+    round: int
+    table: int
+    game: str
+    reason: str
+    at: int
+    force: bool = False
+
+
+@tagged
+class Amend:
+    """Replace the result of table ``table`` of round ``round`` with the one its game's log
+    gives now (head ``seq``/``link``, placings as :class:`RecordResult`), with ``reason``
+    (TOUR-9.1)."""
+
+    TYPE: ClassVar[str] = "amend"
+    round: int
+    table: int
+    game: str
+    reason: str
+    seq: int
+    link: str
+    places: list[int]
+    values: list[int]
+    winners: list[str]
+    measure: str
+    share: bool
+    points: list[int] | None = None
+    adjudicated: str | None = None
+
+
+
 COMMANDS = Registry("tournament command", [Add, Drop, Pair, Attach, RecordResult, Close, Adjust,
-                                           Publish, *_noshow.COMMAND_CLASSES])
+                                           Publish, Adjudicate, Amend,
+                                           *_noshow.COMMAND_CLASSES])

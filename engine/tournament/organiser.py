@@ -98,6 +98,7 @@ class Organiser:
 
         state = self.state(tournament)
         created = state.created
+        from .clock import now_ms
         secret = None
         if created.duplicate:  # TOUR-11.2: the round's furnace seed, committed before any game
             if not games:
@@ -110,7 +111,7 @@ class Organiser:
                                    replace=True)
         events = self.submit(tournament, ev.Pair(
             round=state.round + 1, seating=seating, byes=byes,
-            furnace=None if secret is None else duplicate.commit(secret)))
+            furnace=None if secret is None else duplicate.commit(secret), at=now_ms()))
         paired = events[0]
         from .finals import is_final
 
@@ -168,7 +169,6 @@ class Organiser:
             if other != tournament and game in self.state(other).attached:
                 raise IllegalCommand("TOUR-4.2", f"{game} belongs to tournament {other}")
         log = load_bytes(data)
-        rules = log.rules
         names = log.names
         round_ = state.round if round_ is None else round_
         if round_ != state.round or state.closed >= round_:
@@ -213,6 +213,7 @@ class Organiser:
         if check.finished:
             # the game as it stands, voids applied and desk records (a dispute after the end)
             # left out: they are not the kind's events
+            rules = log.rules
             state_end = rules.fold(log.effective().events)
             if state.furnaces.get(round_):  # TOUR-11.2: played with the round's seed
                 from .duplicate import check_game
@@ -220,15 +221,10 @@ class Organiser:
                 assert rules.revealed is not None  # a kind with duplicate rounds reveals it
                 check_game(rules.revealed(state_end), self._furnace(tournament, state, round_),
                            game, round_)
-            assert rules.placings is not None  # a kind a tournament plays places its players
-            placed = rules.placings(state_end)
-            last = log.records[-1]
-            record = ev.RecordResult(
-                round=round_, table=table, game=game, seq=last.seq, link=last.link.hex(),
-                places=list(placed["places"]), values=list(placed["values"]),
-                winners=[names[s] for s in placed["winners"]], measure=placed["measure"],
-                share=bool(placed["share"]),
-                points=None if placed["points"] is None else list(placed["points"]))
+            # (an adjudicated game: its kind's adjudicated hook, TOUR-8.3)
+            from .adjudicate import placed_of, result_fields
+            record = ev.RecordResult(round=round_, table=table, game=game,
+                                     **result_fields(log, placed_of(log, state_end)))
         return {"game": game, "round": round_, "table": table, "created": log.header.created,
                 "record": record}
 
@@ -341,12 +337,16 @@ class Organiser:
         return measure_of(state)
 
     def show(self, tournament: str) -> dict:
-        """The tournament's view plus, for the open round, each table's game state line."""
+        """The tournament's view plus, for the open round, each table's game state line and
+        ``round_ends``: when its round time runs out (ms since 1970; None: no limit)."""
         from ..game import summary_row
 
         view = self.service.view(tournament)
         view["tournament"] = tournament
         state = self.state(tournament)
+        from .clock import round_ends  # the open round's time (TOUR-8.1), ms; None: no limit
+        view["round_ends"] = None if state.closed == state.round else round_ends(state,
+                                                                                  state.round)
         for round_view in view.get("paired", []):
             if round_view["round"] != state.round:
                 continue
@@ -359,6 +359,8 @@ class Organiser:
                     loaded = self.service.load(game)
                     table["state"] = summary_row(game, loaded.header.kind, loaded.header.created,
                                                  loaded.rules, loaded.state, loaded.version)["text"]
+                    if loaded.desk is not None and loaded.desk.ended is not None:  # DESK-8
+                        table["state"] += f"; adjudicated at time ({loaded.desk.ended[2]})"
                 except (UnknownGame, UsageError) as exc:
                     table["state"] = f"not in this store ({exc.message})"
                 except Exception as exc:  # a damaged log: say so, show the rest

@@ -61,8 +61,9 @@ def after(events: list, round_: int) -> tuple[TournamentState, list]:
 def standings(state: TournamentState, tournament: str, events: list | None = None,
               upto: int | None = None) -> dict:
     """The standings map of ``state`` (Organiser.standings answers it too): ``{"tournament",
-    "name", "game", "round", "closed", "rounds", "finished", "final_table", "final_tables",
-    "duplicate", "measure", "standings": rows}`` (engine.tournament.standings.rows, each row
+    "name", "notes", "game", "round", "closed", "rounds", "finished", "final_table",
+    "final_tables", "duplicate", "measure", "standings": rows}`` (``notes``: the standings'
+    notes, engine.tournament.marks) (engine.tournament.standings.rows, each row
     with the player's ``attributes`` from registration, {} for none), plus, given the stream's
     ``events``, ``after`` (``upto``, or None for now) and ``history``
     (engine.tournament.history.lines)."""
@@ -70,8 +71,11 @@ def standings(state: TournamentState, tournament: str, events: list | None = Non
     table = rows(state, measure)
     for row in table:
         row["attributes"] = dict(state.attributes.get(row["player"], {}))
+    from .marks import notes
+
     created = state.created
-    out = {"tournament": tournament, "name": created.name, "game": created.game,
+    out = {"tournament": tournament, "name": created.name, "notes": notes(state),
+           "game": created.game,
            "round": state.round, "closed": state.closed, "rounds": created.rounds,
            "finished": state.finished, "final_table": created.final_table,
            "final_tables": created.final_tables, "duplicate": created.duplicate,

@@ -46,7 +46,10 @@ class TournamentState:
     ``results``: (round, table) -> ResultRecorded; ``adjustments``; ``finished``; ``firsts``:
     name -> games started (for balancing); ``attributes``: name -> the player's attributes
     (club, rating, ...; registration); ``checkins``: round -> names checked in (TOUR-7.1);
-    ``forfeits``: (round, table) -> names who forfeited there (TOUR-7.2, 7.3)."""
+    ``forfeits``: (round, table) -> names who forfeited there (TOUR-7.2, 7.3);
+    ``paired_at``: round -> when it was paired (ms, the
+    round time's start); ``adjudicated``: (round, table) -> TableAdjudicated; ``amendments``:
+    every ResultAmended, in order (engine.tournament.adjudicate, .amend)."""
 
     created: Any = None
     players: list = attrs.field(factory=list)
@@ -71,6 +74,9 @@ class TournamentState:
     #: round -> the commitment to its furnace seed / its revealed (seed, salt) (TOUR-11)
     furnaces: dict = attrs.field(factory=dict)
     revealed: dict = attrs.field(factory=dict)
+    paired_at: dict = attrs.field(factory=dict)
+    adjudicated: dict = attrs.field(factory=dict)
+    amendments: list = attrs.field(factory=list)
 
     def active(self, round_: int, checked: bool = True) -> list[str]:
         """Players who play round ``round_`` (registered by then, not dropped), in
@@ -187,7 +193,7 @@ def setup(options: dict, chance=None) -> list:
     known = {"name", "game", "options", "format", "points", "bye_points", "rounds",
              "table_size", "tiebreaks", "players", "seed", "physical", "attributes",
              "check_in", *finals.OPTIONS, *duplicate.OPTIONS, "pairing", "allow_repeats",
-             "avoid_same_club"}
+             "avoid_same_club", "round_time"}
     unknown = set(options) - known
     if unknown:
         raise UsageError(f"unknown tournament option(s): {', '.join(sorted(unknown))}")
@@ -250,12 +256,14 @@ def setup(options: dict, chance=None) -> list:
     if type(seed) is not int or not 0 <= seed < 2**63:
         raise UsageError("the tournament's seed is a whole number from 0 to 2**63 - 1")
     final_table, final_tables = finals.check(options, low, high)
+    from .clock import check_round_time
     return [ev.TournamentCreated(
         name=name.strip(), game=kind, options=game_options, format=fmt, points=list(points),
         bye_points=bye_points, rounds=rounds, table_min=low, table_max=high,
         tiebreaks=tiebreaks, players=players, seed=seed, attributes=attributes,
         check_in=check_in, final_table=final_table, final_tables=final_tables,
-        duplicate=dup, **swiss_settings(options, fmt))]
+        duplicate=dup, **swiss_settings(options, fmt),
+        round_time=check_round_time(options.get("round_time")))]
 
 
 # -- evolve ----------------------------------------------------------------------------------
@@ -280,6 +288,8 @@ def evolve(state: TournamentState, event) -> TournamentState:
             state.furnaces[event.round] = event.furnace
         for table in event.tables:
             state.firsts[table.first] = state.firsts.get(table.first, 0) + 1
+        if event.at is not None:
+            state.paired_at[event.round] = event.at
     elif t is ev.GameAttached:
         state.games[(event.round, event.table)] = event.game
         state.attached[event.game] = (event.round, event.table)
@@ -298,6 +308,9 @@ def evolve(state: TournamentState, event) -> TournamentState:
         state.public = event.public
     elif t in noshow.EVENT_TYPES:
         noshow.apply(state, event)
+    elif t in (ev.TableAdjudicated, ev.ResultAmended):
+        from .amend import evolve_late
+        evolve_late(state, event)
     return state
 
 
@@ -452,7 +465,7 @@ def decide(state: TournamentState, command, chance=None) -> list:
         furnace = duplicate.check_pair(created, command.furnace)
         tables = [ev.PairedTable(players=players, first=first) for players, first in seated]
         return [ev.RoundPaired(round=round_, tables=tables, byes=byes, repeats=count,
-                               furnace=furnace)]
+                               furnace=furnace, at=command.at)]
     if t is ev.Attach:
         _open(state)
         _table(state, command.round, command.table, "TOUR-4.2")
@@ -486,13 +499,18 @@ def decide(state: TournamentState, command, chance=None) -> list:
                 or (command.points is not None and len(command.points) != n)):
             raise UsageError("the result does not fit the table's seats")
         points = table_points(created.points, command.places, command.share, command.points)
+        if command.adjudicated is not None and (command.round, command.table) not in \
+                state.adjudicated:
+            raise IllegalCommand("TOUR-8.2", f"{command.game} was ended at time at the desk: "
+                                 "its table takes it through `devil tournament adjudicate`")
         points = noshow.forfeit_points(state, command.round, command.table, command.places,
                                        command.share, points, command.points)
         return [ev.ResultRecorded(
             round=command.round, table=command.table, game=command.game, seq=command.seq,
             link=command.link, places=list(command.places), values=list(command.values),
             winners=list(command.winners), points=[str(p) for p in points],
-            measure=command.measure, share=command.share, scored=command.points is not None)]
+            measure=command.measure, share=command.share, scored=command.points is not None,
+            adjudicated=command.adjudicated)]
     if t is ev.Close:
         _open(state)
         round_ = command.round
@@ -537,6 +555,9 @@ def decide(state: TournamentState, command, chance=None) -> list:
     if t in noshow.TYPES:
         _open(state)
         return noshow.decide(state, command)
+    if t in (ev.Adjudicate, ev.Amend):
+        from .amend import decide_late
+        return decide_late(state, command)
     raise UsageError(f"not a tournament command: {type(command).__name__}")
 
 
@@ -564,7 +585,8 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
                  "final_table": first.final_table, "final_tables": first.final_tables,
                  "duplicate": first.duplicate,
                  **({"check_in": True} if first.check_in else {}),
-                 **swiss_recorded(first)}, [])
+                 **swiss_recorded(first),
+                 **({} if first.round_time is None else {"round_time": first.round_time})}, [])
     if t is ev.PlayerAdded:
         return ev.Add(player=first.player), []
     if t is ev.PlayerDropped:
@@ -572,8 +594,9 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
     if t is ev.RoundPaired:
         if state.created.format == "fixed" and not finals.is_final(state.created, first.round):
             return ev.Pair(round=first.round, seating=[list(tb.players) for tb in first.tables],
-                           byes=list(first.byes), furnace=first.furnace or None), []
-        return ev.Pair(round=first.round, furnace=first.furnace or None), []
+                           byes=list(first.byes), furnace=first.furnace or None,
+                           at=first.at), []
+        return ev.Pair(round=first.round, furnace=first.furnace or None, at=first.at), []
     if t is ev.GameAttached:
         return ev.Attach(round=first.round, table=first.table, game=first.game,
                          created=first.created), []
@@ -583,7 +606,7 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
             round=first.round, table=first.table, game=first.game, seq=first.seq,
             link=first.link, places=list(first.places), values=list(first.values),
             winners=list(first.winners), measure=first.measure, share=first.share,
-            points=own), []
+            points=own, adjudicated=first.adjudicated), []
     if t is ev.RoundClosed:
         revealed = bool(first.furnace_salt)  # a duplicate round (TOUR-11.3)
         return ev.Close(round=first.round,
@@ -597,6 +620,9 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
     again = noshow.command_for(first)
     if again is not None:
         return again, []
+    if t in (ev.TableAdjudicated, ev.ResultAmended):
+        from .amend import command_late
+        return command_late(first), []
     raise ValueError(f"no command gives {first.TYPE} first")
 
 

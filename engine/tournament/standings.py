@@ -143,14 +143,20 @@ def compute(state) -> list[Totals]:
 
 def rows(state, measure: str) -> list[dict]:
     """The standings as JSON rows: ``{"rank", "player", "points", "played", "byes",
-    "opponents_points", "wins", <measure>, "dropped", "by_round": {round: points}}``."""
+    "opponents_points", "wins", <measure>, "dropped", "by_round": {round: points}}``, and
+    ``"adjudicated"`` / ``"amended"``: [rounds] for a player whose table was ended at time or
+    had its result amended (engine.tournament.amend.marks; absent otherwise)."""
+    from .marks import marks
+
+    marked = marks(state)  # "adjudicated" / "amended": [rounds], only where there are any
     out = []
     for rank, t in enumerate(compute(state), 1):
         out.append({"rank": rank, "player": t.player, "points": number(t.points),
                     "points_exact": str(t.points), "played": t.played, "byes": t.byes,
                     "opponents_points": number(t.opponents_points), "wins": t.wins,
                     measure: t.measure, "dropped": t.dropped,
-                    "by_round": {str(r): number(p) for r, p in sorted(t.by_round.items())}})
+                    "by_round": {str(r): number(p) for r, p in sorted(t.by_round.items())},
+                    **marked.get(t.player, {})})
     from . import duplicate, finals
 
     return finals.annotate(state, duplicate.annotate(state, out))

@@ -328,7 +328,9 @@ def _tournament_paths() -> dict:
             "creates each table's game and answers every player's seat token. No-shows and "
             "overrides (TOUR-7): {type: checkin, player}, {type: forfeit, player, reason, "
             "bot?}, {type: swap, first, second, reason}, {type: unpair, reason}; a table made "
-            "again answers its new game's seat tokens (tokens: game -> name -> token)",
+            "again answers its new game's seat tokens (tokens: game -> name -> token); adjudicate "
+            "{table, reason, force?} ends a table at time (TOUR-8), amend {table, round?, reason} "
+            "takes a result corrected at the desk (TOUR-9)",
             organiser,
             {"200": _json({"type": "object"}, "Recorded."),
              "409": _json(_ref("Error"), "Refused (rule holds the TOUR rule id); nothing "

@@ -4,8 +4,8 @@ docs/tournaments.md, docs/service.md).  Mounted by :func:`engine.web.app.create_
 * ``POST /tournaments``: a new tournament (the body: the settings of
   :func:`engine.tournament.rules.setup`), 201 ``{"tournament"}``;
 * ``POST /tournaments/{t}/commands``: ``{"type": "add"|"drop"|"penalty"|"pair"|"attach"|
-  "close-round"|"checkin"|"forfeit"|"swap"|"unpair", ...}`` (see :data:`FIELDS`); ``pair``
-  creates each table's game and answers with every player's seat token (a forfeit's remade
+  "close-round"|"checkin"|"forfeit"|"swap"|"unpair"|"adjudicate"|"amend", ...}`` (see
+  :data:`FIELDS`); ``pair`` creates each table's game and answers with every player's seat token (a forfeit's remade
   table and a swap's tables too, under ``tokens``: game -> name -> token);
 * ``GET /tournaments/{t}``: the tournament's view with the open round's games;
 * ``GET /tournaments/{t}/bundle.zip``: the bundle (engine.tournament.bundle), organiser only;
@@ -37,7 +37,8 @@ from .errors import ApiError
 FIELDS = {"add": {"player"}, "drop": {"player", "reason"},
           "penalty": {"player", "points", "reason", "correction"},
           "pair": {"seating", "byes", "games"}, "attach": {"game", "log", "table"},
-          "close-round": set(), **NOSHOW_FIELDS}
+          "close-round": set(), **NOSHOW_FIELDS,
+          "adjudicate": {"table", "reason", "force"}, "amend": {"table", "round", "reason"}}
 
 
 class TournamentApi:
@@ -133,6 +134,9 @@ class TournamentApi:
             return {"tournament": tid, **tournaments.close_round(tid)}
         elif kind in NOSHOW_FIELDS:  # checkin, forfeit, swap, unpair (TOUR-7)
             return self._noshow(tid, kind, body)
+        elif kind in ("adjudicate", "amend"):  # TOUR-8, TOUR-9
+            from ..tournament.adjudicate import from_body
+            return {"tournament": tid, **from_body(tournaments, tid, kind, body)}
         assert events is not None  # add, drop and penalty (FIELDS' other kinds answered above)
         rules = tournaments.service.load(tid).rules
         return {"tournament": tid, "events": [rules.events.to_map(e) for e in events]}

@@ -113,8 +113,8 @@ def _with_placings(rules: GameRules) -> GameRules:
     """RULES with the tournament hook (engine.games.atkr.placings)."""
     import attrs
 
-    from .placings import placings
-    return attrs.evolve(rules, placings=placings)
+    from .placings import adjudicated, placings
+    return attrs.evolve(rules, placings=placings, adjudicated=adjudicated)
 
 
 RULES = _with_placings(RULES)

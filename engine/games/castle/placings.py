@@ -21,3 +21,19 @@ def placings(state) -> dict:
                 "points": values, "measure": "score", "values": values, "winners": winners}
     return {"places": places, "share": False, "points": None, "measure": "score",
             "values": [0] * n, "winners": winners}
+
+
+#: the house rule an adjudicated game is placed by (docs/house-rules.md)
+ADJUDICATION_RULE = "CASTLE-H1"
+
+
+def adjudicated(rules, events: list) -> dict:
+    """A game the referee ended at time (DESK-8) is a draw by CASTLE-H1: nobody wins, every
+    seat takes place 1 and they share the points of all the table's places equally (TOUR-3.2:
+    at a table of 4 on 6,4,2,1,0, (6 + 4 + 2 + 1) / 4 = 3.25 each), the scoring variant's
+    personal scores included (they are not final, so they are not points: the tiebreak's
+    score counts 0).  ``events``: the kind's events in force; ``rules``: the kind's GameRules."""
+    state = rules.fold(events)
+    n = len(state.players)
+    return {"places": [1] * n, "share": True, "points": None, "measure": "score",
+            "values": [0] * n, "winners": [], "rule": ADJUDICATION_RULE}
