@@ -141,3 +141,16 @@ register(_noshow.SeatsSwapped, "swap",
          + _reason(e.reason))
 register(_noshow.RoundUnpaired, "unpair",
          lambda e, c: f"round {e.round}'s pairing undone" + _reason(e.reason))
+
+
+# time limits and amended results (TOUR-8, TOUR-9; engine/tournament/amend.py)
+register(ev.TableAdjudicated, "adjudication",
+         lambda e, c: f"round {e.round} table {e.table} ({e.game}) ended at time"
+         + (" before the round time ran out (the referee's call)" if e.forced else "")
+         + _reason(e.reason))
+register(ev.ResultAmended, "amendment",
+         lambda e, c: f"round {e.round} table {e.table}'s result amended from {e.game}'s record "
+         f"#{e.seq} (was #{e.was_seq})" + _reason(e.reason)
+         + (f"; round {e.standing[0]} stands as paired" if len(e.standing) == 1 else
+            f"; rounds {', '.join(map(str, e.standing))} stand as paired" if e.standing
+            else ""))

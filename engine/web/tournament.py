@@ -5,8 +5,9 @@ docs/tournaments.md, docs/service.md).  Mounted by :func:`engine.web.app.create_
   :func:`engine.tournament.rules.setup`), 201 ``{"tournament"}``;
 * ``POST /tournaments/{t}/commands``: ``{"type": "add"|"drop"|"penalty"|"pair"|"attach"|
   "close-round"|"checkin"|"forfeit"|"swap"|"unpair"|"adjudicate"|"amend", ...}`` (see
-  :data:`FIELDS`); ``pair`` creates each table's game and answers with every player's seat token (a forfeit's remade
-  table and a swap's tables too, under ``tokens``: game -> name -> token);
+  :data:`FIELDS`); ``pair`` creates each table's game and answers with every player's seat
+  token (a forfeit's remade table and a swap's tables too, under ``tokens``: game -> name ->
+  token);
 * ``GET /tournaments/{t}``: the tournament's view with the open round's games;
 * ``GET /tournaments/{t}/bundle.zip``: the bundle (engine.tournament.bundle), organiser only;
 * ``GET /tournaments/{t}/standings`` (JSON) and ``/standings.html`` (the page with points by

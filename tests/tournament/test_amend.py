@@ -106,6 +106,18 @@ def test_a_three_round_event_with_an_adjudicated_table_and_an_amended_result(tmp
     assert checked["ok"], checked["problems"]
     assert any("1 result amended (round 1 table 1: record 48 -> " in c
                for c in checked["checks"])
+    # every page's history names both (engine/tournament/history.py, issue 22.9)
+    from engine.tournament.history import lines
+    from engine.tournament.printing import Printer
+
+    history = {h["kind"]: h for h in lines(Printer(service).events(t))}
+    assert history["adjudication"]["round"] == 2
+    assert history["adjudication"]["text"] == (
+        f"round 2 table 1 ({second}) ended at time (round time over)")
+    amended = history["amendment"]["text"]
+    assert amended.startswith(f"round 1 table 1's result amended from {first}'s record #")
+    assert amended.endswith(" (was #48) (Cleo's round-2 bet corrected at the desk); "
+                            "round 2 stands as paired")
 
 
 def test_a_later_round_paired_with_the_old_result_stands_and_the_standings_say_so():
