@@ -101,6 +101,8 @@ class Api:
         self.organiser_key = organiser_key or None
         self.max_body = max_body
         self.poll_interval = poll_interval
+        #: the kinds' words for the replay page (engine.web.pages; create_app sets them)
+        self.texts = None
         self.body_timeout = BODY_TIMEOUT
         self.hub = Hub()
         #: whether the store's reads may run on the event loop (EventStore's ``local``)
@@ -345,6 +347,7 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
     FileStore).  ``texts``: the kinds' words for the replay page (engine.web.pages; the CLI passes
     client.page.texts)."""
     api = Api(store, organiser_key, max_body, poll_interval)
+    api.texts = texts  # the replay page's words, for the public spectator pages too
     routes = (game_routes(api)  # the games, the key, /openapi.json, /health
               + tournament_routes(api)  # the organiser's tournaments
               + page_routes(api, texts))  # the replay and audit pages (issue 13)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import html
-import json
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -205,10 +204,19 @@ class PrintApi:
         return JSONResponse(await self.api.call(tid, self._watch_data, tid, game))
 
     async def watch_game(self, request: Request) -> Response:
+        from starlette.concurrency import run_in_threadpool
+
+        from ..replay import load_bytes
+        from .pages import replay_data
+
         tid = await self.t.tournament(request)
         game = request.path_params["game"]
         data = await self.api.call(tid, self._watch_data, tid, game)
-        return HTMLResponse(game_page(tid, data), headers=HEADERS)
+        raw = await self.api.call(game, self.api.store.log_bytes, game)
+        log = await run_in_threadpool(load_bytes, raw, game)
+        replay = await run_in_threadpool(replay_data, log, PUBLIC,
+                                         getattr(self.api, "texts", None))
+        return HTMLResponse(game_page(tid, data, replay), headers=HEADERS)
 
 
 def watch_page(tid: str, view: dict, version: int) -> str:
@@ -236,25 +244,27 @@ def watch_page(tid: str, view: dict, version: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def game_page(tid: str, data: dict) -> str:
-    """One table's game as its spectator sees it: the public view and the public events (every
-    text escaped); live (it reloads when the game's stream grows)."""
+def game_page(tid: str, data: dict, replay: dict) -> str:
+    """One table's game as its spectator sees it: the replay page (engine.web.pages) with the
+    game's public replay inlined (``replay``: replay_data as PUBLIC, every step's sentence and
+    the view after it; names set as text, never as HTML), a link back to every table, and the
+    live update (it reloads when the game's stream grows past ``data["version"]``)."""
     from urllib.parse import quote
 
-    from ..tournament.printing import _head, live_script
+    from ..tournament.printing import live_script
+    from .pages import replay_html
 
-    title = html.escape(f"round {data['round']}, table {data['table']}: {data['game']}")
-    view = html.escape(json.dumps(data["view"], indent=1, ensure_ascii=False))
-    events = "".join(f"<li>{html.escape(json.dumps(e.get('event', e), ensure_ascii=False))}</li>"
-                     for e in data["events"])
+    title = f"round {data['round']}, table {data['table']}: {data['game']}"
+    page = replay_html(replay, title)
     changes = f"/tournaments/{quote(tid)}/changes?game={quote(data['game'])}&"
     script = live_script(changes, data["version"]).replace("'?after='", "'after='")
-    return "\n".join(_head(title) + [
-        f"<h1>{title}</h1>",
-        f'<p><a href="/tournaments/{html.escape(tid)}/watch">every table</a> &middot; what '
-        "a spectator sees: public facts only</p>",
-        f"<h2>Now</h2><pre id=view>{view}</pre>", f"<h2>Events</h2><ol id=events>{events}</ol>",
-        script, "</body></html>"]) + "\n"
+    back = (f'<p class=watch><a href="/tournaments/{html.escape(tid)}/watch">every table</a>'
+            f" &middot; {html.escape(title)} &middot; what a spectator sees: public facts only"
+            "</p>")
+    at = page.index("<body")
+    at = page.index(">", at) + 1
+    page = page[:at] + back + page[at:]
+    return page.replace("</body>", script + "</body>", 1)
 
 
 def routes(tournaments) -> list[Route]:

@@ -99,6 +99,12 @@ def test_the_spectator_link_shows_no_hidden_card():
         assert f'href="/tournaments/{t}/watch/{game}"' in pairings
         watched = http.get(f"/tournaments/{t}/watch/{game}")
         assert watched.status_code == 200 and "round 1, table 1" in watched.text
+        # the replay page with the game's spectator replay inlined: rendered, and nothing hidden
+        assert 'data-page="replay"' in watched.text or "data-page=replay" in watched.text
+        assert '"as":"spectator"' in watched.text.replace(" ", "")
+        for seat in d.service.view(game)["players"]:
+            for secret in [*seat["items"], seat["profession"]]:
+                assert f'"{secret}"' not in watched.text, secret
         assert http.post(f"/tournaments/{t}/publish", json={"public": False},
                          headers=AUTH).status_code == 200
         assert http.get(f"/tournaments/{t}/watch/{game}/data").status_code == 404
