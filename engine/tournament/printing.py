@@ -17,7 +17,7 @@ from ..errors import IllegalCommand
 from . import events as ev
 from .history import html_list, lines
 from .rules import TournamentState, evolve, initial, measure_of
-from .standings import compute, number, rows, show
+from .standings import compute, number, rows, show, won
 
 #: the print styles of every page: A4, no link colours, slips one a page
 PRINT_CSS = ("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
@@ -228,6 +228,8 @@ def explain(state: TournamentState) -> dict:
             detail[name]["points_from"].append({"round": round_, "table": None, "what": "bye",
                                                 "points": number(Fraction(created.bye_points))})
     for (round_, table), result in sorted(state.results.items()):
+        if round_ > created.rounds:  # the final (TOUR-10.4): in no Swiss point or tiebreak
+            continue
         names = state.tables[round_][table - 1].players
         for seat, name in enumerate(names):
             d = detail[name]
@@ -235,7 +237,7 @@ def explain(state: TournamentState) -> dict:
                                      "points": number(Fraction(result.points[seat]))})
             d["values"].append({"round": round_, "table": table, "game": result.game,
                                 "value": result.values[seat]})
-            if name in result.winners:
+            if won(state, round_, table, name, result):
                 d["wins"].append({"round": round_, "table": table, "game": result.game})
             for other in names:
                 if other != name:

@@ -91,6 +91,13 @@ class Totals:
         self.by_round[round_] = self.by_round.get(round_, Fraction(0)) + points
 
 
+def won(state, round_: int, table: int, name: str, result) -> bool:
+    """Whether ``name`` won table ``table`` of round ``round_`` for the wins tiebreak
+    (TOUR-3.4): a winner of its ``result``, unless they forfeited there and a bot played their
+    seat on (TOUR-7.3: the bot's win is not the player's)."""
+    return name in result.winners and name not in state.forfeits.get((round_, table), ())
+
+
 def compute(state) -> list[Totals]:
     """Every registered player's totals, ranked (TOUR-3.4): points, then the tiebreaks in the
     tournament's order (opponents' points: each opponent's total counted once per meeting;
@@ -113,7 +120,7 @@ def compute(state) -> list[Totals]:
             t.add(round_, Fraction(result.points[seat]))
             t.played += 1
             t.measure += result.values[seat]
-            if name in result.winners:
+            if won(state, round_, _table, name, result):
                 t.wins += 1
             t.opponents.extend(n for n in names if n != name)
     for adjustment in state.adjustments:

@@ -187,3 +187,37 @@ def test_the_history_names_both_forfeits(event):
             "(did not turn up)"),
         (3, "E forfeits round 3, table 1: their seat is played by the bot cautious "
             "(left the hall)")]
+
+
+def test_a_bots_win_is_not_the_forfeiting_players():
+    """TOUR-7.3 with TOUR-3.4: A forfeits mid-game and the bot playing A's seat wins the game.
+    A takes the last place's points (1 at a table of 4 on 6,4,2,1,0); B, C, D are placed
+    among themselves, 1st, 2nd, 3rd: 6, 4, 2.  The wins tiebreak counts no win for A (the
+    bot's), and none for B (not a winner)."""
+    from engine.tournament import events as ev
+    from engine.tournament.noshow_events import PlayerForfeited
+    from engine.tournament.printing import explain
+    from engine.tournament.rules import evolve, initial, setup
+    from engine.tournament.standings import compute
+
+    state = initial()
+    for event in setup(fixed(list("ABCD"), rounds=1, game="atkr",
+                             options={"physical": True})):
+        evolve(state, event)
+    for event in [
+            ev.RoundPaired(round=1, tables=[ev.PairedTable(players=list("ABCD"), first="A")],
+                           byes=[], repeats=0),
+            ev.GameAttached(round=1, table=1, game="atkr-aaaaaa", created=1),
+            PlayerForfeited(round=1, table=1, player="A", reason="left", remade=False,
+                            bot="cautious"),
+            ev.ResultRecorded(round=1, table=1, game="atkr-aaaaaa", seq=9, link="00" * 32,
+                              places=[1, 2, 3, 4], values=[2000, 1800, 900, 600],
+                              winners=["A"], points=["1", "6", "4", "2"], measure="money",
+                              share=True, scored=False)]:
+        evolve(state, event)
+    totals = {t.player: t for t in compute(state)}
+    assert {p: t.wins for p, t in totals.items()} == {"A": 0, "B": 0, "C": 0, "D": 0}
+    assert [t.player for t in compute(state)] == ["B", "C", "D", "A"]
+    assert {p: d["wins"] for p, d in
+            ((d["player"], d) for d in explain(state)["players"])}["A"] == {"total": 0,
+                                                                             "games": []}
