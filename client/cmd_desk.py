@@ -22,27 +22,25 @@ def _give(obj, game: str, command: dict, as_name: str | None, command_id, as_jso
     game = client.resolve(game)
     if as_name is None and obj.server and command["type"] == "dispute":
         as_name = token_seat(obj, game)
-    print_answer(obj, game, client.submit(game, command, as_name, command_id), command_id,
-                 as_json)
-    if command["type"] in ("correct", "ruling") and not obj.server:
-        _warn_attached(obj, game)
+    answer = client.submit(game, command, as_name, command_id)
+    print_answer(obj, game, answer, command_id, as_json)
+    if command["type"] in ("correct", "ruling"):
+        _warn_attached(obj, game, answer)
 
 
-def _warn_attached(obj, game: str) -> None:
-    """Warn (on stderr) when ``game`` is attached to a tournament of the store: its result is
-    in use there, and `devil tournament amend` takes the corrected one (TOUR-9)."""
-    from engine.tournament.adjudicate import attachments
-    from engine.tournament.organiser import Organiser
+def _warn_attached(obj, game: str, answer: dict) -> None:
+    """Warn (on stderr) when ``game`` is attached to a tournament: its result is in use there,
+    and `devil tournament amend` takes the corrected one (TOUR-9).  The service's answer
+    carries the warnings (``warnings``); on a local store they are read from the store."""
+    if obj.server:
+        warnings = answer.get("warnings") or []
+    else:
+        from engine.tournament.adjudicate import attached_warnings
+        from engine.tournament.organiser import Organiser
 
-    for tid, round_, table, counted in attachments(Organiser(obj.client.service), game):
-        if counted:
-            click.echo(f"warning: {game} is attached to table {table} of round {round_} of "
-                       f"{tid}, whose standings use its result: once the game is finished "
-                       f"again, `devil tournament amend {tid} {table} --round {round_} --reason "
-                       "TEXT` takes the corrected result", err=True)
-        else:
-            click.echo(f"warning: {game} is attached to table {table} of round {round_} of "
-                       f"{tid}: its result is read when the round closes", err=True)
+        warnings = attached_warnings(Organiser(obj.client.service), game)
+    for line in warnings:
+        click.echo(f"warning: {line}", err=True)
 
 
 reason_option = click.option("--reason", required=True, metavar="TEXT",

@@ -61,6 +61,23 @@ def attachments(organiser, game: str) -> list[tuple[str, int, int, bool]]:
     return out
 
 
+def attached_warnings(organiser, game: str) -> list[str]:
+    """What a correction or ruling of ``game`` warns (TOUR-9): a line for every tournament
+    of the store that attaches it (its result in use, and the ``amend`` that takes the
+    corrected one; or read when its round closes).  ``[]`` for a game of no tournament."""
+    out = []
+    for tid, round_, table, counted in attachments(organiser, game):
+        if counted:
+            out.append(f"{game} is attached to table {table} of round {round_} of {tid}, whose "
+                       "standings use its result: once the game is finished again, `devil "
+                       f"tournament amend {tid} {table} --round {round_} --reason TEXT` takes "
+                       "the corrected result")
+        else:
+            out.append(f"{game} is attached to table {table} of round {round_} of {tid}: its "
+                       "result is read when the round closes")
+    return out
+
+
 def adjudicate(organiser, tournament: str, table: int, reason: str, force: bool = False,
                round_: int | None = None, at: int | None = None) -> dict:
     """End table ``table`` of the open round at time (TOUR-8.1, 8.2) and record its result.

@@ -128,7 +128,16 @@ class GameApi:
         if result.repeated and result.records and result.records[0].actor != actor_code(actor):
             raise ApiError(409, f"the command id {key!r} was already used by another caller in "
                                 f"{game}; give every command a fresh Idempotency-Key", 2)
-        return submit_answer(self.api.service, result, viewer, with_legal=with_legal)
+        answer = submit_answer(self.api.service, result, viewer, with_legal=with_legal)
+        if command.get("type") in ("correct", "ruling") and not result.repeated:
+            from ..tournament.adjudicate import attached_warnings
+            from ..tournament.organiser import Organiser
+
+            # a game attached to a tournament: its result is in use there (TOUR-9)
+            warnings = attached_warnings(Organiser(self.api.service), game)
+            if warnings:
+                answer["warnings"] = warnings
+        return answer
 
     def _legal_maps(self, game: str, viewer) -> list[dict]:
         """The commands ``viewer`` (a seat) may give now, as maps."""

@@ -88,3 +88,35 @@ def test_adjudicate_and_amend_over_http():
         spec = http.get("/openapi.json").json()
         described = spec["paths"]["/tournaments/{tournament}/commands"]["post"]
         assert "adjudicate" in json.dumps(described) and "amend" in json.dumps(described)
+
+
+def test_a_correction_over_http_warns_that_the_game_is_in_a_tournament():
+    """TOUR-9: the service's answer to a correction of an attached game carries the warning
+    the command line prints (`warnings`); a game of no tournament has none."""
+    store = MemoryStore()
+    with TestClient(create_app(store, KEY)) as http:
+        t = http.post("/tournaments", headers=AUTH, json={
+            "name": "Net cup", "game": "atkr", "rounds": 1, "table_size": [4, 4],
+            "format": "fixed", "players": list("ABCD"), "seed": 1,
+            "options": {"physical": True}}).json()["tournament"]
+        table = http.post(f"/tournaments/{t}/commands", headers=AUTH, json={
+            "type": "pair", "seating": [list("ABCD")]}).json()["tables"][0]
+        game, referee = table["game"], {"Authorization": f"Bearer {table['tokens']['referee']}"}
+        bet = http.post(f"/games/{game}/commands", headers={**referee, "Idempotency-Key": "b1"},
+                        json={"type": "bet", "player": "A", "amount": 100})
+        assert bet.status_code == 201, bet.text
+        fixed = http.post(f"/games/{game}/commands", headers={**referee, "Idempotency-Key": "c1"},
+                          json={"type": "correct", "to": 2, "reason": "A bet 200"})
+        assert fixed.status_code == 201, fixed.text
+        assert fixed.json()["warnings"] == [
+            f"{game} is attached to table 1 of round 1 of {t}: its result is read when the "
+            "round closes"]
+        alone = http.post("/games", headers=AUTH, json={"kind": "atkr", "options": {
+            "players": ["A", "B"], "first": "A", "physical": True}}).json()
+        mine = {"Authorization": f"Bearer {alone['tokens']['referee']}"}
+        http.post(f"/games/{alone['game']}/commands", headers={**mine, "Idempotency-Key": "b2"},
+                  json={"type": "bet", "player": "A", "amount": 100})
+        plain = http.post(f"/games/{alone['game']}/commands",
+                          headers={**mine, "Idempotency-Key": "c2"},
+                          json={"type": "correct", "to": 2, "reason": "again"})
+        assert plain.status_code == 201 and "warnings" not in plain.json()
