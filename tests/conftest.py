@@ -25,10 +25,31 @@ def pytest_report_teststatus(report, config):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """One line naming the tests skipped for a missing program (tests/needs.py)."""
+    """One line naming the tests skipped for a missing program (tests/needs.py); and, as the
+    controller of a ``-n 2`` run, the fuzz suites' table (its workers' tallies)."""
     line = needs.summary(terminalreporter.stats.get(needs.CATEGORY, []))
     if line:
         terminalreporter.write_line(line, yellow=True, bold=True)
+    if _RELAYED:
+        from tests.fuzz import conftest as fuzz
+
+        fuzz.summary(terminalreporter)
+
+
+#: whether a worker sent a fuzz tally (pytest_testnodedown)
+_RELAYED: list = []
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist: a worker is done; add its fuzz tally (tests/fuzz/conftest.py) to the one
+    summary the controller prints."""
+    tallies = getattr(node, "workeroutput", {}).get("fuzz_tally")
+    if tallies:
+        from tests.fuzz import conftest as fuzz
+
+        fuzz.merge(tallies)
+        _RELAYED.append(True)
 
 
 @pytest.fixture(autouse=True, scope="session")

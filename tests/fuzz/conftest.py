@@ -16,7 +16,6 @@ import os
 import signal
 from collections import defaultdict
 
-import pytest
 from hypothesis import HealthCheck, settings
 
 #: cases per fuzz test (hypothesis max_examples)
@@ -80,7 +79,7 @@ def case(suite: str, deadline: float | None = None):
 
 def pytest_sessionfinish(session):
     """Under pytest-xdist (README's test command runs ``-n 2``) each worker sends its tally to
-    the controller, which prints the one summary (:func:`pytest_testnodedown`)."""
+    the controller, which prints the one summary (:func:`merge`, tests/conftest.py)."""
     output = getattr(session.config, "workeroutput", None)
     if output is not None:
         output["fuzz_tally"] = {suite: {key: value if key == "cases" else sorted(value)
@@ -88,10 +87,11 @@ def pytest_sessionfinish(session):
                                 for suite, tally in TALLY.items()}
 
 
-@pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node, error):
-    """The controller's side of :func:`pytest_sessionfinish`: add a worker's tally."""
-    for suite, tally in getattr(node, "workeroutput", {}).get("fuzz_tally", {}).items():
+def merge(tallies: dict) -> None:
+    """Add a worker's tally (:func:`pytest_sessionfinish`'s) to :data:`TALLY`: the controller
+    of a ``-n 2`` run does this (tests/conftest.py: this folder's conftest is not loaded there,
+    as the controller collects nothing)."""
+    for suite, tally in tallies.items():
         mine = TALLY[suite]
         mine["cases"] += tally["cases"]
         for key in ("crashes", "hangs", "changes"):
@@ -99,6 +99,11 @@ def pytest_testnodedown(node, error):
 
 
 def pytest_terminal_summary(terminalreporter):
+    summary(terminalreporter)
+
+
+def summary(terminalreporter) -> None:
+    """The table of cases tried per suite (nothing when no fuzz test ran)."""
     if not TALLY:
         return
     write = terminalreporter.write_line
