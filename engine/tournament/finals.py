@@ -95,7 +95,7 @@ def pairing(state, round_: int, swiss: list[str], repeats
 
     created = state.created
     size, count = created.final_table, created.final_tables
-    live = set(state.active(round_))
+    live = set(state.active(round_, checked=False))  # no check-in for the final (TOUR-10.2)
     ranked = [p for p in swiss if p in live]
     need = size * count
     if len(ranked) < need:

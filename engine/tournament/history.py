@@ -90,8 +90,10 @@ def lines(events: Iterable, upto: int | None = None) -> list[dict]:
 
 
 def text_lines(history: list[dict]) -> list[str]:
-    """The history as text lines (``round 2  penalty  Ben: -1 (late)``) for the CLI."""
-    return [f"round {h['round']:<3} {h['kind']:<11} {h['text']}" for h in history]
+    """The history as text lines (``round 2  penalty  Ben: -1 (late)``) for the CLI: the kinds
+    in a column as wide as the longest of them (at least 11)."""
+    width = max([11] + [len(h["kind"]) for h in history])
+    return [f"round {h['round']:<3} {h['kind']:<{width}} {h['text']}" for h in history]
 
 
 def html_list(history: list[dict]) -> str:

@@ -39,9 +39,12 @@ PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 SWISS = ["Ben", "Ann", "Cat", "Fay", "Eve", "Dan", "Gus", "Hal"]
 
 
-def swiss_rounds(**final):
+def swiss_rounds(check_in: bool = False, **final):
+    from engine.tournament.noshow_events import CheckIn
+
     d = organiser()
-    t = d.create(fixed(PLAYERS, game="atkr", options={"physical": True}, **final))
+    t = d.create(fixed(PLAYERS, game="atkr", options={"physical": True}, **final,
+                       **({"check_in": True} if check_in else {})))
     svc = d.service
     for tables, bets in (
             ([["Ann", "Ben", "Cat", "Dan"], ["Eve", "Fay", "Gus", "Hal"]],
@@ -50,6 +53,9 @@ def swiss_rounds(**final):
             ([["Ben", "Ann", "Fay", "Hal"], ["Cat", "Eve", "Dan", "Gus"]],
              [{"Ben": 600, "Ann": 200, "Fay": 600, "Hal": 0},
               {"Cat": 600, "Eve": 200, "Dan": 600, "Gus": 0}])):
+        if check_in:  # everyone checks in for each Swiss round (TOUR-7.1)
+            for player in PLAYERS:
+                d.submit(t, CheckIn(player=player))
         d.pair(t, seating=tables, games=False)
         for table, bet in zip(tables, bets):
             d.attach(t, quick_atkr(svc, table, bet))
@@ -151,3 +157,12 @@ def test_refusals():
     with pytest.raises(IllegalCommand, match="TOUR-10.2: the final needs 4 active players"):
         d.pair(t, games=False)
     assert d.service.load(t).version == version  # nothing recorded
+
+
+def test_the_final_of_a_check_in_tournament_needs_no_check_in():
+    """TOUR-10.2 with TOUR-7.1: check-in is for the Swiss rounds; the final is seated from the
+    Swiss standings, here as in the event above: Ben, Ann, Cat, Fay, Ben starting."""
+    d, t = swiss_rounds(check_in=True, final_table=4)
+    paired = d.pair(t, games=False)
+    assert [(row["players"], row["first"]) for row in paired["tables"]] == [
+        (["Ben", "Ann", "Cat", "Fay"], "Ben")]
