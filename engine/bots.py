@@ -116,6 +116,11 @@ class Table:
         result = self.service.submit(self.game, command, actor=actor)
         if result.records and result.records[0].seq == self.events + 1:
             self.apply(result.events)
+            loaded = getattr(result, "loaded", None)
+            if loaded is not None and loaded.desk is not None and loaded.desk.replaced:
+                # a seat handed to a bot (DESK-7): the service's bots may have played on after
+                # this command (engine.service.autoplay): fold their commands too
+                return result.events + self.sync()
             return result.events
         # another writer appended before this command (the service decided after reading it):
         # fold theirs too, in order, and return everything new

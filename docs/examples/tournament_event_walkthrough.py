@@ -72,9 +72,9 @@ def play(game: str, round_: int, table: int, max_commands: int = 100_000) -> dic
         try:
             return play_out(service, game, bots, max_commands=max_commands)
         except IllegalCommand:
-            # engine.bots.Table does not fold the commands the service's autoplay gives a
-            # bot-played seat (DESK-7) after ours: its fold falls behind and a command comes
-            # out of turn.  A fresh Table folds the log again.
+            # a guard: engine.bots.Table once fell behind the commands the service's autoplay
+            # gives a bot-played seat (DESK-7) after ours (it folds them now); a fresh Table
+            # folds the log again.
             continue
     raise SystemExit(f"{game}: the bots did not finish it")
 

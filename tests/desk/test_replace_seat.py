@@ -38,3 +38,28 @@ def test_a_seat_handed_to_a_bot_over_http(tmp_path):
                                   "reason": "again"}, None)
     finally:
         app.close()
+
+
+def test_bots_of_a_console_play_on_beside_a_seat_the_service_plays():
+    """engine.bots.play_out beside a seat handed to the service's bot (DESK-7): after each of
+    its commands it folds what the service's bot played too, so it never plays a turn that
+    is no longer its own, and the game ends."""
+    from engine.bots import make_bot, play_out
+    from engine.desk import commands as D
+    from engine.game import REFEREE
+    from engine.service import GameService
+    from engine.store import MemoryStore
+
+    import random
+
+    service = GameService(MemoryStore())
+    game = service.create("atkr", {"players": ["Anna", "Ben", "Cleo"], "first": "Anna",
+                                   "physical": False}).game
+    service.submit(game, D.ReplaceSeat(seat="Ben", bot="cautious", reason="left"),
+                   actor=REFEREE)
+    bots = {seat: make_bot("atkr", "cautious", random.Random(seat)) for seat in (0, 2)}
+    done = play_out(service, game, bots)
+    assert done["over"] and not done["capped"]
+    bets = [event.seat for _record, event in service.stream(game, REFEREE)
+            if type(event).__name__ == "BetPlaced"]
+    assert 1 in bets  # Ben's seat bet: the service's bot played it
