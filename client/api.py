@@ -127,7 +127,7 @@ class LocalClient:
             from engine.answers import summary_row
 
             row = summary_row(game, loaded.header.kind, loaded.header.created, loaded.rules,
-                              loaded.state, loaded.version)
+                              loaded.state, loaded.version, loaded.desk)
             row["stopped"] = stopped(self.service.store, game)
             damage = self.service.store.damage(game)
             if damage:  # bytes set aside from its end, until the referee acknowledges them

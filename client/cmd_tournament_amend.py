@@ -64,8 +64,8 @@ def adjudicate(obj, tournament_id, table, reason, force, as_json):
 
     \b
     Example:
-      devil tournament adjudicate spring 3 --reason "round time over"
-      devil tournament adjudicate spring 3 --force --reason "player taken ill; referee's call"
+      devil tournament adjudicate T 3 --reason "round time over"
+      devil tournament adjudicate T 3 --force --reason "player taken ill; referee's call"
     """
     organiser = _organiser(obj)
     tid = organiser.resolve(tournament_id)
@@ -107,7 +107,7 @@ def amend(obj, tournament_id, table, round_, reason, as_json):
     Example:
       devil correct GAME --to 21 --reason "Cleo bet 600, not 200"
       (... the referee records the rest of the game again ...)
-      devil tournament amend spring 2 --round 1 --reason "Cleo's bet corrected at the desk"
+      devil tournament amend T 2 --round 1 --reason "Cleo's bet corrected at the desk"
     """
     organiser = _organiser(obj)
     tid = organiser.resolve(tournament_id)

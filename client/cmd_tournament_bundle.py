@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import click
 
+from engine.errors import UsageError
+
 from .options import json_option
 from .output import emit
 
@@ -55,6 +57,11 @@ def register(tournament: click.Group, _organiser, _size, _GAMES) -> None:
 
         if os.path.exists(source) and is_bundle(source):
             result = check(source)
+        elif source.endswith((".zip", ".json")) or os.sep in source or os.path.exists(source):
+            # a path, not a tournament id: say what is wrong with it (exit 2)
+            raise UsageError(f"{source}: no such file or folder" if not os.path.exists(source)
+                             else f"{source}: not a bundle (a folder with manifest.json, or "
+                             "the .zip `devil tournament bundle` writes)")
         else:
             organiser = _organiser(obj, local=True)
             tid = organiser.resolve(source)

@@ -73,6 +73,13 @@ def desk_lines(view: dict) -> list[str]:
         if case["open"]:
             out.append(f"DISPUTE {case['dispute']} (open): {case['player']} on #{case['seq']}: "
                        f"{case['text']}")
+    for seat in view.get("replaced") or []:
+        out.append(f"BOT: {seat['player']}'s seat is played by the bot {seat['bot']!r} from "
+                   f"#{seat['at']} (DESK-7): {seat['reason']}")
+    ended = view.get("adjudicated")
+    if ended:
+        out.append(f"ENDED AT TIME by the referee at #{ended['seq']} ({ended['rule']}, DESK-8): "
+                   f"{ended['reason']}; nothing more is played")
     return out
 
 

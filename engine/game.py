@@ -322,20 +322,27 @@ def seat_of(names: list[str], name: str, rule: str) -> int:
     return seat_named(names, name, rule, fold_case=False)
 
 
-def summary_row(game: str, kind: str, created_ms: int, rules: GameRules, state, version: int
-                ) -> dict:
+def summary_row(game: str, kind: str, created_ms: int, rules: GameRules, state, version: int,
+                desk=None) -> dict:
     """One row of ``devil games`` / ``GET /games`` from the state a viewer knows.
 
     ``{"game", "kind", "title", "players": [names], "created": ISO 8601 UTC,
     "finished": bool, "events": version, "text": the summary line, "summary": the kind's
     summary map}`` plus, for older readers, ``phase``, ``round`` and ``winners`` copied from
-    the summary.
+    the summary.  ``desk``: the game's engine.desk.state.Desk, if any: a game the referee
+    ended at time (DESK-8) is finished, and its line says so.
     """
     from .log import iso_time
 
     summary = rules.summarize(state)
+    finished = bool(rules.is_over(state))
+    text = summary.get("text", "")
+    ended = getattr(desk, "ended", None)  # the referee ended it at time (DESK-8)
+    if ended is not None and not finished:
+        finished = True
+        text = f"ended at time by the referee ({ended[2]}) at #{ended[0]}; was: {text}"
     return {"game": game, "kind": kind, "title": rules.title, "players": rules.seats(state),
-            "created": iso_time(created_ms, 0), "finished": bool(rules.is_over(state)),
-            "events": version, "text": summary.get("text", ""), "summary": summary,
+            "created": iso_time(created_ms, 0), "finished": finished,
+            "events": version, "text": text, "summary": summary,
             "phase": summary.get("phase"), "round": summary.get("round"),
             "winners": list(summary.get("winners") or [])}

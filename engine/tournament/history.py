@@ -147,8 +147,10 @@ register(_noshow.RoundUnpaired, "unpair",
 
 # time limits and amended results (TOUR-8, TOUR-9; engine/tournament/amend.py)
 register(ev.TableAdjudicated, "adjudication",
-         lambda e, c: f"round {e.round} table {e.table} ({e.game}) ended at time"
-         + (" before the round time ran out (the referee's call)" if e.forced else "")
+         lambda e, c: f"round {e.round} table {e.table} ({e.game}) ended"
+         + (" by the referee's call (no round time)" if e.ends is None
+            else " at time before the round time ran out (the referee's call)" if e.forced
+            else " at time")
          + _reason(e.reason))
 register(ev.ResultAmended, "amendment",
          lambda e, c: f"round {e.round} table {e.table}'s result amended from {e.game}'s record "

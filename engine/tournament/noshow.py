@@ -65,6 +65,11 @@ def seat_of(state, round_: int, player: str, rule: str) -> int:
         hint = ("no seat to swap" if rule == "TOUR-7.4"
                 else "no seat to give up (drop them from the next round instead)")
         raise IllegalCommand(rule, f"{player} has a bye in round {round_}: {hint}")
+    forfeited = [table for (r, table), names in state.forfeits.items()
+                 if r == round_ and player in names]
+    if forfeited:
+        raise IllegalCommand(rule, f"{player} already forfeited at table {forfeited[0]} of "
+                             f"round {round_}")
     raise IllegalCommand(rule, f"{player} is not seated in round {round_}")
 
 

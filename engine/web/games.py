@@ -78,7 +78,7 @@ class GameApi:
         except DevilError as exc:
             return {"game": game, "error": exc.message}
         return summary_row(game, loaded.header.kind, loaded.header.created, loaded.rules,
-                           state, loaded.version)
+                           state, loaded.version, loaded.desk)
 
     def _events(self, game: str, viewer, after: int) -> tuple[list[dict], int, bool]:
         """``(entries, version, over)`` from one read: the entries of ``viewer``'s stream after

@@ -50,6 +50,14 @@ def test_adjudicate_on_the_command_line(tmp_path):
     assert "  adjudicated r1" in text and "note: round 1, table 1: adjudicated before time" in text
     assert "round 1 table 1: " + game + " adjudicated as the referee's call (player ill)" \
         in run("log", t).output
+    # show and games say the game is over (DESK-8), not whose turn it is
+    shown = run("show", game).output
+    assert f"ENDED AT TIME by the referee at #4 (ATKR-H1, DESK-8): {t} round 1 table 1: " \
+        "player ill; nothing more is played" in shown
+    listed = json.loads(run("games", "--json").output)
+    row = next(r for r in (listed if isinstance(listed, list) else listed["games"])
+               if r["game"] == game)
+    assert row["finished"] and row["text"].startswith("ended at time by the referee (ATKR-H1)")
     helped = run("tournament", "adjudicate", "--help")
     assert "house rule" in helped.output and "--force" in helped.output
     assert run("tournament", "adjudicate", t, "0", "--reason", "x").exit_code == 2
@@ -120,3 +128,21 @@ def test_a_correction_over_http_warns_that_the_game_is_in_a_tournament():
                           headers={**mine, "Idempotency-Key": "c2"},
                           json={"type": "correct", "to": 2, "reason": "again"})
         assert plain.status_code == 201 and "warnings" not in plain.json()
+
+
+def test_the_history_of_an_adjudication_without_a_round_time():
+    """TOUR-8.1: with no round time only the referee's call (--force) ends a table, and the
+    history says so rather than "before the round time ran out"."""
+    from engine.tournament.events import TableAdjudicated
+    from engine.tournament.history import DESCRIBERS, HistoryContext
+
+    def text(**more):
+        event = TableAdjudicated(round=2, table=1, game="atkr-aaaaaa", reason="ill", at=5,
+                                 **more)
+        return DESCRIBERS[TableAdjudicated].text(event, HistoryContext())
+
+    assert text(ends=None, forced=True) == (
+        "round 2 table 1 (atkr-aaaaaa) ended by the referee's call (no round time) (ill)")
+    assert text(ends=4, forced=False) == "round 2 table 1 (atkr-aaaaaa) ended at time (ill)"
+    assert text(ends=9, forced=True) == ("round 2 table 1 (atkr-aaaaaa) ended at time before "
+                                         "the round time ran out (the referee's call) (ill)")

@@ -126,3 +126,22 @@ def test_a_member_is_read_in_chunks_that_stop_past_the_limit():
     assert read_bounded(io.BytesIO(b"x" * 1000), 1000) == b"x" * 1000
     with pytest.raises(ValueError):
         read_bounded(io.BytesIO(b"x" * 1001), 1000)
+
+
+def test_verify_names_a_missing_or_wrong_file_not_a_game(tmp_path):
+    """`devil tournament verify PATH`: a path that is no bundle is named as a file, exit 2
+    (not looked up as a tournament id)."""
+    from click.testing import CliRunner
+
+    from client.cli import cli
+
+    not_a_bundle = tmp_path / "notes.json"
+    not_a_bundle.write_text("{}")
+    store = ["--store", str(tmp_path / "store")]
+    missing = CliRunner().invoke(cli, [*store, "tournament", "verify", "nosuch.zip"])
+    assert missing.exit_code == 2
+    assert missing.output == "error: nosuch.zip: no such file or folder\n"
+    wrong = CliRunner().invoke(cli, [*store, "tournament", "verify", str(not_a_bundle)])
+    assert wrong.exit_code == 2 and wrong.output == (
+        f"error: {not_a_bundle}: not a bundle (a folder with manifest.json, or the .zip "
+        "`devil tournament bundle` writes)\n")
