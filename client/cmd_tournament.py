@@ -133,9 +133,10 @@ def tournament():
               "order; standings add each player's duplicate score (TOUR-11).")
 @click.option("--pairing", type=click.Choice(["score-groups", "classic"]),
               default="score-groups", show_default=True,
-              help="The swiss algorithm: score-groups (fewest repeats, then the leading group "
-              "at table 1, then least squared displacement from the points order: TOUR-2.5 to "
-              "2.9) or classic (TOUR-2.10, as tournaments recorded before it).")
+              help="The swiss algorithm: score-groups (in order: start seats balanced, fewest "
+              "repeated opponents, clubs apart in round 1, the leading group at table 1, least "
+              "squared displacement from the points order: TOUR-2.5 to 2.9) or classic "
+              "(TOUR-2.10, as tournaments recorded before it).")
 @click.option("--allow-repeats", is_flag=True, help="score-groups: do not avoid repeated "
               "opponents; seat by points alone (TOUR-2.5).")
 @click.option("--avoid-same-club", is_flag=True, help="score-groups: round 1 avoids two "
