@@ -12,6 +12,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+#: each test runs pytest again in a subprocess (about 7 s each): in the slow run (README, Tests)
+pytestmark = pytest.mark.slow
+
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TESTS = [
