@@ -199,8 +199,10 @@ def new(obj, name, kind, players, players_file, rounds, table_size, points, bye_
         return
     click.echo(tid)
     low, high = view["table_size"]
-    click.echo(f"  {view['name']}: {len(view['players'])} players, {view['rounds']} rounds of "
-               f"{view['game']} at tables of {low} to {high}, {_format(view)}; points "
+    rounds = f"{view['rounds']} round{'' if view['rounds'] == 1 else 's'}"
+    tables = f"tables of {low}" if low == high else f"tables of {low} to {high}"
+    click.echo(f"  {view['name']}: {len(view['players'])} players, {rounds} of "
+               f"{view['game']} at {tables}, {_format(view)}; points "
                f"{','.join(map(str, view['points']))}, bye {view['bye_points']}; "
                f"seed {view['seed']}"
                + ("; check-in before each round" if view.get("check_in") else ""), err=True)
