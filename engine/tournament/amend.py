@@ -20,21 +20,11 @@ from __future__ import annotations
 
 from ..errors import IllegalCommand, UsageError
 from . import events as ev
+from .checks import check_open, check_reason
 
 
 def _reason(text, rule: str) -> str:
-    reason = text.strip() if isinstance(text, str) else ""
-    if not reason:
-        raise IllegalCommand(rule, "say why (--reason): it is recorded with the event")
-    if len(reason) > 500 or not reason.isprintable():
-        raise UsageError("a reason is 1 to 500 printable characters on one line")
-    return reason
-
-
-def _open(state) -> None:
-    if state.finished:
-        raise IllegalCommand("TOUR-5.3", "the tournament is finished: nothing more can be "
-                                         "recorded")
+    return check_reason(text, rule, "say why (--reason): it is recorded with the event")
 
 
 def _open_table(state, round_: int, table: int) -> None:
@@ -53,7 +43,7 @@ def check_adjudicate(state, command: ev.Adjudicate) -> int | None:
     time runs out (None: no round time).  Raises IllegalCommand naming the rule."""
     from .clock import check_time
 
-    _open(state)
+    check_open(state)
     _open_table(state, command.round, command.table)
     where = f"table {command.table} of round {command.round}"
     game = state.games.get((command.round, command.table))
@@ -75,7 +65,7 @@ def check_adjudicate(state, command: ev.Adjudicate) -> int | None:
 def check_amend(state, command: ev.Amend):
     """The checks of an ``amend`` (TOUR-9.1, 9.2) against the stream: the recorded result it
     replaces.  Raises IllegalCommand naming the rule, UsageError for a malformed result."""
-    _open(state)
+    check_open(state)
     round_, table = command.round, command.table
     if not 1 <= round_ <= state.round:
         raise IllegalCommand("TOUR-9.1", f"rounds 1 to {state.round} are paired, not {round_}")

@@ -26,6 +26,7 @@ from fractions import Fraction
 from ..errors import IllegalCommand, UsageError
 from . import events as ev
 from . import noshow_events as nv
+from .checks import check_reason
 from .standings import scale_at, table_points
 
 TYPES = tuple(nv.COMMAND_CLASSES)
@@ -42,12 +43,7 @@ def pool(state, round_: int, active: list[str]) -> list[str]:
 
 
 def _reason(text, rule: str, what: str) -> str:
-    reason = text.strip() if isinstance(text, str) else ""
-    if not reason:
-        raise IllegalCommand(rule, f"{what} needs its reason (--reason): it is recorded")
-    if len(reason) > 500 or not reason.isprintable():
-        raise UsageError("a reason is 1 to 500 printable characters on one line")
-    return reason
+    return check_reason(text, rule, f"{what} needs its reason (--reason): it is recorded")
 
 
 def _open_round(state, rule: str, what: str) -> int:

@@ -22,6 +22,7 @@ from . import noshow
 from . import duplicate, finals
 from .pairing import repeats, seat, swiss
 from .swiss import GROUPS, recorded as swiss_recorded
+from .checks import check_open
 from .settings import (  # noqa: F401 (the settings are read from here too)
     DEFAULT_POINTS, FORMATS, MAX_COLUMN, MAX_COLUMNS, MAX_PLAYERS, MAX_ROUNDS, MAX_VALUE, PER_TABLE,
     check_attributes, check_name, normal_options, setup)
@@ -162,8 +163,7 @@ def _known(state: TournamentState, name: str, rule: str) -> str:
 
 
 def _open(state: TournamentState) -> None:
-    if state.finished:
-        raise IllegalCommand("TOUR-5.3", "the tournament is finished: nothing more can be recorded")
+    check_open(state)
 
 
 def _table(state: TournamentState, round_: int, table: int, rule: str):
