@@ -315,10 +315,23 @@ def _print_pairing(result: dict) -> None:
               help='Fixed format: the round\'s tables as JSON, {"tables": [["Ann", "Ben", ...], '
               '...], "byes": [...]} (seat order; the first seat starts).')
 @click.option("--no-games", is_flag=True, help="Only pair: attach each table's game later.")
+@click.option("--seat-entropy/--no-seat-entropy", default=None,
+              help="A duplicate round (TOUR-11.6): create each table's game with seat entropy, "
+                   "so the round's shared furnace order mixes every seat's value of every table "
+                   "and not even the organiser can choose it; no table draws before every seat "
+                   "of every table has sat (`devil sit`).  Locally the console sits every seat "
+                   "at once; with --server the default is the server's (`devil serve "
+                   "--seat-entropy`, on).  Other tournaments create their games as before.")
 @json_option
 @click.pass_obj
-def pair(obj, tournament_id, seating, no_games, as_json):
-    """Pair the next round and create each table's game; prints the tables."""
+def pair(obj, tournament_id, seating, no_games, seat_entropy, as_json):
+    """Pair the next round and create each table's game; prints the tables.
+
+    \b
+    Examples:
+      devil tournament pair T
+      devil tournament pair T --seat-entropy     # a duplicate round nobody can steer
+    """
     tables = byes = None
     if seating:
         data = read_json_file(seating, "--seating")
@@ -331,11 +344,33 @@ def pair(obj, tournament_id, seating, no_games, as_json):
                                      param_hint="--seating")
     organiser = _organiser(obj)
     tid = organiser.resolve(tournament_id)
-    result = organiser.pair(tid, seating=tables, byes=byes, games=not no_games)
+    if obj.server:
+        result = organiser.pair(tid, seating=tables, byes=byes, games=not no_games,
+                                seat_entropy=seat_entropy)
+    else:
+        result = organiser.pair(tid, seating=tables, byes=byes, games=not no_games,
+                                seat_entropy=bool(seat_entropy))
+        if seat_entropy and organiser.state(tid).created.duplicate:
+            _sit_everyone(organiser.service, result)
     if as_json:
         emit({"tournament": tid, **result})
         return
     _print_pairing(result)
+
+
+def _sit_everyone(service, result: dict) -> None:
+    """The console is every seat of every table (a local store): each gives a value it keeps
+    (client.seating), table by table (TOUR-11.6)."""
+    from engine.service.seating import CONSOLE
+
+    from .seating import value_for
+
+    for row in result["tables"]:
+        if row["game"] is None:
+            continue
+        for name in row["players"]:
+            service.submit(row["game"], {"type": "seat_entropy", "player": name,
+                                         "value": value_for(row["game"], name)}, actor=CONSOLE)
 
 
 @tournament.command("attach")

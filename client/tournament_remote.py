@@ -42,8 +42,11 @@ class RemoteOrganiser:
                                           "reason": reason,
                                           "correction": kind == "correction"})["events"]
 
-    def pair(self, tournament: str, seating=None, byes=None, games: bool = True) -> dict:
+    def pair(self, tournament: str, seating=None, byes=None, games: bool = True,
+             seat_entropy: bool | None = None) -> dict:
         body = {"type": "pair", "games": games}
+        if seat_entropy is not None:
+            body["seat_entropy"] = seat_entropy
         if seating is not None:
             body["seating"] = seating
         if byes is not None:

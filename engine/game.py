@@ -146,6 +146,11 @@ class GameRules:
       digital game draw by the order its seed gives (a tournament's duplicate round creates
       every table's game with it and with the round's seed, TOUR-11).  ``None``: the kind
       plays no duplicate rounds.
+    * ``seed_shared(state) -> bool`` (optional): whether a digital game's seed is another
+      stream's, revealed there and not by the game's end (a duplicate round's game: its
+      tournament's round reveals the seed when it closes, TOUR-11.3).  ``devil verify`` then
+      accepts a finished game that revealed no seed, and re-derives its draws when it is given
+      the seed (``verify_bytes(..., shared=...)``).
     """
 
     kind: str
@@ -180,6 +185,7 @@ class GameRules:
     legal_choices: "Callable[[Any, int], Any] | None" = None
     record: "Callable[[Any], dict | None] | None" = None
     duplicate: str | None = None
+    seed_shared: "Callable[[Any], bool] | None" = None
 
     def __attrs_post_init__(self):
         # the referee's desk (corrections, disputes, rulings) writes its events into every

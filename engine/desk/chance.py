@@ -31,6 +31,11 @@ class Continued:
     def pick(self, counts, *label: Any) -> int:
         return self._chance.pick(counts, "epoch", self._epoch, *label)
 
+    @property
+    def base(self):
+        """The chance without the epoch (a duplicate round's order ignores corrections)."""
+        return self._chance
+
     def __getattr__(self, name: str):  # reveal, commitment, seed ...
         return getattr(self._chance, name)
 

@@ -135,8 +135,14 @@ def verify_path(path: str) -> Verification:
     return verify_bytes(read_bytes(path), path)
 
 
-def verify_bytes(data: bytes, path: str | None = None) -> Verification:
-    """Check a whole .devlog: format, hash chain, seed, strict refold (see the module doc)."""
+def verify_bytes(data: bytes, path: str | None = None, *,
+                 shared: dict | None = None) -> Verification:
+    """Check a whole .devlog: format, hash chain, seed, strict refold (see the module doc).
+
+    ``shared``: ``{"seed": int, "salt": str}`` revealed by another stream for a game whose
+    seed is shared (GameRules.seed_shared: a tournament's duplicate round, TOUR-11.3): it must
+    match the game's commitment, and every draw is re-derived from it.  A game that revealed
+    its own seed ignores it."""
     result = Verification(ok=True, finished=False, events=0)
     try:
         scanned = scan(data, path)
@@ -181,17 +187,18 @@ def verify_bytes(data: bytes, path: str | None = None) -> Verification:
     final = state
     try:
         return _check_end(result, rules, header, records, events, final,
-                          desk is not None and desk.ended is not None)
+                          desk is not None and desk.ended is not None, shared)
     except Exception as exc:  # a state no well-formed log reaches
         return _bad(result, records[-1].seq if records else 0,
                     f"the game's state after the last event cannot be read ({exc!r})")
 
 
 def _check_end(result: Verification, rules: GameRules, header: Header, records, events, final,
-               adjudicated: bool = False) -> Verification:
+               adjudicated: bool = False, shared: dict | None = None) -> Verification:
     """The seed and the strict refold, once the plain fold of ``events`` gave ``final``;
     ``adjudicated``: the referee ended the game at time (DESK-8), so it is finished though its
-    rules never ended it (a digital game's seed stays unrevealed)."""
+    rules never ended it (a digital game's seed stays unrevealed); ``shared``: a shared seed
+    revealed elsewhere (see :func:`verify_bytes`)."""
     if not records:
         result.checks.append("the log holds no events yet")
         return result
@@ -203,9 +210,24 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
     revealed = rules.revealed(final) if rules.revealed is not None else None
     seed: Any = None if revealed is None else revealed["seed"]
     salt = None if revealed is None else revealed["salt"]
-    if result.finished and not adjudicated and not physical and revealed is None:
+    is_shared = rules.seed_shared is not None and bool(rules.seed_shared(final))
+    if result.finished and not adjudicated and not physical and revealed is None \
+            and not is_shared:
         return _bad(result, records[-1].seq, "the game ends but its seed is not revealed")
-    if revealed is not None:
+    from_round = False
+    if is_shared and revealed is None and shared is not None:  # TOUR-11.3
+        if committed is None or commitment_of(int(shared["seed"]), str(shared["salt"])) \
+                != committed:
+            return _bad(result, records[-1].seq, "the shared seed revealed by the round does "
+                                                 "not match the commitment in this game's "
+                                                 "first event (TOUR-11.2)")
+        revealed = {"seed": int(shared["seed"]), "salt": str(shared["salt"])}
+        if shared.get("seats") is not None:
+            revealed["seats"] = list(shared["seats"])
+        seed, salt, from_round = revealed["seed"], revealed["salt"], True
+        result.checks.append("the shared seed the round revealed matches this game's "
+                             "commitment (TOUR-11.3)")
+    if revealed is not None and not from_round:
         if physical:
             return _bad(result, records[-1].seq, "a physical game reveals a seed it never had")
         if committed is None or commitment_of(int(seed), str(salt)) != committed:
@@ -232,10 +254,11 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
         return result
     seeded = revealed is not None
     if seats is not None:
-        if revealed is None:  # only a forged log: seat entropy belongs to digital games
+        if revealed is None and not is_shared:  # a forged log: seat entropy is digital games'
             return _bad(result, records[-1].seq, "the seats' values are revealed but no seed is: "
                                                  "seat entropy belongs to a digital game")
-        revealed = {**revealed, "seats": seats}
+        if revealed is not None and "seats" not in revealed:  # (a shared seed brings its own)
+            revealed = {**revealed, "seats": seats}
     bad = _refold(rules, hook, records, events, committed, revealed, physical, result)
     if bad is not None:
         return _bad(result, *bad)
@@ -251,17 +274,23 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
         result.seed_checked = True
         result.checks.append(f"strict refold: all {result.commands} commands re-decided to "
                              "exactly the recorded events; every draw re-derived from the "
-                             "revealed seed" + (" mixed with every seat's revealed value"
-                                                if seats is not None else ""))
+                             + ("seed the round revealed" if from_round else "revealed seed")
+                             + (" mixed with every seat's revealed value"
+                                if seats is not None or (revealed or {}).get("seats") else ""))
     else:
         result.checks.append(f"strict refold: all {result.commands} commands re-decided to "
                              "exactly the recorded events; draws checked as possible only "
-                             "(the seed is revealed when the game ends)")
+                             + ("(the seed is the tournament round's, revealed when the round "
+                                "closes: verify the bundle to re-derive them)" if is_shared
+                                else "(the seed is revealed when the game ends)"))
     if result.reported:
         result.checks.append(reporters_line(result))
     if adjudicated:
         result.checks.append("finished: adjudicated at time by the referee (DESK-8)"
                              + ("" if physical else "; the seed stays secret"))
+    elif result.finished and is_shared:
+        result.checks.append("finished: the last event ends the game; its seed is the round's, "
+                             "revealed when the round closes (TOUR-11.3)")
     elif result.finished:
         result.checks.append("finished: the last event ends the game"
                              + ("" if physical else " and reveals the seed"))

@@ -53,7 +53,8 @@ class GameService:
     # -- creating ---------------------------------------------------------------------------
     def create(self, kind: str, options: dict, *, seed: int | None = None,
                private: Callable[[str, list[str]], dict[str, dict]] | None = None,
-               seat_entropy: bool = False) -> Loaded:
+               seat_entropy: bool = False, salt: str | None = None,
+               chosen: bool | None = None) -> Loaded:
         """A new game of ``kind`` with ``options`` (see the kind's ``options`` module).
 
         ``seed`` fixes a digital game's chance (for reproducible games and tests); ``None``
@@ -61,8 +62,12 @@ class GameService:
         with the game from its first moment (the HTTP service's token hashes): the game exists
         with all of them or not at all.  ``seat_entropy``: a digital game that starts only once
         every seat has given its random value (engine.entropy: its first event is
-        ``table_opened``, the kind's setup runs when the last seat is in).  Raises UsageError
-        for bad options.
+        ``table_opened``, the kind's setup runs when the last seat is in).  ``salt`` (with
+        ``seed``): the commitment's salt too, so that the game commits to exactly a
+        tournament's duplicate round's seed (TOUR-11.2); None draws a random one.
+        ``chosen``: whether the recorded ``seed_chosen`` says a given seed was chosen (a
+        duplicate round's seed is given but drawn at random by the organiser: False); None
+        means ``seed is not None``.  Raises UsageError for bad options.
         """
         rules = rules_for(kind)
         if not isinstance(options, dict):
@@ -77,9 +82,10 @@ class GameService:
         options = dict(options)
         options.pop("seed_chosen", None)  # the service says whether the seed was chosen
         if not physical:
-            options["seed_chosen"] = seed is not None
+            options["seed_chosen"] = seed is not None if chosen is None else bool(chosen)
         try:
-            chance = None if physical else SeededChance.fresh(seed)
+            chance = None if physical else (SeededChance.fresh(seed) if salt is None or seed is None
+                                            else SeededChance(seed, str(salt)))
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         if seat_entropy and physical:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from .. import entropy
+from . import mixing
 from ..chance import SeededChance, commitment as commitment_of
 from ..entropy import SeatEntropy, Seating
 from ..errors import ConcurrencyConflict, DevilError, IllegalCommand, NotAllowed
@@ -93,14 +94,17 @@ def open_table(service, loaded) -> Steps:
     first = entropy.opening(loaded.events)
     assert first is not None  # only a seated game's table is opened
     options = json.loads(first.options)
-    chance_ = chance(service.store, loaded.game, first.commitment, loaded)
+    try:
+        chance_ = chance(service.store, loaded.game, first.commitment, loaded)
+    except mixing.WaitingForGroup as exc:  # the table opens; its draws wait (TOUR-11.6)
+        chance_ = mixing.Waiting(first.commitment, exc)  # type: ignore[assignment]
     events = loaded.rules.setup(dict(options), chance_)
     maps = [loaded.rules.events.to_map(e) for e in events]
     try:
         records = yield Append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None, maps)
     except ConcurrencyConflict:
         return None
-    loaded.chance = chance_
+    loaded.chance = None if type(chance_) is mixing.Waiting else chance_
     service.cache.advance(loaded, records)
     return records
 
@@ -111,10 +115,8 @@ def reveal_seats(service, loaded) -> Steps:
     opened = entropy.opening(loaded.events)
     if opened is None or entropy.revealed_values(loaded.events) is not None:
         return []
-    chance_ = loaded.chance
-    if chance_ is None or getattr(chance_, "seats", None) is None:
-        chance_ = chance(service.store, loaded.game, opened.commitment, loaded)
-    event = entropy.SeatsRevealed(list(chance_.seats))
+    # this table's own values (a grouped game's chance mixes its group's: engine.service.mixing)
+    event = entropy.SeatsRevealed(own_values(service.store, loaded.game, loaded))
     records = yield Append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None,
                            [loaded.rules.events.to_map(event)])
     service.cache.advance(loaded, records)
@@ -145,20 +147,27 @@ def chance(store, game: str, commitment: str | None, loaded=None) -> SeededChanc
         raise SecretDamaged(f"the secret seed of {game} does not match the commitment in its "
                             "first event; refusing to draw from it")
     if loaded is not None and entropy.opening(loaded.events) is not None:
-        values = []
-        for seat, recorded in enumerate(entropy.commitments(loaded.events)):
-            try:
-                kept = store.private(game, entropy.private_name(seat)) or {}
-            except (OSError, ValueError):
-                kept = {}
-            value = kept.get("value")
-            if recorded is None or not isinstance(value, str) \
-                    or entropy.seat_commitment(game, seat, value) != recorded:
-                raise SecretDamaged(f"seat {seat}'s value in {game} is missing or does not "
-                                    "match the commitment it recorded; refusing to draw")
-            values.append(value)
+        values = mixing.values(store, game, own_values(store, game, loaded))
         chance_ = SeededChance(chance_.seed, chance_.salt, values)
     return chance_
+
+
+def own_values(store, game: str, loaded) -> list[str]:
+    """Every seat's value of the seated game ``loaded``, each checked against the commitment
+    the seat recorded.  Raises :class:`SecretDamaged` for a value missing or not matching."""
+    values = []
+    for seat, recorded in enumerate(entropy.commitments(loaded.events)):
+        try:
+            kept = store.private(game, entropy.private_name(seat)) or {}
+        except (OSError, ValueError):
+            kept = {}
+        value = kept.get("value")
+        if recorded is None or not isinstance(value, str) \
+                or entropy.seat_commitment(game, seat, value) != recorded:
+            raise SecretDamaged(f"seat {seat}'s value in {game} is missing or does not "
+                                "match the commitment it recorded; refusing to draw")
+        values.append(value)
+    return values
 
 
 class LazyChance:

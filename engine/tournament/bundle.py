@@ -456,6 +456,9 @@ def verify(path: str) -> dict:
         checks.append("the tournament stream verifies: every command re-decided, pairings "
                       "recomputed")
     listed = {g for g in by_game}
+    from .duplicate import round_seats
+    mixed: dict = {}  # duplicate round -> (every table's seat values or None, problem)
+    rederived = 0
     for round_, table, game in attached_games(state):
         label = f"game {game} (round {round_}, table {table})"
         if game not in listed:
@@ -480,8 +483,18 @@ def verify(path: str) -> dict:
         if not (glog.rules.is_over(final) or ended):
             continue
         from .duplicate import bundle_problem  # TOUR-11.2: a duplicate round's seed
-        if (problem := bundle_problem(state, round_, glog.rules, final, label)) is not None:
-            problems.append(problem)
+        if state.furnaces.get(round_):
+            if round_ not in mixed:  # TOUR-11.6: every table's seat values, in order
+                mixed[round_] = round_seats(state, round_, {g: e["data"]
+                                                            for g, e in by_game.items()})
+                if mixed[round_][1] is not None:
+                    problems.append(str(mixed[round_][1]))
+            seats, unreadable = mixed[round_]
+            if unreadable is None and (problem := bundle_problem(
+                    state, round_, found["data"], label, seats)) is not None:
+                problems.append(problem)
+            elif unreadable is None and round_ in state.revealed:
+                rederived += 1
         placed = placed_of(glog, final)
         last = glog.records[-1]
         winners = [glog.names[s] for s in placed["winners"]]
@@ -518,5 +531,11 @@ def verify(path: str) -> dict:
     games = len(attached_games(state))
     if not problems:
         checks.append(f"{games} games: every log verifies, is finished, and its result matches")
+    if rederived and not problems:
+        seated = any(v[0] for v in mixed.values())
+        checks.append(f"{rederived} games of duplicate rounds: every draw re-derived from the "
+                      "furnace seed their round revealed when it closed"
+                      + (", mixed with every seat's value of every table of the round "
+                         "(TOUR-11.6)" if seated else " (TOUR-11.3)"))
     return {"ok": not problems, "tournament": tournament, "problems": problems,
             "checks": checks, "games": games, "root": root}

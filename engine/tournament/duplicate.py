@@ -11,10 +11,14 @@ Each round:
   ``furnace = sha256("devil-commit|" + salt + "|" + seed)`` (engine.chance.commitment) before
   any game exists; every table's game is created with that seed (the kind derives the shared
   order from it, in its engine.games.<kind>.duplicate).
-* attaching a game checks that the seed it revealed is the round's (TOUR-11.2);
+  Every table's game commits to exactly that seed and salt (its first event's commitment is
+  the round's), and its end reveals nothing: a table that finishes first must not tell the
+  tables still playing their coals to come (TOUR-11.3).
+* attaching a game checks that it commits to the round's seed and that every draw re-derives
+  from the round's secret seed (TOUR-11.2);
 * ``close-round`` reveals the seed and salt in ``round_closed`` (``furnace_seed``,
-  ``furnace_salt``), checked against the commitment (TOUR-11.3), so ``devil verify`` and a
-  bundle's check re-derive the shared order: every table's revealed seed must be the round's.
+  ``furnace_salt``), checked against the commitment (TOUR-11.3), so a bundle's check
+  (``devil tournament verify``) re-derives every draw of every table from it.
 
 The duplicate score (TOUR-11.5) compares each seat with the same seat at the other tables of
 the round: see :func:`scores`.  Nothing here knows a game's rules.
@@ -114,32 +118,105 @@ def check_close(state, round_: int, seed, salt) -> tuple[int, str]:
     return seed, salt
 
 
-def check_game(revealed: dict | None, secret: dict | None, game: str, round_: int) -> None:
-    """TOUR-11.2: a duplicate round's game must have been played with the round's seed
-    (``revealed``: what its finished log revealed; ``secret``: the round's).  Raises
-    IllegalCommand."""
+def check_game(data: bytes, committed: str, secret: dict | None, game: str,
+               round_: int) -> None:
+    """TOUR-11.2: a duplicate round's game must have been played with the round's seed: its
+    log (``data``) commits to exactly the round's ``committed`` seed, and with the round's
+    ``secret`` (``{"seed", "salt"}``, the organiser's; None: only the commitment is checked)
+    every draw re-derives.  Raises IllegalCommand."""
     from ..errors import IllegalCommand
 
-    if secret is None:
-        return
-    if revealed is None or int(revealed.get("seed", -1)) != int(secret["seed"]):
-        raise IllegalCommand("TOUR-11.2", f"{game} was not played with round {round_}'s furnace "
-                             "seed: every table of a duplicate round draws from the same order")
+    problem = game_problem(data, committed, secret, game)
+    if problem is not None:
+        raise IllegalCommand("TOUR-11.2", f"{problem} (round {round_}): every table of a "
+                             "duplicate round draws from the same order")
 
 
-def bundle_problem(state, round_: int, rules, final, label: str) -> str | None:
-    """What a bundle's check finds wrong with a finished game of a duplicate round (TOUR-11.2):
-    its revealed seed is not the one the round revealed when it closed (a round still open
-    has revealed none: nothing to compare).  ``rules``/``final``: the game's kind and its
-    last state; ``label`` names the game.  None when it is right or not a duplicate round."""
-    if not state.furnaces.get(round_) or round_ not in state.revealed:
+def game_problem(data: bytes, committed: str, shared: dict | None, label: str) -> str | None:
+    """What is wrong with a duplicate round's game log ``data`` (TOUR-11.2, 11.3): its first
+    event must commit to the round's seed (``committed``, recorded in round_paired); with
+    ``shared`` (the round's seed and salt, revealed when it closed, or the organiser's secret)
+    its every draw must re-derive from that seed (engine.replay.verify_bytes).  A game that
+    revealed a seed of its own was not a duplicate game.  ``label`` names the game; None when
+    it is right."""
+    from ..replay import load_bytes, verify_bytes
+
+    try:
+        log = load_bytes(data)
+        final = log.rules.fold(log.effective().events)
+    except Exception as exc:  # already named by the log's own check
+        return f"{label} cannot be read ({getattr(exc, 'message', exc)})"
+    rules = log.rules
+    own = rules.commitment(final) if rules.commitment is not None else None
+    if own != committed:
+        return (f"{label} was not created with the round's furnace seed: its commitment "
+                f"{own} is not the round's {committed}")
+    if rules.seed_shared is None or not rules.seed_shared(final):
+        return f"{label} is not a duplicate game: its draws are its own, not the round's order"
+    if rules.revealed is not None and rules.revealed(final) is not None:
+        return (f"{label} revealed the round's seed at its end: the tables still playing "
+                "could read their coals to come (TOUR-11.3)")
+    if shared is None:
         return None
-    seed = state.revealed[round_][0]
-    shown = rules.revealed(final) if rules.revealed is not None else None
-    if shown is None or int(shown.get("seed", -1)) != seed:
-        return (f"{label} was not played with the furnace seed round {round_} revealed "
-                "(TOUR-11.2): its draws are not the round's shared order")
+    check = verify_bytes(data, shared=shared)
+    if not check.ok:
+        return (f"{label} does not re-derive from the round's seed: record "
+                f"{check.first_bad_seq}: {check.reason}")
+    if not check.seed_checked:
+        return f"{label}'s draws could not be re-derived from the round's seed"
     return None
+
+
+def round_seats(state, round_: int, logs: dict) -> tuple[list | None, str | None]:
+    """``(values, problem)``: every seat's revealed value of every table of duplicate round
+    ``round_``, tables in order (TOUR-11.6), from ``logs`` (game -> its log's bytes); ``values``
+    None for a round whose games were created without seat entropy; ``problem`` names a
+    table whose values cannot be read (so no table of the round can be re-derived)."""
+    from .. import entropy
+    from ..replay import load_bytes
+
+    values: list[str] = []
+    seated = plain = 0
+    for (r, table), game in sorted(state.games.items()):
+        if r != round_:
+            continue
+        try:
+            events = load_bytes(logs[game]).events
+        except Exception:
+            return None, f"round {round_}'s table {table} ({game}) cannot be read"
+        if entropy.opening(events) is None:
+            plain += 1
+            continue
+        seated += 1
+        shown = entropy.revealed_values(events)
+        if shown is None:
+            return None, (f"round {round_}'s table {table} ({game}) has not revealed its "
+                          "seats' values: the round's shared order mixes every table's "
+                          "(TOUR-11.6), so no table of the round can be re-derived")
+        values.extend(shown)
+    if seated and plain:
+        return None, (f"round {round_} has tables with and without seat entropy: its shared "
+                      "order mixes every table's (TOUR-11.6)")
+    return (values if seated else None), None
+
+
+def bundle_problem(state, round_: int, data: bytes, label: str,
+                   seats: list | None = None) -> str | None:
+    """What a bundle's check finds wrong with a game of a duplicate round (TOUR-11.2, 11.3):
+    its commitment is not the round's, or, once the round has closed and revealed its seed,
+    a draw does not re-derive from it (mixed with ``seats``, every seat's value of every
+    table, when the round's games had seat entropy: :func:`round_seats`).  None when it is
+    right or not a duplicate round."""
+    committed = state.furnaces.get(round_)
+    if not committed:
+        return None
+    shared = None
+    if round_ in state.revealed:
+        seed, salt = state.revealed[round_][:2]
+        shared = {"seed": seed, "salt": salt}
+        if seats is not None:
+            shared["seats"] = list(seats)
+    return game_problem(data, committed, shared, label)
 
 
 def scores(state) -> dict[str, Fraction]:

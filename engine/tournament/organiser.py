@@ -23,8 +23,14 @@ from .rules import PER_TABLE, TournamentState, decided
 def game_options(log) -> dict:
     """The options a game log (engine.replay.LoadedLog) was created with: its kind's
     ``command_for`` of the first command's events, the per-table ones included."""
+    import json
+
+    from .. import entropy
     from ..replay import batches
 
+    opened = entropy.opening(log.events)
+    if opened is not None:  # a seated game: the options its table_opened records
+        return dict(json.loads(opened.options))
     rules = log.rules
     _start, end = next(batches(log.records))
     options, _ = rules.command_for(rules.initial(), log.events[:end])
@@ -85,13 +91,16 @@ class Organiser:
 
     # -- rounds ----------------------------------------------------------------------------
     def pair(self, tournament: str, seating: list | None = None, byes: list | None = None,
-             games: bool = True, game_seed=None, private=None) -> dict:
+             games: bool = True, game_seed=None, private=None,
+             seat_entropy: bool = False) -> dict:
         """Pair the next round; with ``games`` create each table's game (digital, or physical
         when the tournament's options say so) and attach it.  ``game_seed(round, table)`` may
         fix the games' seeds (rehearsals); ``private(game, names)`` gives documents to keep with
         each new game (the HTTP service's token hashes, see GameService.create).  In a duplicate
         tournament (TOUR-11) every game gets the round's secret seed, committed in the round's
-        record (``game_seed(round, 0)`` fixes it for a rehearsal).  Returns
+        record (``game_seed(round, 0)`` fixes it for a rehearsal); with ``seat_entropy`` each
+        table's game is created with seat entropy, and the round's shared order mixes every seat
+        of every table (TOUR-11.6, engine.service.mixing).  Returns
         ``{"round", "tables": [{"table", "players", "first", "game"}], "byes", "repeats",
         "skipped": [why a table has no game]}``."""
         from . import duplicate
@@ -118,6 +127,7 @@ class Organiser:
         out = {"round": paired.round, "tables": [], "byes": list(paired.byes),
                "repeats": paired.repeats, "skipped": [],
                "final": is_final(created, paired.round)}
+        made: list = []
         for number, table in enumerate(paired.tables, 1):
             row = {"table": number, "players": list(table.players), "first": table.first,
                    "game": None}
@@ -127,11 +137,18 @@ class Organiser:
                                physical=bool(created.options.get("physical")))
                 seed = None if game_seed is None or options["physical"] else game_seed(
                     paired.round, number)
-                if secret is not None:
-                    seed = secret["seed"]
+                salt, chosen = None, None
+                if secret is not None:  # the round's commitment is the game's (TOUR-11.2)
+                    seed, salt = secret["seed"], secret["salt"]
+                    chosen = game_seed is not None  # drawn at random, unless a rehearsal's
+                documents = private
+                if secret is not None and seat_entropy:  # TOUR-11.6: one mix for the round
+                    documents = _with_mix(private, tournament, paired.round)
                 try:
                     loaded = self.service.create(created.game, options, seed=seed,
-                                                 private=private)
+                                                 private=documents, salt=salt, chosen=chosen,
+                                                 seat_entropy=secret is not None
+                                                 and seat_entropy)
                 except UsageError as exc:
                     out["skipped"].append(f"table {number}: no game created ({exc.message}); "
                                           "attach the referee's log")
@@ -140,7 +157,11 @@ class Organiser:
                                                       game=loaded.game,
                                                       created=loaded.header.created))
                     row["game"] = loaded.game
+                    made.append([loaded.game, len(table.players)])
             out["tables"].append(row)
+        if secret is not None:  # the round's games in table order (engine.service.mixing)
+            self.store.put_private(tournament, duplicate.private_name(paired.round),
+                                   {**secret, "games": made}, replace=True)
         return out
 
     def check_log(self, tournament: str, data: bytes, round_: int | None = None,
@@ -218,9 +239,8 @@ class Organiser:
             if state.furnaces.get(round_):  # TOUR-11.2: played with the round's seed
                 from .duplicate import check_game
 
-                assert rules.revealed is not None  # a kind with duplicate rounds reveals it
-                check_game(rules.revealed(state_end), self._furnace(tournament, state, round_),
-                           game, round_)
+                check_game(data, state.furnaces[round_],
+                           self._furnace(tournament, state, round_), game, round_)
             # (an adjudicated game: its kind's adjudicated hook, TOUR-8.3)
             from .adjudicate import placed_of, result_fields
             record = ev.RecordResult(round=round_, table=table, game=game,
@@ -229,12 +249,19 @@ class Organiser:
                 "record": record}
 
     def _furnace(self, tournament: str, state, round_: int) -> dict | None:
-        """A duplicate round's secret furnace seed and salt (TOUR-11), or None."""
+        """A duplicate round's secret furnace seed and salt (TOUR-11) and, when its games
+        were created with seat entropy, ``seats``: every seat's value of every table in order
+        (TOUR-11.6); None for a round without."""
+        from ..service.mixing import group_values
         from . import duplicate
 
         if not state.furnaces.get(round_):
             return None
-        return self.store.private(tournament, duplicate.private_name(round_))
+        secret = self.store.private(tournament, duplicate.private_name(round_))
+        if secret is None:
+            return None
+        seats = group_values(self.store, secret.get("games") or [])
+        return {**secret, "seats": seats} if seats is not None else secret
 
     def _paired_at(self, tournament: str, round_: int) -> int | None:
         """When round ``round_`` was paired (ms since 1970), from its record's time."""
@@ -374,3 +401,17 @@ def attached_games(state) -> list[tuple[int, int, str]]:
 
 
 __all__: list[Any] = ["Organiser", "attached_games", "game_options"]
+
+
+def _with_mix(private, tournament: str, round_: int):
+    """``private`` (the documents each new game keeps) plus the ``mix`` document that joins a
+    duplicate round's game to its round's seat entropy (engine.service.mixing)."""
+    from ..service import mixing
+    from . import duplicate
+
+    def documents(game: str, names: list) -> dict:
+        found = dict(private(game, names)) if private is not None else {}
+        found[mixing.DOCUMENT] = mixing.document(tournament, duplicate.private_name(round_))
+        return found
+
+    return documents

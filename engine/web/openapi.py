@@ -325,7 +325,9 @@ def _tournament_paths() -> dict:
             [_T])},
         "/tournaments/{tournament}/commands": {"post": _op(
             "A tournament command: {type: add|drop|penalty|pair|attach|close-round, ...}; pair "
-            "creates each table's game and answers every player's seat token. No-shows and "
+            "creates each table's game and answers every player's seat token (pair's "
+            "seat_entropy? (bool, default the server's): a duplicate round's games get seat "
+            "entropy, the shared order mixing every seat of every table, TOUR-11.6). No-shows and "
             "overrides (TOUR-7): {type: checkin, player}, {type: forfeit, player, reason, "
             "bot?}, {type: swap, first, second, reason}, {type: unpair, reason}; a table made "
             "again answers its new game's seat tokens (tokens: game -> name -> token); adjudicate "

@@ -37,7 +37,7 @@ from .errors import ApiError
 #: the fields of each command (besides "type")
 FIELDS = {"add": {"player"}, "drop": {"player", "reason"},
           "penalty": {"player", "points", "reason", "correction"},
-          "pair": {"seating", "byes", "games"}, "attach": {"game", "log", "table"},
+          "pair": {"seating", "byes", "games", "seat_entropy"}, "attach": {"game", "log", "table"},
           "close-round": set(), **NOSHOW_FIELDS,
           "adjudicate": {"table", "reason", "force"}, "amend": {"table", "round", "reason"}}
 
@@ -110,8 +110,11 @@ class TournamentApi:
             games = body.get("games", True)
             if not isinstance(games, bool):
                 raise UsageError("pair: \"games\" is true or false")
+            seat_entropy = body.get("seat_entropy", self.api.seat_entropy)
+            if not isinstance(seat_entropy, bool):
+                raise UsageError("pair: \"seat_entropy\" is true or false")
             result = tournaments.pair(tid, seating=body.get("seating"), byes=body.get("byes"),
-                                      games=games, private=private)
+                                      games=games, private=private, seat_entropy=seat_entropy)
             for row in result["tables"]:
                 row["tokens"] = issued.get(row["game"], {})
             return {"tournament": tid, **result}

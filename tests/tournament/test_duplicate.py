@@ -160,9 +160,14 @@ def test_a_duplicate_round_of_two_digital_tables():
     # shorter table drew
     short = min(len(first), len(second))
     assert short >= 4 and first[:short] == second[:short]
-    for g in games:
+    from engine.games.atkr import RULES
+
+    for g in games:  # finished, but the round's seed is not revealed by a table (TOUR-11.3):
+        # a table still playing could otherwise read its coals to come from this log
         check = verify_bytes(d.store.log_bytes(g))
-        assert check.ok and check.finished, check.reason
+        assert check.ok and check.finished and not check.seed_checked, check.reason
+        assert RULES.revealed(d.service.state(g)) is None
+        assert RULES.commitment(d.service.state(g)) == state.furnaces[1]  # the round's
     # a game of another seed is refused for a table of this round (TOUR-11.2)
     stray = d.service.create("atkr", {"players": paired["tables"][0]["players"],
                                       "first": paired["tables"][0]["first"],
@@ -180,11 +185,12 @@ def test_a_duplicate_round_of_two_digital_tables():
     closed = d.close_round(t)
     assert closed["collected"] == 0 and closed["finished"]
     state = d.state(t)
-    seed, _salt = state.revealed[1]
-    from engine.games.atkr import RULES
-
-    for g in games:  # every table revealed the round's seed
-        assert RULES.revealed(d.service.state(g))["seed"] == seed
+    seed, salt = state.revealed[1]
+    for g in games:  # the seed the round revealed re-derives every draw of every table
+        check = verify_bytes(d.store.log_bytes(g), shared={"seed": seed, "salt": salt})
+        assert check.ok and check.seed_checked, check.reason
+        wrong = verify_bytes(d.store.log_bytes(g), shared={"seed": seed + 1, "salt": salt})
+        assert not wrong.ok and "TOUR-11.2" in wrong.reason
     rows = {r["player"]: r for r in d.standings(t)["standings"]}
     for number in (0, 1):  # each seat against the same seat at the other table
         table = paired["tables"][number]["players"]
@@ -232,11 +238,11 @@ def test_the_bundle_checks_each_tables_seed(tmp_path):
     result = verify(write(d.store, t, str(tmp_path / "b")) and str(tmp_path / "b"))
     assert result["ok"], result["problems"]
     state = d.state(t)
-    state.revealed[1] = (1, "00" * 16)
-    from engine.games.atkr import RULES
-
     game = paired["tables"][0]["game"]
-    problem = duplicate.bundle_problem(state, 1, RULES, d.service.state(game), f"game {game}")
+    data = d.store.log_bytes(game)
+    assert duplicate.bundle_problem(state, 1, data, f"game {game}") is None
+    state.revealed[1] = (1, "00" * 16)
+    problem = duplicate.bundle_problem(state, 1, data, f"game {game}")
     assert problem is not None and "TOUR-11.2" in problem
 
 
@@ -286,3 +292,110 @@ def test_the_order_is_the_recipe_of_log_format_md():
         j = r(7, i + 1, "furnace", 3, i)
         coals[i], coals[j] = coals[j], coals[i]
     assert coals == furnace_order(7, 3)
+
+
+def _sit(service, game: str, players: list[str], values: list[str]) -> None:
+    from engine.service.seating import CONSOLE
+
+    for name, value in zip(players, values):
+        service.submit(game, {"type": "seat_entropy", "player": name, "value": value},
+                       actor=CONSOLE)
+
+
+def test_a_duplicate_round_with_seat_entropy_mixes_every_seat_of_every_table(tmp_path):
+    """TOUR-11.6: with seat entropy the round's shared order is the round's seed mixed with
+    every seat's value of every table, tables in order; no table draws before all have sat;
+    each table reveals its own values at its end, the round its seed at its close, and the
+    bundle re-derives every draw of both tables from them."""
+    import hashlib
+
+    from engine.chance import SeededChance
+    from engine.tournament.bundle import verify, write
+
+    d = organiser()
+    t = d.create({"name": "Fair dup", "game": "atkr", "rounds": 1, "table_size": [4, 4],
+                  "players": PLAYERS, "seed": 5, "duplicate": True})
+    paired = d.pair(t, game_seed=lambda round_, table: 4256, seat_entropy=True)
+    games = [row["game"] for row in paired["tables"]]
+    tables = [row["players"] for row in paired["tables"]]
+    values = [[f"{10 * t + s:02d}" * 32 for s in range(4)] for t in (1, 2)]  # chosen by hand
+    _sit(d.service, games[0], tables[0], values[0])
+    for seat, name in enumerate(tables[0]):
+        d.service.submit(games[0], A.Bet(player=name, amount=60))
+    state = d.service.state(games[0])
+    version = d.service.load(games[0]).version
+    with pytest.raises(IllegalCommand, match=r"TOUR-11.6.*table 2"):
+        d.service.submit(games[0], A.Draw(player=state.players[state.turn]))
+    assert d.service.load(games[0]).version == version  # nothing recorded
+    _sit(d.service, games[1], tables[1], values[1])
+    play(d.service, games[0], stop_at=30)
+    play(d.service, games[1], stop_at=60)
+    # the order by hand: sha256("devil-mix|4256|" + the 8 values in table, seat order)
+    every = values[0] + values[1]
+    mixed = hashlib.sha256(("devil-mix|4256|" + "|".join(every)).encode()).hexdigest()
+    assert SeededChance(4256, "", every)._prefix == mixed.encode()
+    order = SeededChance(4256, "", every).shuffled(list(COALS), "furnace", 1)
+    assert order != furnace_order(4256, 1)  # not the organiser's seed alone
+    first, second = (round_one_coals(d.service, g) for g in games)
+    short = min(len(first), len(second))
+    assert short >= 4 and first[:short] == second[:short] == order[:short]
+    for g in games:
+        d.attach(t, g)
+    d.close_round(t)
+    seed, salt = d.state(t).revealed[1]
+    assert seed == 4256
+    for g, own in zip(games, values):
+        data = d.store.log_bytes(g)
+        alone = verify_bytes(data)  # the table alone: finished, its own values revealed
+        assert alone.ok and alone.finished and not alone.seed_checked, alone.reason
+        mixed_check = verify_bytes(data, shared={"seed": seed, "salt": salt, "seats": every})
+        assert mixed_check.ok and mixed_check.seed_checked, mixed_check.reason
+        own_only = verify_bytes(data, shared={"seed": seed, "salt": salt, "seats": own})
+        assert not own_only.ok  # one table's values alone do not give the round's order
+    result = verify(write(d.store, t, str(tmp_path / "b")) and str(tmp_path / "b"))
+    assert result["ok"], result["problems"]
+    assert any("every seat's value of every table" in c and "TOUR-11.6" in c
+               for c in result["checks"])
+
+
+def test_seat_entropy_over_http():
+    """POST pair with seat_entropy: every table's game waits for its seats' tokens; a table
+    whose seats have all sat may bet, but its first draw is refused (409, TOUR-11.6) while the
+    other table still waits; once every seat of both tables has sat, it draws."""
+    from starlette.testclient import TestClient
+
+    from engine.store import MemoryStore
+    from engine.web import create_app
+
+    auth = {"Authorization": "Bearer key"}
+    with TestClient(create_app(MemoryStore(), "key")) as http:
+        body = {"name": "Net fair dup", "game": "atkr", "rounds": 1, "table_size": [4, 4],
+                "players": PLAYERS, "seed": 5, "duplicate": True}
+        t = http.post("/tournaments", headers=auth, json=body).json()["tournament"]
+        paired = http.post(f"/tournaments/{t}/commands", headers=auth,
+                           json={"type": "pair", "seat_entropy": True}).json()
+        bad = http.post(f"/tournaments/{t}/commands", headers=auth,
+                        json={"type": "pair", "seat_entropy": "yes"})
+        assert bad.status_code == 400
+
+        sent = iter(range(1000))
+
+        def send(row, name, command):
+            token = {"Authorization": f"Bearer {row['tokens'][name]}",
+                     "Idempotency-Key": f"k{next(sent)}"}
+            return http.post(f"/games/{row['game']}/commands", headers=token, json=command)
+
+        one, two = paired["tables"]
+        for seat, name in enumerate(one["players"]):
+            assert send(one, name, {"type": "seat_entropy", "value": f"{seat:02d}" * 32}
+                        ).status_code == 201
+        for name in one["players"]:
+            assert send(one, name, {"type": "bet", "amount": 40}).status_code == 201
+        first = one["first"]
+        refused = send(one, first, {"type": "draw"})
+        assert refused.status_code == 409 and refused.json()["rule"] == "TOUR-11.6"
+        assert "table 2" in refused.json()["error"]
+        for seat, name in enumerate(two["players"]):
+            assert send(two, name, {"type": "seat_entropy", "value": f"{seat + 4:02d}" * 32}
+                        ).status_code == 201
+        assert send(one, first, {"type": "draw"}).status_code == 201

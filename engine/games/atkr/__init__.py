@@ -96,6 +96,7 @@ RULES = GameRules(
     chance=chance,
     record=record,
     duplicate="duplicate",
+    seed_shared=lambda state: state.duplicate,
     notes=lambda state: notes(state),
 )
 

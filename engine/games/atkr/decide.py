@@ -151,7 +151,9 @@ def _end_round(facts: _Facts, chance) -> None:
     if any(money >= state.goal for money in state.money):  # ATKR-8.1
         best = max(state.money)
         winners = [seat for seat, money in enumerate(state.money) if money == best]  # ATKR-8.2
-        reveal = chance.reveal() if chance is not None else {"seed": None, "salt": None}
+        # a duplicate game's seed is the round's, revealed when the round closes (TOUR-11.3)
+        reveal = chance.reveal() if chance is not None and not state.duplicate \
+            else {"seed": None, "salt": None}
         facts.add(ev.GameEnded(winners, list(state.money), reveal["seed"], reveal["salt"]))
         return
     left = state.left_in_furnace()

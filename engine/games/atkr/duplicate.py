@@ -8,6 +8,10 @@ round is created with the round's seed, so every table has the same orders)::
 
     order_r = SeededChance(seed, "").shuffled(COALS, "furnace", r)
 
+(with seat entropy, TOUR-11.6, the seed material is instead the round's seed mixed with every
+seat's value of every table of the round: engine.service.mixing; ``shuffled`` is then derived
+from ``mixed`` as every other draw of a seated game is)
+
 with ``COALS`` the 48 coals in the order of :data:`engine.games.atkr.state.COAL_KINDS` (2 x
 100, 3 x 75, 7 x 50, 9 x 25, 9 x 20, 9 x 10, 9 devils).  The coals a table draws in round r
 are the coals of ``order_r`` still in its furnace at the start of that round, in that order:
@@ -26,7 +30,9 @@ from .state import COAL_COUNTS, COAL_KINDS, KIND_INDEX
 #: what ``devil verify`` says of a duplicate game (the ``notes`` hook)
 NOTE = ("duplicate draws: every coal follows the furnace order of the seed shared by the tables "
         "of a tournament's duplicate round, committed in the round's record (TOUR-11); the "
-        "seed is the tournament's, not chosen at this table")
+        "seed is the tournament's, not chosen at this table, and is revealed by the round's "
+        "close, not by this game's end (the tables still playing must not learn the order): "
+        "`devil tournament verify` of the bundle re-derives every draw from it")
 
 #: the 48 coals (values; 0 a devil) in COAL_KINDS order
 COALS: tuple[int, ...] = tuple(v for v, n in zip(COAL_KINDS, COAL_COUNTS) for _ in range(n))
@@ -69,4 +75,8 @@ def pick(state, chance) -> int:
         for coal in coals:
             at_start[KIND_INDEX[coal]] += 1
             drawn += 1
-    return KIND_INDEX[next_coal(furnace_order(int(seed), state.round), at_start, drawn)]
+    # the round's order, never a correction's epoch (DESK-6): a corrected table draws the same
+    # order again; with seat entropy the seed is mixed with every seat of every table (TOUR-11.6)
+    base = getattr(chance, "base", chance)
+    order = base.shuffled(list(COALS), "furnace", state.round)
+    return KIND_INDEX[next_coal(order, at_start, drawn)]
