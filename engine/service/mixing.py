@@ -15,11 +15,11 @@ table has given its value; until then a draw is refused with TOUR-11.6, nothing 
 
 How the service knows the group: each of the round's games keeps the private document
 ``mix`` = ``{"stream": tournament, "document": name}`` from its creation, and the tournament's
-private document ``name`` lists the round's games, ``"games": [[game, seats], ...]`` in table
-order, once every table's game exists.  The values stay private until each game ends (its
-``seats_revealed``); ``devil tournament verify`` of the bundle re-derives every draw of every
-table from the seed the round revealed and every table's revealed values.  Nothing here knows a
-game's rules.
+private document ``name`` lists the round's games, ``"games": [[game, seats, table], ...]`` in
+table order, once every table's game exists (a table made again replaces its entry).  The
+values stay private until each game ends (its ``seats_revealed``); ``devil tournament
+verify`` of the bundle re-derives every draw of every table from the seed the round revealed
+and every table's revealed values.  Nothing here knows a game's rules.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ def document(stream: str, name: str) -> dict:
 
 
 def group_of(store, game: str) -> list | None:
-    """``[[game, seats], ...]``: the group ``game`` draws with, in order; None for a game of no
-    group.  Raises WaitingForGroup while the group's list is not written yet."""
+    """``[[game, seats, table], ...]``: the group ``game`` draws with, in order; None for a
+    game of no group.  Raises WaitingForGroup while the group's list is not written yet."""
     try:
         found = store.private(game, DOCUMENT)
     except (OSError, ValueError):
@@ -65,7 +65,9 @@ def values(store, game: str, own: list[str]) -> list[str]:
     if group is None:
         return list(own)
     out: list[str] = []
-    for number, (other, seats) in enumerate(group, 1):
+    for entry in group:
+        other, seats = entry[0], entry[1]
+        number = entry[2] if len(entry) > 2 else group.index(entry) + 1
         if other == game:
             out.extend(own)
             continue
@@ -100,11 +102,12 @@ class Waiting:
 
 
 def group_values(store, games: list) -> list[str] | None:
-    """Every seat's value of every game of ``games`` (``[[game, seats], ...]``, a group's list),
-    in order, as the store keeps them; None when the games were created without seat entropy
-    or a value is still missing (nothing to mix yet)."""
+    """Every seat's value of every game of ``games`` (``[[game, seats, table], ...]``, a
+    group's list), in order, as the store keeps them; None when the games were created
+    without seat entropy or a value is still missing (nothing to mix yet)."""
     out: list[str] = []
-    for game, seats in games:
+    for entry in games:
+        game, seats = entry[0], entry[1]
         for seat in range(int(seats)):
             try:
                 kept = store.private(game, entropy.private_name(seat)) or {}
@@ -115,3 +118,11 @@ def group_values(store, games: list) -> list[str] | None:
                 return None
             out.append(value)
     return out or None
+
+
+def group_of_quiet(store, game: str) -> list | None:
+    """:func:`group_of`, or None while the group's list is not written yet."""
+    try:
+        return group_of(store, game)
+    except WaitingForGroup:
+        return None

@@ -19,10 +19,24 @@ DEFAULT_BOTS = ("sensible", "cautious", "random")
 
 def has_command(organiser, game: str) -> bool:
     """Whether ``game``'s log holds anything after the records of its creation (a seat's
-    command, a referee's report or a desk record)."""
+    command, a referee's report or a desk record).  A game with seat entropy: its seating
+    stage (the seats' commitments, the setup run when the last is in) is not a command; but a
+    game of a duplicate round whose shared order is fixed (every seat of every table has
+    given its value, TOUR-11.6) counts as begun, since another table may have drawn from it."""
+    from .. import entropy
+    from ..replay import batches
+    from ..service import mixing
+
     loaded = organiser.service.load(game)
-    setup_end = 1 + loaded.records[0].left if loaded.records else 0
-    return loaded.version > setup_end
+    if entropy.opening(loaded.events) is None:
+        setup_end = 1 + loaded.records[0].left if loaded.records else 0
+        return loaded.version > setup_end
+    group = mixing.group_of_quiet(organiser.store, game)
+    if group is not None and mixing.group_values(organiser.store, group) is not None:
+        return True
+    kinds = [start for start, _end in batches(loaded.records)
+             if not entropy.is_shared(loaded.events[start])]
+    return len(kinds) > 1  # the first is the kind's setup, run when the last seat sat
 
 
 def checkin(organiser, tournament: str, player: str) -> list:
@@ -42,13 +56,40 @@ def make_game(organiser, tournament: str, round_: int, number: int, private=None
     options = {k: v for k, v in created.options.items() if k not in PER_TABLE}
     options.update(players=list(table.players), first=table.first,
                    physical=bool(created.options.get("physical")))
+    secret = _round_secret(organiser, tournament, state, round_)
+    extra: dict = {}
+    if secret is not None:  # a duplicate round's table: the round's seed (TOUR-11.2, 11.6)
+        from .organiser import _with_mix
+
+        seated = bool(secret.get("seat_entropy"))
+        extra = {"seed": secret["seed"], "salt": secret["salt"],
+                 "chosen": secret.get("chosen", False), "seat_entropy": seated}
+        if seated:
+            private = _with_mix(private, tournament, round_)
     try:
-        loaded = organiser.service.create(created.game, options, private=private)
+        loaded = organiser.service.create(created.game, options, private=private, **extra)
     except UsageError:
         return None
+    if secret is not None:  # the round's list of games: this table's entry replaced
+        from . import duplicate
+
+        games = [e for e in secret.get("games") or [] if len(e) < 3 or e[2] != number]
+        games.append([loaded.game, len(table.players), number])
+        games.sort(key=lambda e: e[2] if len(e) > 2 else 0)
+        organiser.store.put_private(tournament, duplicate.private_name(round_),
+                                    {**secret, "games": games}, replace=True)
     organiser.submit(tournament, ev.Attach(round=round_, table=number, game=loaded.game,
                                            created=loaded.header.created))
     return loaded.game
+
+
+def _round_secret(organiser, tournament: str, state, round_: int) -> dict | None:
+    """A duplicate round's private document (seed, salt, games ...), or None."""
+    from . import duplicate
+
+    if not state.furnaces.get(round_):
+        return None
+    return organiser.store.private(tournament, duplicate.private_name(round_))
 
 
 def _table_of(state, player: str, rule: str) -> int:
@@ -98,6 +139,8 @@ def forfeit(organiser, tournament: str, player: str, reason: str, bot: str | Non
                              f"made again with {len(table.players) - 1} player(s): attach its "
                              "game first")
     name = ""
+    if not remake and game is not None:
+        _check_sat(organiser, game, number, player)
     if not remake:
         names = bot_names(kind)
         name = bot or next((b for b in DEFAULT_BOTS if b in names), names[0])
@@ -121,6 +164,24 @@ def forfeit(organiser, tournament: str, player: str, reason: str, bot: str | Non
             "bot": name or None, "game": new_game if remake else game,
             "old_game": game if remake else None,
             "players": list(after.tables[round_][number - 1].players), "events": events}
+
+
+def _check_sat(organiser, game: str, number: int, player: str) -> None:
+    """A bot cannot take a seat of a seated game that never gave its entropy (the value must
+    come from the seat's own client, SEAT-2): refuse the forfeit (TOUR-7.3)."""
+    from .. import entropy
+
+    loaded = organiser.service.load(game)
+    opened = entropy.opening(loaded.events)
+    if opened is None:
+        return
+    names = opened.players
+    seat = names.index(player) if player in names else None
+    if seat is not None and entropy.commitments(loaded.events)[seat] is None:
+        raise IllegalCommand("TOUR-7.3", f"{player} never gave their seat's entropy at table "
+                             f"{number} ({game}), and the game cannot be made again with one "
+                             "player fewer: a bot cannot sit for them (SEAT-2); the table "
+                             "must wait for them or be adjudicated (TOUR-8)")
 
 
 def _unstarted(organiser, state, round_: int, numbers, rule: str, what: str) -> None:

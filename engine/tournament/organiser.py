@@ -127,7 +127,8 @@ class Organiser:
         out = {"round": paired.round, "tables": [], "byes": list(paired.byes),
                "repeats": paired.repeats, "skipped": [],
                "final": is_final(created, paired.round)}
-        made: list = []
+        made: list = []  # [game, seats, table] of the round's games (engine.service.mixing)
+        chosen = None if secret is None else game_seed is not None
         for number, table in enumerate(paired.tables, 1):
             row = {"table": number, "players": list(table.players), "first": table.first,
                    "game": None}
@@ -137,10 +138,9 @@ class Organiser:
                                physical=bool(created.options.get("physical")))
                 seed = None if game_seed is None or options["physical"] else game_seed(
                     paired.round, number)
-                salt, chosen = None, None
+                salt = None
                 if secret is not None:  # the round's commitment is the game's (TOUR-11.2)
-                    seed, salt = secret["seed"], secret["salt"]
-                    chosen = game_seed is not None  # drawn at random, unless a rehearsal's
+                    seed, salt = secret["seed"], secret["salt"]  # (chosen: a rehearsal's)
                 documents = private
                 if secret is not None and seat_entropy:  # TOUR-11.6: one mix for the round
                     documents = _with_mix(private, tournament, paired.round)
@@ -157,11 +157,12 @@ class Organiser:
                                                       game=loaded.game,
                                                       created=loaded.header.created))
                     row["game"] = loaded.game
-                    made.append([loaded.game, len(table.players)])
+                    made.append([loaded.game, len(table.players), number])
             out["tables"].append(row)
         if secret is not None:  # the round's games in table order (engine.service.mixing)
             self.store.put_private(tournament, duplicate.private_name(paired.round),
-                                   {**secret, "games": made}, replace=True)
+                                   {**secret, "games": made, "chosen": chosen,
+                                    "seat_entropy": bool(seat_entropy)}, replace=True)
         return out
 
     def check_log(self, tournament: str, data: bytes, round_: int | None = None,

@@ -399,3 +399,44 @@ def test_seat_entropy_over_http():
             assert send(two, name, {"type": "seat_entropy", "value": f"{seat + 4:02d}" * 32}
                         ).status_code == 201
         assert send(one, first, {"type": "draw"}).status_code == 201
+
+
+def test_a_forfeit_in_a_seated_duplicate_round():
+    """TOUR-7.2 with TOUR-11.6: a table whose seats have not all sat is made again without the
+    no-show, its new game with the round's seed and in the round's mix; once every seat of
+    every table has sat (the shared order fixed) a forfeit hands the seat to a bot instead,
+    though nobody has bet yet.  The remade table then plays, and its draws re-derive from the
+    round's seed mixed with every seat of both tables."""
+    from engine.tournament import noshow_ops as ops
+
+    d = organiser()
+    t = d.create({"name": "Fair dup", "game": "atkr", "rounds": 1, "table_size": [3, 4],
+                  "players": PLAYERS, "seed": 5, "duplicate": True})
+    paired = d.pair(t, game_seed=lambda round_, table: 4256, seat_entropy=True)
+    committed = d.state(t).furnaces[1]
+    one = paired["tables"][0]
+    gone = one["players"][1]
+    _sit(d.service, one["game"], [one["players"][0]], ["aa" * 32])  # one seat sat, not gone
+    out = ops.forfeit(d, t, gone, "did not come")
+    assert out["remade"] and out["players"] == [p for p in one["players"] if p != gone]
+    from engine.games.atkr import RULES
+
+    remade = out["game"]
+    assert d.service.load(remade).events[0].commitment == committed  # the round's
+    assert RULES.commitment(d.service.state(remade)) == committed
+    games = [remade, paired["tables"][1]["game"]]
+    tables = [out["players"], paired["tables"][1]["players"]]
+    values = [[f"{10 * t + s:02d}" * 32 for s in range(len(p))] for t, p in ((1, tables[0]),
+                                                                           (2, tables[1]))]
+    for g, players, own in zip(games, tables, values):
+        _sit(d.service, g, players, own)
+    late = tables[1][2]
+    bot = ops.forfeit(d, t, late, "left before the first bet")
+    assert not bot["remade"] and bot["game"] == games[1]  # the shared order is fixed
+    play(d.service, games[0], stop_at=30)
+    state = d.service.state(games[0])
+    assert state.phase == "over"
+    check = verify_bytes(d.store.log_bytes(games[0]),
+                         shared={"seed": 4256, "salt": d.store.private(t, "furnaceab")["salt"],
+                                 "seats": values[0] + values[1]})
+    assert check.ok and check.seed_checked, check.reason
