@@ -64,8 +64,9 @@ def check_adjudicate(state, command: ev.Adjudicate) -> int | None:
 
 def check_amend(state, command: ev.Amend):
     """The checks of an ``amend`` (TOUR-9.1, 9.2) against the stream: the recorded result it
-    replaces.  Raises IllegalCommand naming the rule, UsageError for a malformed result."""
-    check_open(state)
+    replaces.  A finished tournament still takes an amendment (TOUR-9.5): a result found
+    wrong after the last round closed is corrected, and the final standings follow.  Raises
+    IllegalCommand naming the rule, UsageError for a malformed result."""
     round_, table = command.round, command.table
     if not 1 <= round_ <= state.round:
         raise IllegalCommand("TOUR-9.1", f"rounds 1 to {state.round} are paired, not {round_}")

@@ -205,3 +205,35 @@ def test_the_cli_warns_at_the_desk_and_amends(tmp_path):
     helped = run("tournament", "amend", "--help")
     assert "TOUR-9.2" in helped.output and "devil correct" in helped.output
     assert os.path.exists(os.path.join(store, f"{t}.devlog"))
+
+
+def test_a_finished_tournament_takes_an_amendment_and_its_final_standings_follow(tmp_path):
+    """TOUR-9.5: one round (Anna, Ben, Cleo, Dora), closed, so the tournament is finished:
+    money 2000, 1800, 800, 600: points 6, 4, 2, 1.  The referee then finds Cleo's round-2 bet
+    was 600, not 200, corrects the game at the desk and records it again: 2000, 1800, 1800,
+    600: Ben and Cleo share 2nd, (4 + 2) / 2 = 3 each; the amendment is recorded after the
+    end, the final standings follow, and the bundle verifies with it."""
+    org = organiser(FileStore(str(tmp_path / "store")))
+    service = org.service
+    t = org.create(fixed(P, rounds=1, game="atkr", options={"physical": True}))
+    org.pair(t, seating=[P], games=False)
+    first = quick_atkr(service, P, WRONG)
+    org.attach(t, first)
+    assert org.close_round(t)["finished"]
+    assert by_player(org.standings(t))["Cleo"]["points_exact"] == "2"
+    service.submit(first, Correct(to=ROUND1_END, reason="Cleo bet 600 in round 2, not 200"))
+    play_round(service, first, P, RIGHT, ROUND2)
+    done = amend(org, t, 1, "Cleo's round-2 bet corrected at the desk after the event",
+                 round_=1)
+    assert done["result"]["points"] == ["6", "3", "3", "1"]
+    rows = by_player(org.standings(t))
+    assert [rows[p]["points_exact"] for p in P] == ["6", "3", "3", "1"]
+    assert org.state(t).finished
+    assert verify_bytes(org.store.log_bytes(t)).ok
+    out = str(tmp_path / "b")
+    bundle.write(org.store, t, out)
+    checked = bundle.verify(out)
+    assert checked["ok"], checked["problems"]
+    with pytest.raises(IllegalCommand) as later:  # nothing else is recorded (TOUR-5.3)
+        org.adjust(t, "Dora", "-1", "late")
+    assert later.value.rule == "TOUR-5.3"
