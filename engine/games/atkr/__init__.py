@@ -96,7 +96,7 @@ RULES = GameRules(
     chance=chance,
     record=record,
     duplicate="duplicate",
-    seed_shared=lambda state: state.duplicate,
+    seed_shared=lambda state: bool(getattr(state, "duplicate", False)),
     notes=lambda state: notes(state),
 )
 
