@@ -66,6 +66,13 @@ def record(log) -> dict | None:
     return build(log)
 
 
+def takeback_barrier(event) -> str | None:
+    """What ``event`` does that no takeback crosses (DESK-12.3;
+    :func:`engine.games.atkr.takeback.barrier`)."""
+    from .takeback import barrier
+    return barrier(event)
+
+
 RULES = GameRules(
     kind="atkr",
     title="Auf Teufel komm raus",
@@ -97,6 +104,7 @@ RULES = GameRules(
     record=record,
     duplicate="duplicate",
     notes=lambda state: notes(state),
+    takeback_barrier=takeback_barrier,
 )
 
 
