@@ -256,13 +256,17 @@ def ask(desk, seat: int, log, history: History) -> TakebackAsked:
                                           "setup cannot be)")
     first, end, actor = found
     if actor != seat:
+        mine = _own_before(desk, history, first, seat)
+        at = end
+        if mine is not None:  # the first command in force after the seat's own
+            at = next(s for s in range(mine + 1, end + 1) if not desk.skip(s))
+            actor = history.records[at - 1].actor
         other = "the referee" if actor == -1 else names[actor] if 0 <= actor < len(names) \
             else f"seat {actor}"
-        mine = _own_before(desk, history, first, seat)
         said = f"{who}'s last command (record {mine})" if mine else f"{who} has no command " \
             "that could be taken back: the last command"
         raise IllegalCommand("DESK-12.2", f"{said} was followed by {other}'s command at "
-                                          f"record {end}: a takeback never crosses another "
+                                          f"record {at}: a takeback never crosses another "
                                           "seat's command")
     for s in range(first, end + 1):
         kind = history.barrier(history.events[s - 1])
