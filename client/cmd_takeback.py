@@ -32,9 +32,8 @@ def takeback(obj, game, as_name, answer, reason, command_id, as_json):
 
     Without an answer flag, the seat (--as NAME) asks to take back its last command in
     force. Refused at once when another seat's (or the referee's) command followed it
-    (DESK-12.2), or when that command drew, revealed or dealt (DESK-12.3: in Auf Teufel komm
-    raus a coal drawn, the bets revealed, the furnace refilled; in Castle of the Devil any
-    card offered, seen, drawn or shown). Every other seat a person plays then answers with
+    (DESK-12.2), or when that command drew, revealed or dealt (DESK-12.3: each game says which
+    of its records do, docs/house-rules.md). Every other seat a person plays then answers with
     --consent or --refuse (DESK-12.4), or the referee decides with --allow or --deny and a
     --reason (DESK-12.5). Once granted, a `takeback_granted` record voids the command's
     records: they stay in the log, struck through, and the seat plays again (DESK-12.6).

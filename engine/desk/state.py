@@ -114,7 +114,14 @@ class Desk:
             if spell is not None:
                 self.returned.setdefault(event.seat, []).append((spell[0], spell[2], seq))
         elif kind in takeback.EVENTS:
-            return takeback.apply(self, seq, event)
+            span = takeback.apply(self, seq, event)
+            if span is not None:  # granted (DESK-12.6): the command's records voided
+                first, last, reason = span
+                for s in range(first, last + 1):
+                    if s not in self.desk_seqs and s not in self.voided:
+                        self.voided[s] = seq
+                self.voids.append(Void(first, last, seq, reason, self.epoch))
+                return True
         elif kind is Adjudicated:
             if self.ended is None:
                 self.ended = (seq, event.reason, event.rule)

@@ -156,40 +156,35 @@ class Request:
                 "state": state, "at": self.at, "reason": self.reason}
 
 
-def apply(desk, seq: int, event) -> bool:
-    """Take takeback record ``seq`` into ``desk`` (:class:`engine.desk.state.Desk`); True for a
-    ``takeback_granted`` (its records are voided: every fold starts again without them)."""
-    from .state import Void
-
+def apply(desk, seq: int, event) -> "tuple[int, int, str] | None":
+    """Take takeback record ``seq`` into ``desk`` (:class:`engine.desk.state.Desk`); for a
+    ``takeback_granted`` the span ``(first, last, reason)`` its records are voided by (the desk
+    voids them: every fold starts again without them), else None.  ValueError for a span
+    that is not before it (a damaged log)."""
     kind = type(event)
     if kind is TakebackAsked:
         desk.takebacks[event.number] = Request(event.number, seq, event.seat, event.first,
                                                event.last)
-        return False
+        return None
     request = desk.takebacks.get(event.number)
     if kind is TakebackAnswered:
         if request is not None:
             request.answers[event.seat] = event.consent
             if not event.consent:
                 request.outcome, request.at = "refused", seq
-        return False
+        return None
     if kind is TakebackRuled:
         if request is not None:
             request.outcome = "granted" if event.allowed else "denied"
             request.at, request.reason = seq, event.reason
-        return False
+        return None
     # TakebackGranted: the command's records voided (a damaged log may not void itself)
     if not 1 <= event.first <= event.last < seq:
         raise ValueError(f"a takeback at record {seq} cannot void records {event.first} to "
                          f"{event.last}")
     if request is not None:
         request.outcome, request.at = "granted", seq
-    newly = [s for s in range(event.first, event.last + 1)
-             if s not in desk.desk_seqs and s not in desk.voided]
-    for s in newly:
-        desk.voided[s] = seq
-    desk.voids.append(Void(event.first, event.last, seq, event.reason, desk.epoch))
-    return True
+    return event.first, event.last, event.reason
 
 
 def lapsed(desk, request: Request, last: int) -> bool:
