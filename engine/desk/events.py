@@ -5,7 +5,7 @@ All of them are public: every seat's stream carries them whole.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 
 from ..codec import tagged
@@ -90,7 +90,7 @@ class SeatReturned:
 from .takeback import EVENTS as TAKEBACK_EVENTS  # noqa: E402 (DESK-12: its own module)
 
 #: the desk's event classes and their tags
-DESK_CLASSES: frozenset[type] = frozenset(
+DESK_CLASSES: frozenset[Any] = frozenset(
     {Corrected, DisputeRaised, RulingGiven, SeatReplaced, Adjudicated, SeatReturned,
      *TAKEBACK_EVENTS})
 DESK_TYPES = frozenset(cls.TYPE for cls in DESK_CLASSES)

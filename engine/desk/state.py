@@ -204,5 +204,10 @@ class Desk:
                    None if data.get("ended") is None else tuple(data["ended"]),
                    {int(s): [tuple(x) for x in r] for s, r in
                     (data.get("returned") or {}).items()},
-                   {r[0]: takeback.Request(*r[:5], dict(r[5]), *r[6:])
-                    for r in data.get("takebacks") or []})
+                   {r[0]: _request(r) for r in data.get("takebacks") or []})
+
+
+def _request(row) -> "takeback.Request":
+    """A :class:`engine.desk.takeback.Request` from its plain tuple (a snapshot's)."""
+    number, asked, seat, first, last, answers, outcome, at, reason = row
+    return takeback.Request(number, asked, seat, first, last, dict(answers), outcome, at, reason)
