@@ -14,20 +14,17 @@ from .options import id_option, json_option
 @click.option("--as", "as_name", metavar="NAME",
               help="The seat asking or answering (with --server, a seat's token stands for "
                    "its seat; the referee's token decides).")
-@click.option("--consent", "answer", flag_value="consent",
-              help="Another seat: consent to the open takeback.")
-@click.option("--refuse", "answer", flag_value="refuse",
+@click.option("--consent", is_flag=True, help="Another seat: consent to the open takeback.")
+@click.option("--refuse", is_flag=True,
               help="Another seat: refuse it (the request is closed).")
-@click.option("--allow", "answer", flag_value="allow",
-              help="The referee: allow it (with --reason).")
-@click.option("--deny", "answer", flag_value="deny",
-              help="The referee: deny it (with --reason).")
+@click.option("--allow", is_flag=True, help="The referee: allow it (with --reason).")
+@click.option("--deny", is_flag=True, help="The referee: deny it (with --reason).")
 @click.option("--reason", metavar="TEXT",
               help="Why the referee allows or denies it (recorded with the event).")
 @id_option
 @json_option
 @click.pass_obj
-def takeback(obj, game, as_name, answer, reason, command_id, as_json):
+def takeback(obj, game, as_name, consent, refuse, allow, deny, reason, command_id, as_json):
     """Take back a seat's last command: ask, answer, or decide (DESK-12).
 
     Without an answer flag, the seat (--as NAME) asks to take back its last command in
@@ -46,6 +43,11 @@ def takeback(obj, game, as_name, answer, reason, command_id, as_json):
       devil takeback k3f9qz --as Cleo --consent      (the last consent grants it)
       devil takeback k3f9qz --allow --reason "a misclick, the table agrees"
     """
+    given = [name for name, on in (("consent", consent), ("refuse", refuse),
+                                   ("allow", allow), ("deny", deny)) if on]
+    if len(given) > 1:
+        raise click.UsageError(f"give one answer, not --{' and --'.join(given)}")
+    answer = given[0] if given else None
     if answer in ("allow", "deny"):
         if not reason:
             raise click.UsageError("the referee's decision needs a --reason (it is recorded)")

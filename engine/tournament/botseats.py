@@ -74,7 +74,8 @@ def notes(state) -> list[str]:
         if left:
             out.append(f"round {round_}, table {table}: a bot played {', '.join(left)} to the "
                        "end (they left): last place's points, no win (TOUR-13.1)")
-        back = getattr(result, "returned", None) or []
+        back = [n for n in getattr(result, "returned", None) or []
+                if n not in forfeits.get((round_, table), ())]  # a forfeit is TOUR-7.3's
         if back:
             out.append(f"round {round_}, table {table}: a bot played {', '.join(back)} for a "
                        "while; given back, the result is theirs (TOUR-13.2)")
