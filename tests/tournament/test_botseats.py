@@ -24,10 +24,13 @@ from .helpers import by_player, fixed, organiser
 from .test_noshow import play
 
 
-def test_a_seat_a_bot_played_to_the_end_and_one_given_back():
+def test_a_seat_a_bot_played_to_the_end_and_one_given_back(tmp_path):
+    from engine.replay import verify_bytes
+    from engine.tournament.bundle import verify, write
+
     d = organiser()
     svc = d.service
-    t = d.create(fixed(list("ABCDEFGH"), rounds=2, game="atkr", options={"physical": True}))
+    t = d.create(fixed(list("ABCDEFGH"), rounds=1, game="atkr", options={"physical": True}))
     d.pair(t, seating=[list("ABCD"), list("EFGH")])
     games = d.state(t).games
 
@@ -56,3 +59,9 @@ def test_a_seat_a_bot_played_to_the_end_and_one_given_back():
     notes = d.standings(t)["notes"]
     assert any("a bot played B to the end" in n and "TOUR-13.1" in n for n in notes)
     assert any("a bot played F for a while" in n and "TOUR-13.2" in n for n in notes)
+    # the stream re-decides the results (TOUR-13.3), and the bundle's check reads the
+    # bot-played seats from each game's log again
+    assert verify_bytes(d.store.log_bytes(t)).ok
+    write(d.store, t, str(tmp_path / "b"))
+    checked = verify(str(tmp_path / "b"))
+    assert checked["ok"], checked["problems"]
