@@ -258,11 +258,12 @@ def ask(desk, seat: int, log, history: History) -> TakebackAsked:
             actor = history.records[at - 1].actor
         other = "the referee" if actor == -1 else names[actor] if 0 <= actor < len(names) \
             else f"seat {actor}"
-        said = f"{who}'s last command (record {mine})" if mine else f"{who} has no command " \
-            "that could be taken back: the last command"
-        raise IllegalCommand("DESK-12.2", f"{said} was followed by {other}'s command at "
-                                          f"record {at}: a takeback never crosses another "
-                                          "seat's command")
+        if mine is None:
+            raise IllegalCommand("DESK-12.1", f"{who} has no command to take back (the last "
+                                              f"command, record {at}, is {other}'s)")
+        raise IllegalCommand("DESK-12.2", f"{who}'s last command (record {mine}) was followed "
+                                          f"by {other}'s command at record {at}: a takeback "
+                                          "never crosses another seat's command")
     for s in range(first, end + 1):
         kind = history.barrier(history.events[s - 1])
         if kind is not None:

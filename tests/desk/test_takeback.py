@@ -41,6 +41,8 @@ def test_a_sealed_bet_taken_back_with_every_seats_consent(tmp_path):
     game = _game(store)
     ok(store, "bet", game, 60, "--as", "Anna")
     ok(store, "bet", game, 40, "--as", "Ben")
+    out = _refused(store, "DESK-12.1", "takeback", game, "--as", "Cleo")
+    assert "Cleo has no command to take back (the last command, record 4, is Ben's)" in out
     asked = json.loads(ok(store, "takeback", game, "--as", "Ben", "--json"))
     assert [(e["seq"], e["type"], e["first"], e["last"]) for e in asked["events"]] == [
         (5, "takeback_asked", 4, 4)]
