@@ -234,7 +234,9 @@ def _audit_ledger(ctx, sources, csv_path, top, chart_path, force, need_finished,
         click.echo(text)
         from .desk import desk_lines
 
-        for line in desk_lines({"voided": voided}):
+        granted = [t for t in (log.desk.summary().get("takebacks", []) if log.desk is not None
+                               else []) if t["state"] == "granted"]  # DESK-12.6's voids
+        for line in desk_lines({"voided": voided, "takebacks": granted}):
             click.echo(f"{line} (left out of this audit)")
     if failed:
         ctx.exit(3)

@@ -20,7 +20,8 @@ def _give(obj, game: str, command: dict, as_name: str | None, command_id, as_jso
     """Submit a desk ``command`` and print what it recorded (or the answer as JSON)."""
     client = obj.client
     game = client.resolve(game)
-    if as_name is None and obj.server and command["type"] == "dispute":
+    if as_name is None and obj.server and command["type"] in ("dispute", "takeback",
+                                                              "takeback_answer"):
         as_name = token_seat(obj, game)
     answer = client.submit(game, command, as_name, command_id)
     print_answer(obj, game, answer, command_id, as_json)
@@ -188,8 +189,10 @@ def disputes(obj, game, show_all, as_name, as_json):
 @click.command()
 @click.argument("game")
 @click.argument("seat", metavar="SEAT")
-@click.option("--bot", "bot", required=True, metavar="KIND",
+@click.option("--bot", "bot", metavar="KIND",
               help="The bot that plays the seat (`devil bots KIND` lists them).")
+@click.option("--back", is_flag=True,
+              help="Instead: give the seat back to its player; the bot stops (DESK-11).")
 @click.option("--reason", required=True, metavar="TEXT",
               help="Why (recorded with the event; shown in the log).")
 @click.option("--as", "as_name", metavar="NAME",
@@ -197,8 +200,9 @@ def disputes(obj, game, show_all, as_name, as_json):
 @id_option
 @json_option
 @click.pass_obj
-def replace(obj, game, seat, bot, reason, as_name, command_id, as_json):
-    """Hand SEAT (a player's name) to a bot from now on (the referee only; DESK-7).
+def replace(obj, game, seat, bot, back, reason, as_name, command_id, as_json):
+    """Hand SEAT (a player's name) to a bot from now on, or give it back (the referee only;
+    DESK-7, DESK-11).
 
     A `seat_replaced` record is appended. From then on, whenever that seat may act, the
     service plays the bot's command as that seat, seeing only that seat's view, until a
@@ -208,11 +212,20 @@ def replace(obj, game, seat, bot, reason, as_name, command_id, as_json):
     game the bot makes the seat's decisions; the referee still reports the draws.
     Refused once the game is over or when the seat is a bot's already.
 
+    With --back instead of --bot the seat is its player's again (a `seat_returned` record):
+    the bot stops, and the player plays on from the seat as the bot left it; refused when no
+    bot plays the seat. A tournament counts such a seat by TOUR-13.
+
     \b
-    Example:
+    Examples:
       devil replace k3f9qz Ben --bot cautious --reason "Ben had to leave"
+      devil replace k3f9qz Ben --back --reason "Ben is back"
     """
-    command = {"type": "replace_seat", "seat": seat, "bot": bot, "reason": reason}
+    if back == (bot is not None):
+        raise click.UsageError("say who plays the seat: --bot KIND (a bot takes it) or --back "
+                               "(its player takes it back)")
+    command = ({"type": "return_seat", "seat": seat, "reason": reason} if back else
+               {"type": "replace_seat", "seat": seat, "bot": bot, "reason": reason})
     if as_name is not None:
         command["player"] = as_name
     _give(obj, game, command, None, command_id, as_json)

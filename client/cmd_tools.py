@@ -89,7 +89,7 @@ def replay(obj, source, as_name, to_seq, step, events_only, html_path, force, as
         view = view_at(log, item.state, viewer, item.record.seq)
         mark = final.mark(item.record.seq) if final is not None else None
         if item.desk is not None:  # the voids and disputes as they stood at this step
-            view.update(item.desk.summary(names))
+            view.update(item.desk.summary(names, item.record.seq))  # a lapsed takeback too
         if as_json:
             out.append({"seq": item.record.seq, "event": to_map(item.event), "view": view,
                         "voided": mark is not None,
@@ -111,7 +111,7 @@ def replay(obj, source, as_name, to_seq, step, events_only, html_path, force, as
                 break
     if as_json:
         emit({"game": log.header.game, "kind": log.header.kind, "as": as_name, "steps": out,
-              **(final.summary(names) if final is not None else {})})
+              **(final.summary(names, len(log.records)) if final is not None else {})})
     if not check.ok:
         raise LogDamaged(check.first_bad_seq, check.reason, source_log.label)
 

@@ -456,7 +456,7 @@ def _standings_text(data: dict) -> None:
 def _marked(row: dict) -> str:
     """``  adjudicated r2  amended r1``: a row's marks (engine.tournament.amend.marks)."""
     return "".join(f"  {key} " + ",".join(f"r{r}" for r in row[key])
-                   for key in ("adjudicated", "amended") if row.get(key))
+                   for key in ("adjudicated", "amended", "bot", "returned") if row.get(key))
 
 
 @tournament.command("standings")

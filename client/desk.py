@@ -12,7 +12,8 @@ import click
 
 #: the desk's event tags (engine.desk.events.DESK_TYPES, without importing the engine)
 DESK_TYPES = frozenset({"corrected", "dispute_raised", "ruling_given", "seat_replaced",
-                        "adjudicated"})
+                        "adjudicated", "seat_returned", "takeback_asked", "takeback_answered",
+                        "takeback_ruled", "takeback_granted"})
 
 
 def _seat(names: list[str], seat: int) -> str:
@@ -37,6 +38,24 @@ def describe_desk(data: dict, names: list[str]) -> str:
                 f"{data['bot']!r} (plays it from now on): {data['reason']}")
     if tag == "adjudicated":
         return f"Referee ends the game at time ({data['rule']}): {data['reason']}"
+    if tag == "seat_returned":
+        return (f"Referee gives {_seat(names, data['seat'])}'s seat back to its player (the "
+                f"bot stops): {data['reason']}")
+    if tag == "takeback_asked":
+        span = (f"#{data['first']}" if data["first"] == data["last"]
+                else f"#{data['first']}-#{data['last']}")
+        return (f"{_seat(names, data['seat'])} asks to take back {span} (takeback "
+                f"{data['number']})")
+    if tag == "takeback_answered":
+        said = "consents to" if data["consent"] else "refuses"
+        return f"{_seat(names, data['seat'])} {said} takeback {data['number']}"
+    if tag == "takeback_ruled":
+        said = "allows" if data["allowed"] else "denies"
+        return f"Referee {said} takeback {data['number']}: {data['reason']}"
+    if tag == "takeback_granted":
+        span = (f"#{data['first']}" if data["first"] == data["last"]
+                else f"#{data['first']}-#{data['last']}")
+        return f"Takeback {data['number']} granted: {span} void ({data['reason']})"
     raise ValueError(f"{tag!r} is not a desk event")  # pragma: no cover
 
 
@@ -68,7 +87,9 @@ def desk_lines(view: dict) -> list[str]:
     for void in view.get("voided") or []:
         span = (f"#{void['from']}" if void["from"] == void["to"]
                 else f"#{void['from']}-#{void['to']}")
-        out.append(f"VOID: {span} by the correction at #{void['by']}: {void['reason']}")
+        what = "takeback" if any(t["state"] == "granted" and t["at"] == void["by"]
+                                 for t in view.get("takebacks") or []) else "correction"
+        out.append(f"VOID: {span} by the {what} at #{void['by']}: {void['reason']}")
     for case in view.get("disputes") or []:
         if case["open"]:
             out.append(f"DISPUTE {case['dispute']} (open): {case['player']} on #{case['seq']}: "
@@ -76,6 +97,12 @@ def desk_lines(view: dict) -> list[str]:
     for seat in view.get("replaced") or []:
         out.append(f"BOT: {seat['player']}'s seat is played by the bot {seat['bot']!r} from "
                    f"#{seat['at']} (DESK-7): {seat['reason']}")
+    for request in view.get("takebacks") or []:
+        if request["state"] == "open":
+            out.append(f"TAKEBACK {request['takeback']} (open, DESK-12): {request['player']} "
+                       f"asks to take back #{request['from']}"
+                       + (f"-#{request['to']}" if request["to"] != request["from"] else "")
+                       + "; consented: " + (", ".join(request["consents"]) or "nobody yet"))
     ended = view.get("adjudicated")
     if ended:
         out.append(f"ENDED AT TIME by the referee at #{ended['seq']} ({ended['rule']}, DESK-8): "

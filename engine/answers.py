@@ -58,7 +58,7 @@ def view_answer(loaded, fold, viewer, damage=None) -> dict:
     rules = loaded.rules
     out = {"game": loaded.header.game, "version": fold.seq, **rules.view(fold.state, viewer)}
     if fold.desk is not None:
-        out.update(fold.desk.summary(rules.seats(fold.state)))
+        out.update(fold.desk.summary(rules.seats(fold.state), fold.seq))
     if damage:
         out["damage"] = damage
     return out

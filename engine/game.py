@@ -35,6 +35,9 @@ from .desk.events import DESK_CLASSES as _DESK_CLASSES
 from .errors import UsageError
 from .games import KINDS, engine_module
 
+#: the seating stage's event tags (engine.entropy.SHARED_EVENTS): a takeback never crosses one
+_SEATING = frozenset({"table_opened", "seat_committed", "seats_revealed"})
+
 #: The viewer who sees everything.
 REFEREE: None = None
 #: The viewer who sees only public facts (a spectator).
@@ -142,6 +145,11 @@ class GameRules:
       "problems"} or None, "phases": {seq: the phase that record belongs to}}``; None when
       the log holds nothing of the kind's yet.  ``None``: the record has the common fields
       only.
+    * ``takeback_barrier(event) -> "draw" | "reveal" | "deal" | None`` (optional): what one
+      of the kind's events does that a takeback may not cross (DESK-12.3, engine.desk.takeback):
+      a draw (chance), a reveal (anything a seat learns that it did not know: a bet shown, a
+      card seen) or a deal; None for an event a takeback may void.  ``None``: the kind allows
+      no takeback.
     * ``duplicate`` (optional): the name of the kind's boolean game option that makes a
       digital game draw by the order its seed gives (a tournament's duplicate round creates
       every table's game with it and with the round's seed, TOUR-11).  ``None``: the kind
@@ -186,6 +194,16 @@ class GameRules:
     record: "Callable[[Any], dict | None] | None" = None
     duplicate: str | None = None
     seed_shared: "Callable[[Any], bool] | None" = None
+    takeback_barrier: "Callable[[Any], str | None] | None" = None
+
+    def barrier(self, event) -> "str | None":
+        """What ``event`` (one of the kind's, or the seating stage's) does that no takeback may
+        cross (DESK-12.3): ``"draw"``, ``"reveal"`` or ``"deal"``, or None.  The kind says it
+        (its ``takeback_barrier`` hook); the seating stage deals (a seat's value mixes into
+        every draw); a kind without the hook allows no takeback (every event is ``"deal"``)."""
+        if self.takeback_barrier is None or getattr(type(event), "TYPE", None) in _SEATING:
+            return "deal"
+        return self.takeback_barrier(event)
 
     def __attrs_post_init__(self):
         # the referee's desk (corrections, disputes, rulings) writes its events into every

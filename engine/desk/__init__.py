@@ -26,7 +26,12 @@ never replay a voided draw.
 * ``adjudicated`` (the referee): the game ends at time, placed by its kind's ``adjudicated``
   hook (DESK-8).
 
-The rules of the desk (DESK-1 to DESK-8) are in docs/house-rules.md.
+* ``seat_returned`` (the referee): the seat is its player's again, the bot stops (DESK-11).
+* ``takeback_asked``, ``takeback_answered``, ``takeback_ruled``, ``takeback_granted``: a
+  seat takes back its last command with the other seats' consent or the referee's leave; the
+  grant voids the command's records (DESK-12, :mod:`engine.desk.takeback`).
+
+The rules of the desk (DESK-1 to DESK-8, DESK-11, DESK-12) are in docs/house-rules.md.
 """
 
 from .events import CORRECTED, DESK_CLASSES, DESK_TYPES, Corrected, DisputeRaised, RulingGiven

@@ -7,6 +7,11 @@
   (the referee; DESK-5)
 * ``{"type": "replace_seat", "seat": NAME, "bot": KIND, "reason": TEXT}`` (the referee;
   DESK-7): a bot plays the seat from now on
+* ``{"type": "return_seat", "seat": NAME, "reason": TEXT}`` (the referee; DESK-11): the seat
+  is its player's again, the bot stops
+* ``{"type": "takeback", "player": NAME}``, ``{"type": "takeback_answer", "consent": BOOL,
+  "player": NAME}``, ``{"type": "takeback_decision", "allowed": BOOL, "reason": TEXT}`` (a
+  seat, another seat, the referee; DESK-12, engine.desk.takeback)
 * ``{"type": "adjudicate", "reason": TEXT, "rule": RULE}`` (the referee; DESK-8: the game
   ends at time, placed by its kind's ``adjudicated`` hook)
 
@@ -79,6 +84,21 @@ class AdjudicateGame:
     player: str | None = None
 
 
-COMMANDS = Registry("desk command", [Correct, Dispute, Ruling, ReplaceSeat, AdjudicateGame])
+@tagged
+class ReturnSeat:
+    """Seat ``seat`` (a player's name), played by a bot since ``replace_seat``, is its
+    player's again, for ``reason`` (the referee only; DESK-11).  ``{"type": "return_seat",
+    "seat": NAME, "reason": TEXT}``."""
+
+    TYPE: ClassVar[str] = "return_seat"
+    seat: str
+    reason: str
+    player: str | None = None
+
+
+from .takeback import COMMANDS as TAKEBACK_COMMANDS  # noqa: E402 (DESK-12: its own module)
+
+COMMANDS = Registry("desk command", [Correct, Dispute, Ruling, ReplaceSeat, AdjudicateGame,
+                                     ReturnSeat, *TAKEBACK_COMMANDS])
 #: the tags of the desk's commands
 COMMAND_TYPES = frozenset(COMMANDS.by_type)

@@ -19,8 +19,9 @@ from typing import Callable
 import attrs
 
 from ..errors import IllegalCommand, NotAllowed, UsageError
-from .commands import AdjudicateGame, Correct, Dispute, ReplaceSeat, Ruling
-from .events import Adjudicated, Corrected, DisputeRaised, RulingGiven, SeatReplaced
+from . import takeback
+from .commands import AdjudicateGame, Correct, Dispute, ReplaceSeat, ReturnSeat, Ruling
+from .events import Adjudicated, Corrected, DisputeRaised, RulingGiven, SeatReplaced, SeatReturned
 from .state import Desk
 
 #: the longest reason or complaint (characters)
@@ -60,6 +61,8 @@ class Log:
     physical: bool
     #: the bot names of the game's kind (engine.bots.bot_names); empty: not checked
     bots: tuple = ()
+    #: the log's records and events (engine.desk.takeback.History), for a takeback (DESK-12)
+    history: "takeback.History | None" = None
 
 
 def clean_text(text, what: str) -> str:
@@ -85,13 +88,16 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
     """The events ``command`` (a :mod:`engine.desk.commands` object) causes, given by
     ``actor`` (REFEREE, a seat index, or ``"console"``: the local CLI, acting as the seat
     ``command.player`` names, else as the referee), on a log described by ``log``."""
-    if isinstance(command, (Correct, Ruling, ReplaceSeat, AdjudicateGame)):
+    if isinstance(command, takeback.COMMANDS):
+        return takeback.decide(desk, command, actor, log, log.history, clean_text)[0]
+    if isinstance(command, (Correct, Ruling, ReplaceSeat, AdjudicateGame, ReturnSeat)):
         named = seat_named(command.player, log.names)
         seat = None if actor is REFEREE else named if actor == "console" else actor
         if seat is not None:
             what = ("correct a game" if isinstance(command, Correct) else "give a ruling"
                     if isinstance(command, Ruling) else "hand a seat to a bot"
-                    if isinstance(command, ReplaceSeat) else "end a game at time")
+                    if isinstance(command, ReplaceSeat) else "give a seat back to its player"
+                    if isinstance(command, ReturnSeat) else "end a game at time")
             raise NotAllowed(f"DESK-1: only the referee may {what}; {log.names[seat]} may "
                              "raise a dispute instead (`devil dispute GAME SEQ TEXT`)")
     if isinstance(command, AdjudicateGame):
@@ -134,6 +140,8 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
         return events
     if isinstance(command, ReplaceSeat):
         return [replace_seat(desk, command, log)]
+    if isinstance(command, ReturnSeat):
+        return [return_seat(desk, command, log)]
     if isinstance(command, Dispute):
         text = clean_text(command.text, "the text of a dispute")
         seat = seat_named(command.player, log.names)
@@ -174,6 +182,22 @@ def replace_seat(desk: Desk, command: ReplaceSeat, log: Log) -> SeatReplaced:
         raise UsageError(f"DESK-7: no bot {command.bot!r} for this game (bots: "
                          f"{', '.join(log.bots)})")
     return SeatReplaced(seat, command.bot, reason)
+
+
+def return_seat(desk: Desk, command: ReturnSeat, log: Log) -> SeatReturned:
+    """The record of a seat given back to its player (DESK-11): refused (IllegalCommand) once
+    the game is over or when no bot plays the seat; UsageError for an unknown seat or an empty
+    reason."""
+    reason = clean_text(command.reason, "the reason of a seat's return")
+    seat = seat_named(command.seat, log.names)
+    assert seat is not None  # a name, checked above
+    if log.over or desk.ended is not None:
+        raise IllegalCommand("DESK-11", "the game is over: no seat is left to give back")
+    if seat not in desk.replaced:
+        raise IllegalCommand("DESK-11", f"{log.names[seat]}'s seat is not played by a bot: "
+                                        "there is nothing to give back (`devil replace GAME "
+                                        "SEAT --bot KIND` hands a seat to one)")
+    return SeatReturned(seat, reason)
 
 
 def check_to(desk: Desk, log: Log, to: int) -> None:
@@ -222,6 +246,15 @@ def command_for(events: list, actor: int, names: list):
             raise ValueError(f"seat_replaced names seat {first.seat}, "
                              "which the game does not have")
         return ReplaceSeat(names[first.seat], first.bot, first.reason), who
+    if type(first) is SeatReturned and len(events) == 1:
+        if not 0 <= first.seat < len(names):
+            raise ValueError(f"seat_returned names seat {first.seat}, "
+                             "which the game does not have")
+        return ReturnSeat(names[first.seat], first.reason), who
+    if type(first) in takeback.EVENTS:
+        asked = takeback.command_for(events, names)
+        if asked is not None:
+            return asked, who
     if type(first) is Adjudicated and len(events) == 1:
         return AdjudicateGame(first.reason, first.rule), who
     if type(first) is DisputeRaised and len(events) == 1:

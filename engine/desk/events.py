@@ -5,7 +5,7 @@ All of them are public: every seat's stream carries them whole.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 
 from ..codec import tagged
@@ -77,10 +77,22 @@ class Adjudicated:
     rule: str
 
 
+@tagged
+class SeatReturned:
+    """The referee returns seat ``seat`` to its player (DESK-11, ``devil replace GAME SEAT
+    --back``): the bot that played it since ``seat_replaced`` stops; ``reason``: why."""
+
+    TYPE: ClassVar[str] = "seat_returned"
+    seat: int
+    reason: str
+
+
+from .takeback import EVENTS as TAKEBACK_EVENTS  # noqa: E402 (DESK-12: its own module)
+
 #: the desk's event classes and their tags
-DESK_CLASSES: frozenset[type[Corrected] | type[DisputeRaised] | type[RulingGiven]
-                        | type[SeatReplaced] | type[Adjudicated]] = frozenset(
-    {Corrected, DisputeRaised, RulingGiven, SeatReplaced, Adjudicated})
+DESK_CLASSES: frozenset[Any] = frozenset(
+    {Corrected, DisputeRaised, RulingGiven, SeatReplaced, Adjudicated, SeatReturned,
+     *TAKEBACK_EVENTS})
 DESK_TYPES = frozenset(cls.TYPE for cls in DESK_CLASSES)
 CORRECTED = Corrected.TYPE
 

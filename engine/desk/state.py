@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import attrs
 
-from .events import Adjudicated, Corrected, DisputeRaised, RulingGiven, SeatReplaced
+from . import takeback
+from .events import (Adjudicated, Corrected, DisputeRaised, RulingGiven, SeatReplaced,
+                     SeatReturned)
 
 
 @attrs.define
@@ -69,7 +71,9 @@ class Desk:
     own records; ``cases``: dispute number -> :class:`Case`; ``epoch``: corrections so far;
     ``replaced``: seat -> ``(bot name, reason, record)`` of each seat a bot plays (DESK-7).
     ``ended``: ``(seq, reason, rule)`` of the ``adjudicated`` record that ended the game at
-    time (DESK-8), or None.
+    time (DESK-8), or None.  ``returned``: seat -> ``[(bot name, from record, to record)]``
+    of each spell a bot played the seat before the referee gave it back (DESK-11).
+    ``takebacks``: request number -> :class:`engine.desk.takeback.Request` (DESK-12).
     """
 
     voids: list = attrs.field(factory=list)
@@ -79,6 +83,8 @@ class Desk:
     epoch: int = 0
     replaced: dict = attrs.field(factory=dict)
     ended: tuple | None = None
+    returned: dict = attrs.field(factory=dict)
+    takebacks: dict = attrs.field(factory=dict)
 
     def apply(self, seq: int, event) -> bool:
         """Take in the desk record ``seq``; True when it is a correction (every fold must then
@@ -103,6 +109,19 @@ class Desk:
                                              event.text)
         elif kind is SeatReplaced:
             self.replaced[event.seat] = (event.bot, event.reason, seq)
+        elif kind is SeatReturned:
+            spell = self.replaced.pop(event.seat, None)
+            if spell is not None:
+                self.returned.setdefault(event.seat, []).append((spell[0], spell[2], seq))
+        elif kind in takeback.EVENTS:
+            span = takeback.apply(self, seq, event)
+            if span is not None:  # granted (DESK-12.6): the command's records voided
+                first, last, reason = span
+                for s in range(first, last + 1):
+                    if s not in self.desk_seqs and s not in self.voided:
+                        self.voided[s] = seq
+                self.voids.append(Void(first, last, seq, reason, self.epoch))
+                return True
         elif kind is Adjudicated:
             if self.ended is None:
                 self.ended = (seq, event.reason, event.rule)
@@ -135,10 +154,12 @@ class Desk:
     def open_cases(self) -> list:
         return [case for case in self.cases.values() if case.open]
 
-    def summary(self, names: list[str] | None = None) -> dict:
+    def summary(self, names: list[str] | None = None, last: int | None = None) -> dict:
         """What every view adds: ``{"voided": [Void.to_json()], "disputes": [Case.to_json()],
-        "adjudicated": {"seq", "reason", "rule"}}`` (the keys present only when the log has
-        such records)."""
+        "replaced": [...], "returned": [{"seat", "player", "bot", "from", "to"}],
+        "takebacks": [Request.to_json()], "adjudicated": {"seq", "reason", "rule"}}`` (the
+        keys present only when the log has such records).  ``last``: the log's last sequence
+        number (an open takeback with a game record after it is shown ``lapsed``)."""
         out: dict = {}
         if self.voids:
             out["voided"] = [void.to_json() for void in self.voids]
@@ -149,6 +170,16 @@ class Desk:
                 {"seat": seat, "player": names[seat] if names and 0 <= seat < len(names)
                  else None, "bot": bot, "reason": reason, "at": at}
                 for seat, (bot, reason, at) in sorted(self.replaced.items())]
+        if self.returned:
+            out["returned"] = [
+                {"seat": seat, "player": names[seat] if names and 0 <= seat < len(names)
+                 else None, "bot": bot, "from": start, "to": end}
+                for seat, spells in sorted(self.returned.items()) for bot, start, end in spells]
+        if self.takebacks:
+            out["takebacks"] = [
+                request.to_json(names, last is not None and request.outcome is None
+                                and takeback.lapsed(self, request, last))
+                for request in self.takebacks.values()]
         if self.ended is not None:
             out["adjudicated"] = {"seq": self.ended[0], "reason": self.ended[1],
                                   "rule": self.ended[2]}
@@ -160,6 +191,8 @@ class Desk:
                 "desk_seqs": set(self.desk_seqs),
                 "cases": [attrs.astuple(c) for c in self.cases.values()], "epoch": self.epoch,
                 "replaced": {s: list(r) for s, r in self.replaced.items()},
+                "returned": {s: [list(x) for x in r] for s, r in self.returned.items()},
+                "takebacks": [attrs.astuple(r, recurse=False) for r in self.takebacks.values()],
                 **({} if self.ended is None else {"ended": tuple(self.ended)})}
 
     @classmethod
@@ -168,4 +201,13 @@ class Desk:
         return cls([Void(*v) for v in data["voids"]], dict(data["voided"]),
                    set(data["desk_seqs"]), {c.number: c for c in cases}, int(data["epoch"]),
                    {int(s): tuple(r) for s, r in (data.get("replaced") or {}).items()},
-                   None if data.get("ended") is None else tuple(data["ended"]))
+                   None if data.get("ended") is None else tuple(data["ended"]),
+                   {int(s): [tuple(x) for x in r] for s, r in
+                    (data.get("returned") or {}).items()},
+                   {r[0]: _request(r) for r in data.get("takebacks") or []})
+
+
+def _request(row) -> "takeback.Request":
+    """A :class:`engine.desk.takeback.Request` from its plain tuple (a snapshot's)."""
+    number, asked, seat, first, last, answers, outcome, at, reason = row
+    return takeback.Request(number, asked, seat, first, last, dict(answers), outcome, at, reason)

@@ -93,7 +93,11 @@ def _desk_check(desk) -> str:
     """The sentence verify says of a log's desk records."""
     parts = []
     if desk.voids:
-        parts.append(f"{len(desk.voids)} correction{'s' if len(desk.voids) != 1 else ''} "
+        taken = sum(1 for r in getattr(desk, "takebacks", {}).values() if r.outcome == "granted")
+        corrections = len(desk.voids) - taken
+        said = [f"{n} {what}{'s' if n != 1 else ''}" for n, what in
+                ((corrections, "correction"), (taken, "takeback")) if n]  # DESK-12.6
+        parts.append(f"{' and '.join(said)} "
                      f"voiding {len(desk.voided)} record{'s' if len(desk.voided) != 1 else ''} ("
                      + "; ".join((f"#{v.first}" if v.first == v.last else f"#{v.first}-#{v.last}")
                                  + f" by #{v.by}" for v in desk.voids) + ")")
@@ -418,6 +422,7 @@ def _refold_desk(rules: GameRules, desk, state, records, start: int, end: int, e
     """A desk command re-decided (engine.desk.decide) from the log as it stood: ``(seq,
     reason)`` of the first record that differs, or None."""
     from ..desk.decide import Log, command_for as desk_command_for, decide as desk_decide
+    from ..desk.takeback import History
 
     batch_records = records[start:end]
     first_seq = batch_records[0].seq
@@ -425,7 +430,8 @@ def _refold_desk(rules: GameRules, desk, state, records, start: int, end: int, e
     try:
         command, who = desk_command_for(events[start:end], batch_records[0].actor, names)
         log = Log(first_seq - 1, 1 + records[0].left, lambda seq: records[seq - 1].left, names,
-                  bool(rules.is_over(state)), bool(rules.physical(state)))
+                  bool(rules.is_over(state)), bool(rules.physical(state)),
+                  history=History(records, events, rules.barrier))  # a takeback's (DESK-12)
         produced = desk_decide(desk, command, who, log)
     except (DevilError, ValueError) as exc:
         return first_seq, f"the referee's desk could not have recorded this: {exc}"

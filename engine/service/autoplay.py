@@ -4,14 +4,16 @@ A ``seat_replaced`` record in a game's log says that a bot plays that seat from 
 rules stay pure: the service plays the bot.  After every command recorded in a game with such
 a seat (the replacement itself included), :func:`then_bots` gives each replaced seat that may
 act its bot's command, as that seat (``actor`` = the seat, through the same command path as a
-person's), until no replaced seat may act (a person must, or the game is over).
+person's), until no replaced seat may act (a person must, or the game is over).  A seat the
+referee gave back (``seat_returned``, DESK-11) is no longer in the desk's ``replaced``: its
+bot stops.
 
-The bot sees only its seat's view: the fold of that seat's redacted stream (as
-:meth:`engine.service.GameService.state` computes it), and chooses among that seat's legal
-commands (engine.bots).  Its choice is drawn from a generator seeded with the game id, the
-log's head sequence number and the seat (:func:`bot_rng`), so the same log gives the same
-choices again.  In a physical game the bot gives only its seat's own decisions; the draws are
-still the referee's to report.
+The bot sees only its seat's view (DESK-11, :func:`bot_view`): the fold of that seat's
+redacted stream (as :meth:`engine.service.GameService.state` computes it), and chooses among
+that seat's legal commands (engine.bots).  Its choice is drawn from a generator seeded with
+the game id, the log's head sequence number and the seat (:func:`bot_rng`), so the same log
+gives the same choices again.  In a physical game the bot gives only its seat's own
+decisions; the draws are still the referee's to report.
 """
 
 from __future__ import annotations
@@ -57,6 +59,14 @@ def due(service, loaded) -> list[tuple[int, list]]:
     return out
 
 
+def bot_view(service, loaded, seat: int):
+    """The state a replaced seat's bot decides from (DESK-11): the fold of that seat's own
+    redacted stream, the very state the seat's token reads (GameService.state(game, seat)),
+    never the referee's."""
+    with service.cache.lock(loaded.game):
+        return service.cache.fold_of(loaded, seat).state
+
+
 def play_steps(service, game: str) -> steps.Steps:
     """Play every replaced seat of ``game`` that may act, one command at a time, until none
     may (at most :data:`MAX_BOT_COMMANDS`)."""
@@ -70,8 +80,7 @@ def play_steps(service, game: str) -> steps.Steps:
             return
         seat, legal = waiting[0]
         name = loaded.desk.replaced[seat][0]
-        with service.cache.lock(game):
-            view = service.cache.fold_of(loaded, seat).state
+        view = bot_view(service, loaded, seat)
         bot = make_bot(loaded.header.kind, name, bot_rng(game, loaded.head.seq, seat))
         command = bot.choose(view, seat, legal)
         try:

@@ -198,16 +198,19 @@ def _decide_desk(loaded, command, actor) -> tuple[Any, list]:
     from ..desk.commands import Dispute
     from ..desk.decide import Log, decide
     from ..desk.state import Desk
+    from ..desk.takeback import History, Takeback, TakebackAnswer
 
     rules, state = loaded.rules, loaded.state
     names = rules.seats(state)
     records = loaded.records
     log = Log(loaded.head.seq, 1 + records[0].left, lambda seq: records[seq - 1].left,
               names, bool(rules.is_over(state)), bool(rules.physical(state)),
-              _bots(rules) if getattr(command, "TYPE", "") == "replace_seat" else ())
+              _bots(rules) if getattr(command, "TYPE", "") == "replace_seat" else (),
+              History(records, loaded.events, rules.barrier)
+              if isinstance(command, Takeback) else None)
     events = decide(loaded.desk or Desk(), command, actor, log)
     acting = REFEREE
-    if isinstance(command, Dispute):  # recorded as given by the seat itself
+    if isinstance(command, (Dispute, Takeback, TakebackAnswer)):  # recorded as the seat's
         acting = (actor if actor not in (CONSOLE, REFEREE)
                   else names.index(command.player) if actor == CONSOLE else REFEREE)
     return acting, events

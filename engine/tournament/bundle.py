@@ -505,6 +505,13 @@ def verify(path: str) -> dict:
         head_ok = (taken is not None and taken.seq == result.seq
                    and taken.link.hex() == result.link
                    and all(r.seq in after for r in glog.records[result.seq:]))
+        from .botseats import seat_fields  # TOUR-13.3: the bot-played seats, as the log has them
+        seats = seat_fields(glog)
+        if (seats["bots"], seats["returned"]) != (getattr(result, "bots", None),
+                                                  getattr(result, "returned", None)):
+            problems.append(f"{label}: the recorded result names bot-played seats "
+                            f"{result.bots or []} (given back: {result.returned or []}), its log "
+                            f"{seats['bots'] or []} (given back: {seats['returned'] or []})")
         if (list(placed["places"]) != list(result.places)
                 or list(placed["values"]) != list(result.values)
                 or winners != list(result.winners) or not head_ok):

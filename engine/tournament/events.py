@@ -146,6 +146,9 @@ class ResultRecorded:
     share: bool
     scored: bool
     adjudicated: str | None = None
+    #: the seats a bot played to the end (TOUR-13.1) / for a while, given back (TOUR-13.2)
+    bots: list[str] | None = None
+    returned: list[str] | None = None
 
 
 @tagged
@@ -305,6 +308,9 @@ class RecordResult:
     share: bool
     points: list[int] | None = None
     adjudicated: str | None = None
+    #: the seats a bot played to the end, and those given back (TOUR-13; botseats)
+    bots: list[str] | None = None
+    returned: list[str] | None = None
 
 
 @tagged

@@ -220,13 +220,15 @@ def apply(state, event) -> None:
 
 
 def forfeit_points(state, round_: int, number: int, places: list[int], share: bool,
-                   points: list[Fraction], own: list[int] | None) -> list[Fraction]:
+                   points: list[Fraction], own: list[int] | None, also=()) -> list[Fraction]:
     """The points of a table's seats when players at it forfeited to a bot (TOUR-7.3): each
     forfeiting player takes the last place's points (the game's own points: the table's
     lowest); the others are placed among themselves (a seat's place counts the other
     non-forfeiting seats placed before it, ties kept) and score by those places.  ``points``
-    unchanged when nobody at the table forfeited."""
+    unchanged when nobody at the table forfeited.  ``also``: more names counted so, the seats
+    a bot played to the end after the referee handed them over (TOUR-13.1)."""
     gone = [p for p in state.forfeits.get((round_, number), ())]
+    gone += [p for p in also if p not in gone]
     names = state.tables[round_][number - 1].players
     seats = [i for i, name in enumerate(names) if name in gone]
     if not seats:

@@ -244,8 +244,10 @@ class Organiser:
                            self._furnace(tournament, state, round_), game, round_)
             # (an adjudicated game: its kind's adjudicated hook, TOUR-8.3)
             from .adjudicate import placed_of, result_fields
+            from .botseats import seat_fields  # TOUR-13: the seats a bot played
             record = ev.RecordResult(round=round_, table=table, game=game,
-                                     **result_fields(log, placed_of(log, state_end)))
+                                     **result_fields(log, placed_of(log, state_end)),
+                                     **seat_fields(log))
         return {"game": game, "round": round_, "table": table, "created": log.header.created,
                 "record": record}
 

@@ -74,7 +74,10 @@ def standings(state: TournamentState, tournament: str, events: list | None = Non
     from .marks import notes
 
     created = state.created
-    out = {"tournament": tournament, "name": created.name, "notes": notes(state),
+    from .botseats import notes as bot_notes
+
+    out = {"tournament": tournament, "name": created.name,
+           "notes": notes(state) + bot_notes(state),  # TOUR-13: the bot-played seats
            "game": created.game,
            "round": state.round, "closed": state.closed, "rounds": created.rounds,
            "finished": state.finished, "final_table": created.final_table,

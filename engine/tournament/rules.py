@@ -340,14 +340,18 @@ def decide(state: TournamentState, command, chance=None) -> list:
                 state.adjudicated:
             raise IllegalCommand("TOUR-8.2", f"{command.game} was ended at time at the desk: "
                                  "its table takes it through `devil tournament adjudicate`")
+        from . import botseats
+
+        botseats.check(command, list(table.players))
         points = noshow.forfeit_points(state, command.round, command.table, command.places,
-                                       command.share, points, command.points)
+                                       command.share, points, command.points,
+                                       also=botseats.gone(command))  # TOUR-13.1
         return [ev.ResultRecorded(
             round=command.round, table=command.table, game=command.game, seq=command.seq,
             link=command.link, places=list(command.places), values=list(command.values),
             winners=list(command.winners), points=[str(p) for p in points],
             measure=command.measure, share=command.share, scored=command.points is not None,
-            adjudicated=command.adjudicated)]
+            adjudicated=command.adjudicated, bots=command.bots, returned=command.returned)]
     if t is ev.Close:
         _open(state)
         round_ = command.round
@@ -443,7 +447,8 @@ def command_for(state: TournamentState, events: list) -> tuple[Any, list]:
             round=first.round, table=first.table, game=first.game, seq=first.seq,
             link=first.link, places=list(first.places), values=list(first.values),
             winners=list(first.winners), measure=first.measure, share=first.share,
-            points=own, adjudicated=first.adjudicated), []
+            points=own, adjudicated=first.adjudicated, bots=first.bots,
+            returned=first.returned), []
     if t is ev.RoundClosed:
         revealed = bool(first.furnace_salt)  # a duplicate round (TOUR-11.3)
         return ev.Close(round=first.round,

@@ -95,7 +95,8 @@ def won(state, round_: int, table: int, name: str, result) -> bool:
     """Whether ``name`` won table ``table`` of round ``round_`` for the wins tiebreak
     (TOUR-3.4): a winner of its ``result``, unless they forfeited there and a bot played their
     seat on (TOUR-7.3: the bot's win is not the player's)."""
-    return name in result.winners and name not in state.forfeits.get((round_, table), ())
+    return name in result.winners and name not in state.forfeits.get((round_, table), ()) \
+        and name not in (getattr(result, "bots", None) or ())  # TOUR-13.1: the bot's win
 
 
 def compute(state) -> list[Totals]:
@@ -152,10 +153,16 @@ def rows(state, measure: str) -> list[dict]:
     """The standings as JSON rows: ``{"rank", "player", "points", "played", "byes",
     "opponents_points", "wins", <measure>, "dropped", "by_round": {round: points}}``, and
     ``"adjudicated"`` / ``"amended"``: [rounds] for a player whose table was ended at time or
-    had its result amended (engine.tournament.amend.marks; absent otherwise)."""
+    had its result amended (engine.tournament.amend.marks; absent otherwise); ``"bot"`` /
+    ``"returned"``: [rounds] a bot played the player's seat to the end or for a while
+    (TOUR-13, engine.tournament.botseats)."""
     from .marks import marks
 
     marked = marks(state)  # "adjudicated" / "amended": [rounds], only where there are any
+    from .botseats import marks as bot_marks
+
+    for name, extra in bot_marks(state).items():  # "bot" / "returned" (TOUR-13)
+        marked.setdefault(name, {}).update(extra)
     out = []
     for rank, t in enumerate(compute(state), 1):
         out.append({"rank": rank, "player": t.player, "points": number(t.points),

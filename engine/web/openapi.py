@@ -128,6 +128,42 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                           "reason": {"type": "string", "minLength": 1,
                                                      "maxLength": 500},
                                           "to": {"type": ["integer", "null"], "minimum": 0}}},
+                # a seat handed back (DESK-11) and takebacks (DESK-12; engine.desk.takeback)
+                "ReturnSeat": {"type": "object", "required": ["type", "seat", "reason"],
+                               "description": "The referee gives `seat`, played by a bot since "
+                                              "`replace_seat`, back to its player: the bot "
+                                              "stops (DESK-11).  Refused for a seat's token "
+                                              "(403).",
+                               "properties": {"type": {"const": "return_seat"},
+                                              "seat": {"type": "string"},
+                                              "reason": {"type": "string", "minLength": 1,
+                                                         "maxLength": 500}}},
+                "Takeback": {"type": "object", "required": ["type"],
+                             "description": "A seat asks to take back its last command "
+                                            "(DESK-12.1); refused across another seat's "
+                                            "command (12.2) or a draw, a reveal or a deal "
+                                            "(12.3).  The seat's token, or the referee's with "
+                                            "?as.",
+                             "properties": {"type": {"const": "takeback"},
+                                            "player": {"type": "string"}}},
+                "TakebackAnswer": {"type": "object", "required": ["type", "consent"],
+                                   "description": "Another seat consents to or refuses the "
+                                                  "open takeback (DESK-12.4); the last consent "
+                                                  "grants it (`takeback_granted` voids the "
+                                                  "command's records).",
+                                   "properties": {"type": {"const": "takeback_answer"},
+                                                  "consent": {"type": "boolean"},
+                                                  "player": {"type": "string"}}},
+                "TakebackDecision": {"type": "object",
+                                     "required": ["type", "allowed", "reason"],
+                                     "description": "The referee allows or denies the open "
+                                                    "takeback (DESK-12.5).  Refused for a "
+                                                    "seat's token (403).",
+                                     "properties": {"type": {"const": "takeback_decision"},
+                                                    "allowed": {"type": "boolean"},
+                                                    "reason": {"type": "string",
+                                                               "minLength": 1,
+                                                               "maxLength": 500}}},
                 "Voided": {"type": "object", "description": "On an event a correction voided "
                            "(it stays in the log, no longer in force).", "properties": {
                                "by": {"type": "integer"}, "reason": {"type": "string"}}},
@@ -211,9 +247,11 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                       "description": "Close the stream after this many "
                                                      "seconds."}])},
             "/games/{game}/commands": {"post": _op(
-                "Submit a command (a game's, or the referee's desk's: correct, dispute, ruling)",
-                "a seat (as itself; a dispute), or the referee (for anyone, chance reports in a "
-                "physical game, corrections and rulings); not spectators",
+                "Submit a command (a game's, or the referee's desk's: correct, dispute, ruling, "
+                "return_seat, takeback, takeback_answer, takeback_decision)",
+                "a seat (as itself; a dispute, a takeback and its answers), or the referee (for "
+                "anyone, chance reports in a physical game, corrections, rulings, seats handed "
+                "back, takeback decisions); not spectators",
                 {"201": _json(_ref("Submitted"), "Recorded."),
                  "200": _json(_ref("Submitted"), "A retry: the command id was already applied; "
                               "nothing new was recorded."),
@@ -227,7 +265,9 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                              "first answer and appends nothing."}],
                 body={"required": True, "content": {"application/json": {
                     "schema": {"anyOf": [_ref("Command"), _ref("Correct"), _ref("Dispute"),
-                                         _ref("Ruling")]}}}})},
+                                         _ref("Ruling"), _ref("ReturnSeat"), _ref("Takeback"),
+                                         _ref("TakebackAnswer"),
+                                         _ref("TakebackDecision")]}}}})},
             "/games/{game}/referees": {"post": _op(
                 "Issue a named referee token: a referee who reports a physical game's draws "
                 "under their own name (each draw it submits records it as `reporter`; a body "

@@ -66,6 +66,13 @@ def record(log) -> dict | None:
     return build(log)
 
 
+def takeback_barrier(event) -> str | None:
+    """What ``event`` does that no takeback crosses (DESK-12.3;
+    :func:`engine.games.atkr.takeback.barrier`)."""
+    from .takeback import barrier
+    return barrier(event)
+
+
 RULES = GameRules(
     kind="atkr",
     title="Auf Teufel komm raus",
@@ -98,6 +105,7 @@ RULES = GameRules(
     duplicate="duplicate",
     seed_shared=lambda state: bool(getattr(state, "duplicate", False)),
     notes=lambda state: notes(state),
+    takeback_barrier=takeback_barrier,
 )
 
 

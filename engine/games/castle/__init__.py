@@ -107,6 +107,13 @@ def chance(log):
     return walk(log)
 
 
+def takeback_barrier(event) -> str | None:
+    """What ``event`` does that no takeback crosses (DESK-12.3;
+    :func:`engine.games.castle.takeback.barrier`)."""
+    from .takeback import barrier
+    return barrier(event)
+
+
 RULES = GameRules(
     kind="castle", title="Castle of the Devil", events=EVENTS, commands=COMMANDS,
     setup=setup, initial=initial, evolve=evolve, decide=decide, view=view, redact=redact,
@@ -115,6 +122,7 @@ RULES = GameRules(
     command_for=command_for, summary=summary,
     commitment=lambda state: state.commitment, seed_chosen=lambda state: state.seed_chosen,
     revealed=revealed, bots=bots, audit=None, notes=notes, record=record, chance=chance,
+    takeback_barrier=takeback_barrier,
 )
 
 
