@@ -56,7 +56,7 @@ LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify"
         "sit": "client.cmd_seating:sit",
         "correct": "client.cmd_desk:correct", "dispute": "client.cmd_desk:dispute",
         "ruling": "client.cmd_desk:ruling", "disputes": "client.cmd_desk:disputes",
-        "replace": "client.cmd_desk:replace",
+        "replace": "client.cmd_desk:replace", "amend": "client.cmd_amend:amend",
         "tournament": "client.cmd_tournament:tournament"}
 
 

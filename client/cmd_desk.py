@@ -16,16 +16,19 @@ from .output import emit, renderer_for
 from .submit import print_answer
 
 
-def _give(obj, game: str, command: dict, as_name: str | None, command_id, as_json: bool):
-    """Submit a desk ``command`` and print what it recorded (or the answer as JSON)."""
+def _give(obj, game: str, command: dict, as_name: str | None, command_id, as_json: bool
+          ) -> dict:
+    """Submit a desk ``command`` and print what it recorded (or the answer as JSON); the
+    answer."""
     client = obj.client
     game = client.resolve(game)
     if as_name is None and obj.server and command["type"] == "dispute":
         as_name = token_seat(obj, game)
     answer = client.submit(game, command, as_name, command_id)
     print_answer(obj, game, answer, command_id, as_json)
-    if command["type"] in ("correct", "ruling"):
+    if command["type"] in ("correct", "ruling", "amend"):
         _warn_attached(obj, game, answer)
+    return answer
 
 
 def _warn_attached(obj, game: str, answer: dict) -> None:

@@ -142,6 +142,14 @@ class GameRules:
       "problems"} or None, "phases": {seq: the phase that record belongs to}}``; None when
       the log holds nothing of the kind's yet.  ``None``: the record has the common fields
       only.
+    * ``amend(state, command, fields) -> command`` (optional; DESK-9, ``devil amend``): the
+      command that replaces ``command`` (a command the log records, rebuilt by
+      ``command_for``; ``state``: the referee's fold before it) when the referee amends the
+      ``fields`` given (a map of field -> value, e.g. ``{"coal": 50}``).  The kind says which
+      fields of which commands may be amended (never the seat that gave it) and raises
+      :class:`engine.errors.IllegalCommand` (a ``DESK-9.n`` rule id, or its own) for any
+      other; the replacement is then decided like any command.  ``None``: nothing of the
+      kind's records may be amended.
     * ``duplicate`` (optional): the name of the kind's boolean game option that makes a
       digital game draw by the order its seed gives (a tournament's duplicate round creates
       every table's game with it and with the round's seed, TOUR-11).  ``None``: the kind
@@ -180,6 +188,7 @@ class GameRules:
     legal_choices: "Callable[[Any, int], Any] | None" = None
     record: "Callable[[Any], dict | None] | None" = None
     duplicate: str | None = None
+    amend: "Callable[[Any, Any, dict], Any] | None" = None
 
     def __attrs_post_init__(self):
         # the referee's desk (corrections, disputes, rulings) writes its events into every

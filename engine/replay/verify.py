@@ -16,7 +16,7 @@ import attrs
 from .. import entropy
 from ..chance import SeededChance, commitment as commitment_of
 from ..desk.chance import continued
-from ..desk.events import DESK_CLASSES
+from ..desk.events import DESK_CLASSES, Amended
 from ..desk.state import Desk
 from ..errors import DevilError, LogDamaged, UsageError
 from ..fold import Fold, Unfoldable
@@ -92,11 +92,18 @@ class Verification:
 def _desk_check(desk) -> str:
     """The sentence verify says of a log's desk records."""
     parts = []
-    if desk.voids:
-        parts.append(f"{len(desk.voids)} correction{'s' if len(desk.voids) != 1 else ''} "
-                     f"voiding {len(desk.voided)} record{'s' if len(desk.voided) != 1 else ''} ("
+    corrections = [v for v in desk.voids if not v.amended]
+    if desk.amends:  # DESK-9
+        parts.append(f"{len(desk.amends)} amendment{'s' if len(desk.amends) != 1 else ''} ("
+                     + "; ".join(f"#{a.seq} by #{a.by}: {len(a.reapplied)} re-applied, "
+                                 f"{len(a.voided)} no longer fit" for a in desk.amends) + ")")
+    if corrections:
+        voided = sum(1 for by in desk.voided.values()
+                     if any(v.by == by for v in corrections))
+        parts.append(f"{len(corrections)} correction{'s' if len(corrections) != 1 else ''} "
+                     f"voiding {voided} record{'s' if voided != 1 else ''} ("
                      + "; ".join((f"#{v.first}" if v.first == v.last else f"#{v.first}-#{v.last}")
-                                 + f" by #{v.by}" for v in desk.voids) + ")")
+                                 + f" by #{v.by}" for v in corrections) + ")")
     if desk.cases:
         open_ = len(desk.open_cases())
         parts.append(f"{len(desk.cases)} dispute{'s' if len(desk.cases) != 1 else ''}"
@@ -291,6 +298,13 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
                 return first_seq, "a seating event is a command of its own"
             fold.advance(batch_events, before)
             continue
+        if type(batch_events[0]) is Amended:  # DESK-9: the amendment and what it re-applied
+            bad = _refold_amend(rules, fold, records, start, end, events, physical, committed,
+                                revealed)
+            if bad is not None:
+                return bad
+            fold.advance(batch_events, before)
+            continue
         at_desk = [type(e) in DESK_CLASSES for e in batch_events]
         if any(at_desk):
             if number < 0 or not all(at_desk):  # before the game's setup
@@ -396,7 +410,7 @@ def _refold_desk(rules: GameRules, desk, state, records, start: int, end: int, e
     try:
         command, who = desk_command_for(events[start:end], batch_records[0].actor, names)
         log = Log(first_seq - 1, 1 + records[0].left, lambda seq: records[seq - 1].left, names,
-                  bool(rules.is_over(state)), bool(rules.physical(state)))
+                  bool(rules.is_over(state)), bool(rules.physical(state)), legacy=True)
         produced = desk_decide(desk, command, who, log)
     except (DevilError, ValueError) as exc:
         return first_seq, f"the referee's desk could not have recorded this: {exc}"
@@ -407,6 +421,37 @@ def _refold_desk(rules: GameRules, desk, state, records, start: int, end: int, e
     if mismatch is not None:
         seq, recorded, expected = mismatch
         return seq, f"the log records {recorded}, but the referee's desk gives {expected} here"
+    return None
+
+
+def _refold_amend(rules: GameRules, fold, records, start: int, end: int, events, physical,
+                  committed, revealed):
+    """An amendment (DESK-9) re-decided from the log before it (engine.desk.amend): the
+    replacement and every re-applied command must be exactly the recorded events.  ``(seq,
+    reason)`` of the first record that differs, or None."""
+    from ..desk.amend import command_for as amend_command_for
+    from ..desk.decide import Log, decide as desk_decide
+
+    batch_records = records[start:end]
+    first_seq = batch_records[0].seq
+    if batch_records[0].actor != REFEREE_ACTOR:
+        return first_seq, "an amendment is the referee's (DESK-1), not a seat's"
+    state = fold.state
+    names = rules.seats(state)
+    chance = None if physical else ScriptedChance([], committed, revealed)
+    try:
+        command = amend_command_for(events[start:end])
+        log = Log(first_seq - 1, 1 + records[0].left, lambda seq: records[seq - 1].left, names,
+                  bool(rules.is_over(state)), bool(rules.physical(state)), legacy=True)
+        produced = desk_decide(fold.desk or Desk(), command, REFEREE, log,
+                               (rules, records[:start], events[:start], chance))
+    except (DevilError, ValueError) as exc:
+        return first_seq, f"the referee's desk could not have recorded this amendment: {exc}"
+    mismatch = _compare(rules.events.to_map, produced, batch_records, rules.events.from_map)
+    if mismatch is not None:
+        seq, recorded, expected = mismatch
+        return seq, (f"the log records {recorded}, but the amendment re-decided gives "
+                     f"{expected} here")
     return None
 
 

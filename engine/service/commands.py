@@ -134,7 +134,8 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
             if seated:
                 if not loaded.state.waiting:
                     records = records + ((yield from seating.open_table(service, loaded)) or [])
-            elif not at_desk and loaded.rules.is_over(loaded.state):
+            elif (not at_desk or getattr(command, "TYPE", "") == "amend") \
+                    and loaded.rules.is_over(loaded.state):
                 records = records + (yield from seating.reveal_seats(service, loaded))
             receipt = yield from service.signing.command(loaded, records, service.seal_steps)
             return Submitted(game, records, loaded.appended(len(records)), receipt=receipt,
@@ -148,7 +149,7 @@ def _decide(service, loaded, command, actor, at_desk: bool) -> tuple:
     or ``("seating", outcome)`` (:func:`engine.service.seating.decide_seating`).  Raises
     IllegalCommand, NotAllowed."""
     if at_desk:
-        return ("game", *_decide_desk(loaded, command, actor))
+        return ("game", *_decide_desk(loaded, command, actor, service.store))
     if type(loaded.state) is Seating or type(command) is SeatEntropy:
         return ("seating", seating.decide_seating(service, loaded, command, actor))
     return ("game", *_decide_game(service.store, loaded, command, actor))
@@ -193,9 +194,10 @@ def _decide_game(store, loaded, command, actor) -> tuple[Any, list]:
     return acting, rules.decide(state, command, chance)
 
 
-def _decide_desk(loaded, command, actor) -> tuple[Any, list]:
-    """``(acting, events)`` of a desk command (engine.desk.decide: DESK-1 to 5, 7)."""
-    from ..desk.commands import Dispute
+def _decide_desk(loaded, command, actor, store=None) -> tuple[Any, list]:
+    """``(acting, events)`` of a desk command (engine.desk.decide: DESK-1 to 10; an
+    amendment, DESK-9, is given the whole log and the game's chance)."""
+    from ..desk.commands import Amend, Dispute
     from ..desk.decide import Log, decide
     from ..desk.state import Desk
 
@@ -205,7 +207,11 @@ def _decide_desk(loaded, command, actor) -> tuple[Any, list]:
     log = Log(loaded.head.seq, 1 + records[0].left, lambda seq: records[seq - 1].left,
               names, bool(rules.is_over(state)), bool(rules.physical(state)),
               _bots(rules) if getattr(command, "TYPE", "") == "replace_seat" else ())
-    events = decide(loaded.desk or Desk(), command, actor, log)
+    history = None
+    if isinstance(command, Amend):
+        chance = None if rules.physical(state) or store is None else LazyChance(store, loaded)
+        history = (rules, records, loaded.events, chance)
+    events = decide(loaded.desk or Desk(), command, actor, log, history)
     acting = REFEREE
     if isinstance(command, Dispute):  # recorded as given by the seat itself
         acting = (actor if actor not in (CONSOLE, REFEREE)
