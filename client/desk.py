@@ -50,7 +50,7 @@ def amended_sentence(data: dict) -> str:
     """One sentence for an ``amended`` record (DESK-9): what was amended, why, and which later
     commands were re-applied and which voided."""
     fields = ", ".join(f"{k}={v}" for k, v in data["command"].items()
-                       if k not in ("type", "player"))
+                       if k not in ("type", "player")) or "(what it says is hidden)"
     answers = f", answering dispute {data['dispute']}" if data.get("dispute") is not None else ""
     again = ", ".join(f"#{of} as #{at}" for of, at in data["reapplied"]) or "none"
     void = ", ".join(f"#{of}" for of, _seat in data["voided"])

@@ -31,7 +31,7 @@ from typing import Any, Callable, Protocol
 import attrs
 
 from .codec import Registry
-from .desk.events import DESK_CLASSES as _DESK_CLASSES
+from .desk.events import DESK_CLASSES as _DESK_CLASSES, Amended as _Amended
 from .errors import UsageError
 from .games import KINDS, engine_module
 
@@ -201,12 +201,19 @@ class GameRules:
         """**The one visibility rule**: ``event`` as ``viewer`` may see it, or None when the
         viewer sees nothing of it.  The referee sees every event whole; the referee's desk's
         records (engine.desk) and the seating stage's (engine.entropy) are public, whole, for
-        every viewer; any other event is the kind's ``redact(event, viewer)`` (a seat's or the
+        every viewer (an amendment's replacement reduced to its type and player for everyone but
+        its seat: engine.desk.amend.shown_to); any other event is the kind's ``redact(event, viewer)`` (a seat's or the
         public's redacted form: a face-down trade without its items, a sealed bet without its
         amount).  Every stream, view, page, answer and bundle goes through this (each kind's
         rules say what its seats may see); engine.fold folds what it returns.
         """
-        if viewer is REFEREE or type(event) in _DESK_CLASSES:
+        if viewer is REFEREE:
+            return event
+        if type(event) in _DESK_CLASSES:
+            if type(event) is _Amended:  # its replacement may hold a hidden fact (DESK-9.5)
+                from .desk.amend import shown_to
+
+                return shown_to(event, viewer)
             return event
         return self.redact(event, viewer)
 

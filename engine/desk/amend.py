@@ -243,7 +243,7 @@ def decide_amend(desk, command: Amend, log, rules, records, events, chance) -> l
         at += len(made)
         out.extend(made)
     head = Amended(seq, unit.first - 1, to_map(replacement), reason, desk.epoch + 1,
-                   reapplied, voided, why, command.dispute)
+                   reapplied, voided, why, _seat(rules, before, original), command.dispute)
     return [head, *out]
 
 
@@ -254,3 +254,42 @@ def command_for(events: list) -> Amend:
     head = events[0]
     fields = {k: v for k, v in head.command.items() if k != "type"}
     return Amend(head.about, fields, head.reason, head.dispute)
+
+
+def receipt_note(records, seq: int) -> str | None:
+    """What ``devil verify --receipt`` adds of the receipt's record ``seq`` when an amendment
+    later voided its command (``records``: the log's records, events as tagged maps): it was
+    re-applied as a new record (DESK-9), or no longer fit; None when no amendment touched
+    it."""
+    first = seq
+    while first > 1 and records[first - 2].left:
+        first -= 1
+    for record in records[seq:]:
+        event = record.event
+        if event.get("type") != "amended" or not event.get("to", seq) < first:
+            continue
+        for of, at in event.get("reapplied") or []:
+            if of == first:
+                return (f"record {seq} was voided by the amendment at #{record.seq} and its "
+                        f"command re-applied as #{at} (DESK-9): the receipt stands for the "
+                        "command, now recorded there")
+        for of, _seat in event.get("voided") or []:
+            if of == first:
+                return (f"record {seq} was voided by the amendment at #{record.seq}: its "
+                        "command no longer fits the amended game (DESK-9)")
+    return None
+
+
+def shown_to(event: Amended, viewer) -> Amended:
+    """An ``amended`` record as ``viewer`` (a seat index, or -1 the public) sees it (DESK-9.5):
+    what it amended, why, and which commands it re-applied or voided; of the replacement
+    only its type and player unless it is the viewer's own command (a bet's amount or a
+    face-down card stay hidden, as the kind's own records keep them), and of each refusal
+    only its rule id unless it refused the viewer's own command.  The voids and re-applied
+    records are the same for every viewer, so every fold builds the same voids."""
+    seated = viewer is not None and viewer >= 0
+    why = [text if seated and seat == viewer else text.split(":", 1)[0]
+           for (_of, seat), text in zip(event.voided, event.why)]
+    command = event.command if seated and event.seat == viewer else {
+        k: v for k, v in event.command.items() if k in ("type", "player")}
+    return attrs.evolve(event, command=command, why=why)

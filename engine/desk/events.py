@@ -96,7 +96,9 @@ class Amended:
     at]``, the first record of the original command and the first of its re-applied records
     (the replacement itself begins at the record after this one).  ``voided`` lists ``[of,
     seat]`` of each later command that no longer fits (seat -1: the referee's), ``why`` the
-    refusal of each (a rule id first).  ``dispute``: the dispute it answers (DESK-10.2)."""
+    refusal of each (a rule id first).  ``dispute``: the dispute it answers (DESK-10.2).
+    Every viewer sees it, the replacement and the refusals of other seats' commands reduced
+    (engine.desk.amend.shown_to)."""
 
     TYPE: ClassVar[str] = "amended"
     OMIT_NONE: ClassVar[tuple[str, ...]] = ("dispute",)
@@ -108,6 +110,9 @@ class Amended:
     reapplied: list[list[int]]
     voided: list[list[int]]
     why: list[str]
+    #: the seat whose command was amended (-1: the referee's), who alone sees the
+    #: replacement whole (engine.desk.amend.shown_to, DESK-9.5)
+    seat: int
     dispute: int | None = None
 
 
