@@ -293,3 +293,16 @@ def shown_to(event: Amended, viewer) -> Amended:
     command = event.command if seated and event.seat == viewer else {
         k: v for k, v in event.command.items() if k in ("type", "player")}
     return attrs.evolve(event, command=command, why=why)
+
+
+def left_of(records, events):
+    """``left(seq)``: how many records of its command follow record ``seq`` (DESK-2: a
+    correction returns to the end of a command), counting each command an amendment
+    re-applied as one of its own (:func:`units`)."""
+    if not any(type(event) is Amended for event in events):
+        return lambda seq: records[seq - 1].left
+    ends = {}
+    for unit in units(records, events):
+        for seq in range(unit.first, unit.last + 1):
+            ends[seq] = unit.last - seq
+    return lambda seq: ends.get(seq, records[seq - 1].left)

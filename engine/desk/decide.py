@@ -168,8 +168,10 @@ def decide(desk: Desk, command, actor, log: Log, history=None) -> list:
             raise UnknownRecord("DESK-4", f"there is no record {command.seq} to dispute "
                                           f"(the log has records 1 to {log.last})")
         if command.seq in desk.voided:
+            void = desk.void_of(command.seq)
+            what = "amendment" if void is not None and void.amended else "correction"
             raise IllegalCommand("DESK-4", f"record {command.seq} was already voided by the "
-                                           f"correction at record {desk.voided[command.seq]}")
+                                           f"{what} at record {desk.voided[command.seq]}")
         return [DisputeRaised(len(desk.cases) + 1, command.seq, seat, text)]
     raise UsageError(f"{type(command).__name__} is not a desk command")  # pragma: no cover
 

@@ -402,6 +402,7 @@ def reporters_line(result: Verification) -> str:
 def _refold_desk(rules: GameRules, desk, state, records, start: int, end: int, events):
     """A desk command re-decided (engine.desk.decide) from the log as it stood: ``(seq,
     reason)`` of the first record that differs, or None."""
+    from ..desk.amend import left_of
     from ..desk.decide import Log, command_for as desk_command_for, decide as desk_decide
 
     batch_records = records[start:end]
@@ -409,8 +410,8 @@ def _refold_desk(rules: GameRules, desk, state, records, start: int, end: int, e
     names = rules.seats(state)
     try:
         command, who = desk_command_for(events[start:end], batch_records[0].actor, names)
-        log = Log(first_seq - 1, 1 + records[0].left, lambda seq: records[seq - 1].left, names,
-                  bool(rules.is_over(state)), bool(rules.physical(state)), legacy=True)
+        log = Log(first_seq - 1, 1 + records[0].left, left_of(records[:start], events[:start]),
+                  names, bool(rules.is_over(state)), bool(rules.physical(state)), legacy=True)
         produced = desk_decide(desk, command, who, log)
     except (DevilError, ValueError) as exc:
         return first_seq, f"the referee's desk could not have recorded this: {exc}"

@@ -204,7 +204,9 @@ def _decide_desk(loaded, command, actor, store=None) -> tuple[Any, list]:
     rules, state = loaded.rules, loaded.state
     names = rules.seats(state)
     records = loaded.records
-    log = Log(loaded.head.seq, 1 + records[0].left, lambda seq: records[seq - 1].left,
+    from ..desk.amend import left_of
+
+    log = Log(loaded.head.seq, 1 + records[0].left, left_of(records, loaded.events),
               names, bool(rules.is_over(state)), bool(rules.physical(state)),
               _bots(rules) if getattr(command, "TYPE", "") == "replace_seat" else ())
     history = None
