@@ -2,8 +2,8 @@
 the later commands are re-applied.  Loaded by client.cli when named.
 
 The command names fields, never a game's rules: ``--coal``, ``--amount`` and ``--item`` are
-the fields of atkr's draw and bet and castle's draw, ``--set FIELD=VALUE`` any other; the
-kind's ``amend`` hook says which may change.
+fields the kinds' commands use (a reported coal, a bet, a reported card), ``--set
+FIELD=VALUE`` any other; the kind's ``amend`` hook says which may change.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def _coal(text: str):
 @click.option("--coal", metavar="VALUE",
               help="A physical draw's coal: 10, 20, 25, 50, 75, 100 or devil.")
 @click.option("--amount", type=int, metavar="N", help="A bet's amount (a multiple of 10).")
-@click.option("--item", metavar="CARD", help="A physical Castle draw's card.")
+@click.option("--item", metavar="CARD", help="A reported card (a physical game's draw).")
 @click.option("--reporter", metavar="NAME", help="Who reported the amended draw.")
 @click.option("--set", "sets", multiple=True, metavar="FIELD=VALUE",
               help="Any other field of the recorded command (repeatable), e.g. --set to=Cleo.")

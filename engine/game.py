@@ -201,11 +201,12 @@ class GameRules:
         """**The one visibility rule**: ``event`` as ``viewer`` may see it, or None when the
         viewer sees nothing of it.  The referee sees every event whole; the referee's desk's
         records (engine.desk) and the seating stage's (engine.entropy) are public, whole, for
-        every viewer (an amendment's replacement reduced to its type and player for everyone but
-        its seat: engine.desk.amend.shown_to); any other event is the kind's ``redact(event, viewer)`` (a seat's or the
-        public's redacted form: a face-down trade without its items, a sealed bet without its
-        amount).  Every stream, view, page, answer and bundle goes through this (each kind's
-        rules say what its seats may see); engine.fold folds what it returns.
+        every viewer (an amendment's replacement reduced to its type and player for everyone
+        but its seat: engine.desk.amend.shown_to); any other event is the kind's
+        ``redact(event, viewer)`` (a seat's or the public's redacted form: a face-down trade
+        without its items, a sealed bet without its amount).  Every stream, view, page,
+        answer and bundle goes through this (each kind's rules say what its seats may see);
+        engine.fold folds what it returns.
         """
         if viewer is REFEREE:
             return event

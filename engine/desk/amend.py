@@ -1,7 +1,7 @@
 """Amending one record (DESK-9, issue 24.1): the referee replaces one recorded fact and every
 later command that still fits is re-applied.
 
-``devil amend GAME SEQ --coal 50 --reason TEXT`` is one desk command (:class:`Amend`).  Its
+``devil amend GAME SEQ --coal 50 --reason TEXT`` is one desk command (:class:`AmendRecord`).  Its
 records, all in one command of the log::
 
     amended {about, to, command, reason, epoch, reapplied, voided, why, dispute}
@@ -32,7 +32,7 @@ from typing import Any, Iterator
 import attrs
 
 from ..errors import DevilError, IllegalCommand, UsageError
-from .commands import Amend
+from .commands import AmendRecord
 from .events import DESK_CLASSES, Amended
 
 #: the shared seating stage's event tags (engine.entropy), which are no game command
@@ -153,26 +153,22 @@ def _decide(rules, state, command, answers: list, chance, physical: bool) -> lis
     return rules.decide(state, command, None if physical else Replayed(answers, chance))
 
 
-def decide_amend(desk, command: Amend, log, rules, records, events, chance) -> list:
+def decide_amend(desk, command: AmendRecord, reason: str, log, rules, records, events,
+                 chance) -> list:
     """The records of amendment ``command`` (DESK-9) on a log: ``log`` is the desk's
     :class:`engine.desk.decide.Log`; ``rules`` the kind's GameRules; ``records``/``events``
     the whole log (records 1 to ``log.last``) and ``chance`` the game's chance (None in a
-    physical game).  Returns ``[Amended, replacement events..., re-applied events...]``.
+    physical game); ``reason``: the amendment's, checked; ``command.seq`` a record of the log
+    (engine.desk.decide checks both).  Returns ``[Amended, replacement events..., re-applied
+    events...]``.
 
-    Raises UsageError (exit 2) for a record the log lacks (UnknownRecord), an empty reason or
-    fields that are not a map; IllegalCommand for what DESK-9 refuses (a desk or setup record,
-    a voided one, a finished digital game, fields the kind does not amend, a replacement the
-    rules refuse)."""
-    from .decide import UnknownRecord, clean_text
-
-    reason = clean_text(command.reason, "the reason of an amendment")
+    Raises UsageError (exit 2) for fields that are not a map; IllegalCommand for what DESK-9
+    refuses (a desk or setup record, a voided one, a finished digital game, fields the kind
+    does not amend, a replacement the rules refuse)."""
     if not isinstance(command.fields, dict) or not command.fields:
         raise UsageError("DESK-9: name what the record should have said (e.g. --coal 50, "
                          "--amount 40, --set FIELD=VALUE)")
     seq = command.seq
-    if not 1 <= seq <= log.last:
-        raise UnknownRecord("DESK-9", f"there is no record {seq} to amend (the log has "
-                                      f"records 1 to {log.last})")
     if log.over and not log.physical:
         raise IllegalCommand("DESK-9.1", "a finished digital game is not amended: its seed is "
                                          "revealed (DESK-3)")
@@ -247,13 +243,13 @@ def decide_amend(desk, command: Amend, log, rules, records, events, chance) -> l
     return [head, *out]
 
 
-def command_for(events: list) -> Amend:
-    """The :class:`Amend` that recorded ``events`` (an amendment's records), for the strict
+def command_for(events: list) -> AmendRecord:
+    """The :class:`AmendRecord` that recorded ``events`` (an amendment's records), for the strict
     refold: the replacement's whole map stands for the fields (unchanged fields change
     nothing)."""
     head = events[0]
     fields = {k: v for k, v in head.command.items() if k != "type"}
-    return Amend(head.about, fields, head.reason, head.dispute)
+    return AmendRecord(head.about, fields, head.reason, head.dispute)
 
 
 def receipt_note(records, seq: int) -> str | None:

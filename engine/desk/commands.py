@@ -87,7 +87,7 @@ class AdjudicateGame:
 
 
 @tagged
-class Amend:
+class AmendRecord:
     """Replace one recorded fact (DESK-9): the game command holding record ``seq`` is given
     again with ``fields`` changed (a map of the kind's command fields, e.g. ``{"coal": 50}``
     or ``{"amount": 40}``; which may change is the kind's ``amend`` hook's), for ``reason``;
@@ -104,6 +104,6 @@ class Amend:
 
 
 COMMANDS = Registry("desk command", [Correct, Dispute, Ruling, ReplaceSeat, AdjudicateGame,
-                                     Amend])
+                                     AmendRecord])
 #: the tags of the desk's commands
 COMMAND_TYPES = frozenset(COMMANDS.by_type)

@@ -19,7 +19,7 @@ from typing import Callable
 import attrs
 
 from ..errors import IllegalCommand, NotAllowed, UsageError
-from .commands import AdjudicateGame, Amend, Correct, Dispute, ReplaceSeat, Ruling
+from .commands import AdjudicateGame, AmendRecord, Correct, Dispute, ReplaceSeat, Ruling
 from .events import Adjudicated, Corrected, DisputeRaised, RulingGiven, SeatReplaced
 from .state import Desk
 
@@ -94,14 +94,14 @@ def decide(desk: Desk, command, actor, log: Log, history=None) -> list:
     ``command.player`` names, else as the referee), on a log described by ``log``.
     ``history``: ``(rules, records, events, chance)`` of the whole log, which an amendment
     (DESK-9, :func:`engine.desk.amend.decide_amend`) re-decides."""
-    if isinstance(command, (Correct, Ruling, ReplaceSeat, AdjudicateGame, Amend)):
+    if isinstance(command, (Correct, Ruling, ReplaceSeat, AdjudicateGame, AmendRecord)):
         named = seat_named(command.player, log.names)
         seat = None if actor is REFEREE else named if actor == "console" else actor
         if seat is not None:
             what = ("correct a game" if isinstance(command, Correct) else "give a ruling"
                     if isinstance(command, Ruling) else "hand a seat to a bot"
                     if isinstance(command, ReplaceSeat) else "amend a record"
-                    if isinstance(command, Amend) else "end a game at time")
+                    if isinstance(command, AmendRecord) else "end a game at time")
             raise NotAllowed(f"DESK-1: only the referee may {what}; {log.names[seat]} may "
                              "raise a dispute instead (`devil dispute GAME SEQ TEXT`)")
     if isinstance(command, AdjudicateGame):
@@ -113,7 +113,7 @@ def decide(desk: Desk, command, actor, log: Log, history=None) -> list:
         if log.over:
             raise IllegalCommand("DESK-8", "the game is finished: there is nothing to adjudicate")
         return [Adjudicated(reason, rule)]
-    if desk.ended is not None and (isinstance(command, (Correct, Amend))
+    if desk.ended is not None and (isinstance(command, (Correct, AmendRecord))
                                    or getattr(command, "to", None) is not None):
         raise IllegalCommand("DESK-8", f"the game was adjudicated at record {desk.ended[0]}: "
                                        "it is over and cannot be corrected")
@@ -122,13 +122,17 @@ def decide(desk: Desk, command, actor, log: Log, history=None) -> list:
         check_cited(desk, command.dispute, "correct")
         check_to(desk, log, command.to)
         return [Corrected(command.to, reason, desk.epoch + 1, command.dispute)]
-    if isinstance(command, Amend):
+    if isinstance(command, AmendRecord):
         from .amend import decide_amend
 
+        reason = clean_text(command.reason, "the reason of an amendment")
+        if not 1 <= command.seq <= log.last:
+            raise UnknownRecord("DESK-9", f"there is no record {command.seq} to amend (the log "
+                                          f"has records 1 to {log.last})")
         check_cited(desk, command.dispute, "amend")
         if history is None:  # pragma: no cover - every caller gives it
             raise UsageError("an amendment needs the game's log")
-        return decide_amend(desk, command, log, *history)
+        return decide_amend(desk, command, reason, log, *history)
     if isinstance(command, Ruling):
         reason = clean_text(command.reason, "the reason of a ruling")
         case = desk.cases.get(command.dispute)

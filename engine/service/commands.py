@@ -197,7 +197,7 @@ def _decide_game(store, loaded, command, actor) -> tuple[Any, list]:
 def _decide_desk(loaded, command, actor, store=None) -> tuple[Any, list]:
     """``(acting, events)`` of a desk command (engine.desk.decide: DESK-1 to 10; an
     amendment, DESK-9, is given the whole log and the game's chance)."""
-    from ..desk.commands import Amend, Dispute
+    from ..desk.commands import AmendRecord, Dispute
     from ..desk.decide import Log, decide
     from ..desk.state import Desk
 
@@ -210,7 +210,7 @@ def _decide_desk(loaded, command, actor, store=None) -> tuple[Any, list]:
               names, bool(rules.is_over(state)), bool(rules.physical(state)),
               _bots(rules) if getattr(command, "TYPE", "") == "replace_seat" else ())
     history = None
-    if isinstance(command, Amend):
+    if isinstance(command, AmendRecord):
         chance = None if rules.physical(state) or store is None else LazyChance(store, loaded)
         history = (rules, records, loaded.events, chance)
     events = decide(loaded.desk or Desk(), command, actor, log, history)
