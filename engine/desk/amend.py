@@ -288,7 +288,7 @@ def shown_to(event: Amended, viewer) -> Amended:
            for (_of, seat), text in zip(event.voided, event.why)]
     command = event.command if seated and event.seat == viewer else {
         k: v for k, v in event.command.items() if k in ("type", "player")}
-    return attrs.evolve(event, command=command, why=why)
+    return attrs.evolve(event, command=command, why=why)  # type: ignore[misc]  # a tagged class is an attrs class
 
 
 def left_of(records, events):
