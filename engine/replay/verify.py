@@ -303,7 +303,7 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
                                 revealed)
             if bad is not None:
                 return bad
-            fold.advance(batch_events, before)
+            _advance_amend(rules, hook, fold, batch_events, first_seq, events, physical, result)
             continue
         at_desk = [type(e) in DESK_CLASSES for e in batch_events]
         if any(at_desk):
@@ -423,6 +423,28 @@ def _refold_desk(rules: GameRules, desk, state, records, start: int, end: int, e
         seq, recorded, expected = mismatch
         return seq, f"the log records {recorded}, but the referee's desk gives {expected} here"
     return None
+
+
+def _advance_amend(rules: GameRules, hook, fold, batch_events, first_seq: int, events, physical,
+                   result: Verification) -> None:
+    """Fold an amendment's records (already re-decided) command by command, noting each
+    re-applied physical draw's reporter as :func:`_refold` does for any other."""
+    head = batch_events[0]
+    fold.advance(batch_events[:1], lambda: events[:first_seq - 1])
+    last = first_seq + len(batch_events) - 1
+    cuts = [first_seq + 1, *(at for _of, at in head.reapplied), last + 1]
+    for a, b in zip(cuts, cuts[1:]):
+        if a >= b:
+            continue
+        piece = list(events[a - 1:b - 1])
+        try:
+            command, _answers = hook(fold.state, piece)
+        except Exception:  # pragma: no cover - re-decided just before
+            command = None
+        done = fold.seq
+        fold.advance(piece, lambda done=done: events[:done])
+        if physical and command is not None and takes_reporter(type(command)):
+            result.reported.append((a, command.reporter))
 
 
 def _refold_amend(rules: GameRules, fold, records, start: int, end: int, events, physical,

@@ -266,3 +266,38 @@ def test_a_receipt_of_a_command_an_amendment_reapplied_says_so(tmp_path, monkeyp
     assert f"receipt: record {last} with link" in out
     assert (f"record {last} was voided by the amendment at #{last + 1} and its command "
             f"re-applied as #{stop} (DESK-9)") in out
+
+
+def test_a_card_reported_wrong_at_a_physical_castle_table_is_amended(tmp_path):
+    from tests.castle_cli.test_cli import FOUR, write_deal
+
+    store = tmp_path / "store"
+    path, deal = write_deal(tmp_path, "four.json", FOUR, top=[])
+    deal["pile_ordered"] = False  # the box's pile: its order is known to nobody (CASTLE-7.1)
+    path.write_text(json.dumps(deal))
+    game = ok(store, "new", "castle", "--deal", path, "--first", "Ann").splitlines()[0]
+    ok(store, "trade", game, "bag-key", "--to", "Cid", "--as", "Ann")  # 4
+    ok(store, "accept", game, "gloves", "--as", "Cid")  # 5: Ann's bag fires (CASTLE-5.1)
+    ok(store, "choose", game, "draw", "--as", "Ann")  # 6: the card drawn is to be reported
+    ok(store, "submit", game, json.dumps({"type": "draw", "item": "key-1"}), "--as", "Ann")  # 7, 8
+    ok(store, "trade", game, "bag-goblet", "--to", "Dora", "--as", "Ben")  # 9
+    ok(store, "accept", game, "dagger", "--as", "Dora")  # 10 ...
+    last = log_json(store, game)[-1]["seq"]
+    out = ok(store, "amend", game, 7, "--item", "goblet-1", "--reason", "the card was goblet-1")
+    # the amended draw (7 and Ben's turn, 8) at last + 2, + 3; Ben's trade (9) and Dora's
+    # accept (10 ...) re-applied after it
+    assert f"re-applied: #9 as #{last + 4}, #10 as #{last + 5}" in out
+    players = json.loads(ok(store, "show", game, "--json"))["players"]
+    hands = {p["name"]: p["items"] for p in players}
+    assert "goblet-1" in hands["Ann"] and "key-1" not in hands["Ann"]
+    assert "dagger" in hands["Ben"] and "bag-goblet" in hands["Dora"]
+    # Ann sees her own card in the amendment; Ben does not (a drawn card is secret)
+    mine = [e for e in log_json(store, game, "--as", "Ann") if e["event"]["type"] == "amended"]
+    his = [e for e in log_json(store, game, "--as", "Ben") if e["event"]["type"] == "amended"]
+    assert mine[0]["event"]["command"]["item"] == "goblet-1"
+    assert his[0]["event"]["command"] == {"type": "draw", "player": "Ann"}
+    # a card that is not in the pile is refused (CASTLE-7.1), nothing recorded
+    refused = devil(store, "amend", game, last + 2, "--item", "gloves", "--reason", "x")
+    assert refused.exit_code == 1 and "DESK-9.3" in refused.output \
+        and "CASTLE-7.1" in refused.output
+    assert verify_path(str(store / f"{game}.devlog")).ok
