@@ -25,8 +25,12 @@ never replay a voided draw.
   it, engine.service.autoplay).
 * ``adjudicated`` (the referee): the game ends at time, placed by its kind's ``adjudicated``
   hook (DESK-8).
+* ``amended`` (the referee): one recorded command replaced and every later one still legal
+  re-applied as new records in the same command, the rest voided and listed (DESK-9,
+  :mod:`engine.desk.amend`); a ruling names its remedy and a correction or amendment may cite
+  the dispute it answers (DESK-10).
 
-The rules of the desk (DESK-1 to DESK-8) are in docs/house-rules.md.
+The rules of the desk (DESK-1 to DESK-10) are in docs/house-rules.md.
 """
 
 from .events import CORRECTED, DESK_CLASSES, DESK_TYPES, Corrected, DisputeRaised, RulingGiven

@@ -9,7 +9,7 @@ it needs to know of the game's records) and returns the events, or raises:
   :class:`UnknownRecord` / :class:`UnknownDispute` (exit 2): a record or dispute the log does
   not have (yet);
 * :class:`engine.errors.IllegalCommand` (exit 1): what the desk's rules refuse (DESK-2 to 5,
-  DESK-8).
+  DESK-8, DESK-9 (engine.desk.amend), DESK-10: remedies and cited disputes).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ import attrs
 
 from ..errors import IllegalCommand, NotAllowed, UsageError
 from .commands import AdjudicateGame, AmendRecord, Correct, Dispute, ReplaceSeat, Ruling
-from .events import Adjudicated, Corrected, DisputeRaised, RulingGiven, SeatReplaced
+from .events import (Adjudicated, Amended, Corrected, DisputeRaised, RulingGiven,
+                     SeatReplaced)
 from .state import Desk
 
 #: the longest reason or complaint (characters)
@@ -288,6 +289,10 @@ def command_for(events: list, actor: int, names: list):
     ``devil verify``; ValueError when no desk command produces these events."""
     first = events[0]
     who = REFEREE if actor == -1 else actor
+    if type(first) is Amended:  # DESK-9: the game records after it are its own
+        from .amend import command_for as amend_command_for
+
+        return amend_command_for(events), who
     if type(first) is Corrected and len(events) == 1:
         return Correct(first.to, first.reason, dispute=first.dispute), who
     if type(first) is RulingGiven and len(events) <= 2:

@@ -64,7 +64,7 @@ def check_command_id(command_id) -> None:
 
 def is_desk_command(command) -> bool:
     """Whether ``command`` (an object or a tagged map) is one of the referee's desk's
-    (engine.desk.commands: correct, dispute, ruling) rather than the game's."""
+    (engine.desk.commands: correct, dispute, ruling, amend, ...) rather than the game's."""
     from ..desk.commands import COMMAND_TYPES
 
     tag = command.get("type") if isinstance(command, dict) else getattr(type(command), "TYPE", None)
@@ -263,9 +263,18 @@ def _check_same_command(loaded, first: int, events: list, command, command_id: s
                                            rules.seats(loaded.state))
         except ValueError:
             original = None
-        same = original is not None and \
-            {**COMMANDS.to_map(original), "player": None} == \
-            {**COMMANDS.to_map(command), "player": None}
+        if type(original) is type(command) and getattr(command, "TYPE", "") == "amend":
+            # an amendment records the whole replacement: the fields given must be in it
+            fields = command.fields if isinstance(command.fields, dict) else {}
+            same = (original.seq, original.reason, original.dispute) == \
+                (command.seq, str(command.reason).strip(), command.dispute) and \
+                all(k in original.fields and (original.fields[k] == v
+                                              or (k == "coal" and v == "devil"))
+                    for k, v in fields.items())
+        else:
+            same = original is not None and \
+                {**COMMANDS.to_map(original), "player": None} == \
+                {**COMMANDS.to_map(command), "player": None}
         if not same:
             raise UsageError(f"command id {command_id!r} was already used for a different "
                              "command; give a new id")

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from engine.bots import make_bot, play_out
-from engine.errors import IllegalCommand
+from engine.errors import IllegalCommand, UsageError
 from engine.replay import verify_bytes, verify_path
 from engine.service import GameService
 from engine.store import MemoryStore
@@ -169,8 +169,14 @@ def test_a_digital_bet_typed_wrong_is_amended_with_its_draws_kept_and_the_seed_r
         assert refused.value.rule == rule and words in refused.value.message
     assert svc.load(game).version == version
 
-    done = svc.submit(game, {"type": "amend", "seq": 3, "fields": {"amount": 40},
-                             "reason": "Anna said 40"})
+    amend = {"type": "amend", "seq": 3, "fields": {"amount": 40}, "reason": "Anna said 40"}
+    done = svc.submit(game, amend, command_id="fix-3")
+    # a retry with the same id answers the same records, appending nothing; another
+    # amendment under that id is refused
+    again = svc.submit(game, amend, command_id="fix-3")
+    assert again.repeated and [r.seq for r in again.records] == [r.seq for r in done.records]
+    with pytest.raises(UsageError):
+        svc.submit(game, {**amend, "fields": {"amount": 50}}, command_id="fix-3")
     head, *made = done.events
     # 8 amended; 9 Anna's 40; Ben's bet (4) again at 10 with the reveal at 11; the draws
     # (6, 7) again at 12, 13 with the very coals they drew
