@@ -103,16 +103,28 @@ class Amendment:
     reapplied: list
     voided: list
     dispute: int | None = None
+    #: the seat whose command was amended (-1: the referee's)
+    seat: int = -1
 
-    def to_json(self, names: list[str] | None = None) -> dict:
+    def to_json(self, names: list[str] | None = None, viewer=None) -> dict:
         """``{"by", "seq", "to", "command", "reason", "dispute", "reapplied": [{"of", "at"}],
-        "voided": [{"of", "seat", "player", "why"}]}``."""
+        "voided": [{"of", "seat", "player", "why"}]}``; for ``viewer`` (a seat, -1 the public;
+        None the referee) the command and the refusals reduced as DESK-9.5 says
+        (engine.desk.amend.shown_to)."""
         def who(seat):
             return names[seat] if names and 0 <= seat < len(names) else None
-        return {"by": self.by, "seq": self.seq, "to": self.to, "command": dict(self.command),
+
+        seated = viewer is not None and viewer >= 0
+        command = dict(self.command)
+        if viewer is not None and not (seated and self.seat == viewer):
+            command = {k: v for k, v in command.items() if k in ("type", "player")}
+
+        def told(seat, why):
+            return why if viewer is None or (seated and seat == viewer) else why.split(":", 1)[0]
+        return {"by": self.by, "seq": self.seq, "to": self.to, "command": command,
                 "reason": self.reason, "dispute": self.dispute,
                 "reapplied": [{"of": of, "at": at} for of, at in self.reapplied],
-                "voided": [{"of": of, "seat": seat, "player": who(seat), "why": why}
+                "voided": [{"of": of, "seat": seat, "player": who(seat), "why": told(seat, why)}
                            for of, seat, why in self.voided]}
 
 
@@ -161,7 +173,7 @@ class Desk:
                     seq, event.about, event.to, dict(event.command), event.reason,
                     [list(p) for p in event.reapplied],
                     [[of, seat, why] for (of, seat), why in zip(event.voided, event.why)],
-                    event.dispute))
+                    event.dispute, event.seat))
             self._cite(seq, event.dispute)
             return True
         if kind is DisputeRaised:
@@ -232,10 +244,11 @@ class Desk:
     def open_cases(self) -> list:
         return [case for case in self.cases.values() if case.open]
 
-    def summary(self, names: list[str] | None = None) -> dict:
+    def summary(self, names: list[str] | None = None, viewer=None) -> dict:
         """What every view adds: ``{"voided": [Void.to_json()], "disputes": [Case.to_json()],
-        "adjudicated": {"seq", "reason", "rule"}}`` (the keys present only when the log has
-        such records)."""
+        "adjudicated": {"seq", "reason", "rule"}, "amended": [Amendment.to_json()]}`` (the
+        keys present only when the log has such records); ``viewer``: whom the amendments are
+        shown to (None: the referee, whole)."""
         out: dict = {}
         if self.voids:
             out["voided"] = [void.to_json() for void in self.voids]
@@ -250,7 +263,7 @@ class Desk:
             out["adjudicated"] = {"seq": self.ended[0], "reason": self.ended[1],
                                   "rule": self.ended[2]}
         if self.amends:
-            out["amended"] = [amend.to_json(names) for amend in self.amends]
+            out["amended"] = [amend.to_json(names, viewer) for amend in self.amends]
         return out
 
     # -- plain data for snapshots (a snapshot may hold data, not classes of its own) ----------
