@@ -57,6 +57,7 @@ LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify"
         "correct": "client.cmd_desk:correct", "dispute": "client.cmd_desk:dispute",
         "ruling": "client.cmd_desk:ruling", "disputes": "client.cmd_desk:disputes",
         "replace": "client.cmd_desk:replace", "takeback": "client.cmd_takeback:takeback",
+        "amend": "client.cmd_amend:amend",
         "tournament": "client.cmd_tournament:tournament"}
 
 

@@ -16,8 +16,10 @@ from .output import emit, renderer_for
 from .submit import print_answer
 
 
-def _give(obj, game: str, command: dict, as_name: str | None, command_id, as_json: bool):
-    """Submit a desk ``command`` and print what it recorded (or the answer as JSON)."""
+def _give(obj, game: str, command: dict, as_name: str | None, command_id, as_json: bool
+          ) -> dict:
+    """Submit a desk ``command`` and print what it recorded (or the answer as JSON); the
+    answer."""
     client = obj.client
     game = client.resolve(game)
     if as_name is None and obj.server and command["type"] in ("dispute", "takeback",
@@ -25,8 +27,9 @@ def _give(obj, game: str, command: dict, as_name: str | None, command_id, as_jso
         as_name = token_seat(obj, game)
     answer = client.submit(game, command, as_name, command_id)
     print_answer(obj, game, answer, command_id, as_json)
-    if command["type"] in ("correct", "ruling"):
+    if command["type"] in ("correct", "ruling", "amend"):
         _warn_attached(obj, game, answer)
+    return answer
 
 
 def _warn_attached(obj, game: str, answer: dict) -> None:
@@ -54,12 +57,14 @@ reason_option = click.option("--reason", required=True, metavar="TEXT",
 @click.option("--to", "to_seq", type=int, required=True, metavar="SEQ",
               help="Return the game to its state just after this record.")
 @reason_option
+@click.option("--dispute", type=int, metavar="N",
+              help="The dispute this correction answers (DESK-10.2).")
 @click.option("--as", "as_name", metavar="NAME",
               help="Who gives it (only the referee may: a player is refused, exit 4).")
 @id_option
 @json_option
 @click.pass_obj
-def correct(obj, game, to_seq, reason, as_name, command_id, as_json):
+def correct(obj, game, to_seq, reason, dispute, as_name, command_id, as_json):
     """Correct a game: return it to its state after record SEQ (the referee only).
 
     A `corrected` event is appended: the game's records after SEQ are voided. They stay in
@@ -74,8 +79,11 @@ def correct(obj, game, to_seq, reason, as_name, command_id, as_json):
     Examples:
       devil log k3f9qz                                   (find the record to go back to)
       devil correct k3f9qz --to 6 --reason "the second coal was a 20, not a 50"
+      devil correct k3f9qz --to 6 --dispute 1 --reason "as Anna said (dispute 1)"
     """
-    command = {"type": "correct", "to": to_seq, "reason": reason}
+    command: dict = {"type": "correct", "to": to_seq, "reason": reason}
+    if dispute is not None:
+        command["dispute"] = dispute
     if as_name is not None:
         command["player"] = as_name
     _give(obj, game, command, None, command_id, as_json)
@@ -111,31 +119,53 @@ def dispute(obj, game, seq, text, as_name, command_id, as_json):
               help="Uphold the dispute, or reject it (one is required).")
 @reason_option
 @click.option("--to", "to_seq", type=int, metavar="SEQ",
-              help="With --uphold: also correct the game back to record SEQ (as `devil "
-                   "correct`), in the same command.")
+              help="With --uphold, the remedy a correction: the game goes back to record SEQ "
+                   "(as `devil correct`), in the same command.")
+@click.option("--amend", "amend_", is_flag=True,
+              help="With --uphold, the remedy an amendment: then `devil amend GAME SEQ ... "
+                   "--dispute DISPUTE` (DESK-10).")
+@click.option("--no-change", "no_change", is_flag=True,
+              help="With --uphold, the remedy nothing: the complaint is right but nothing "
+                   "changes (the reason says why; DESK-10).")
 @click.option("--as", "as_name", metavar="NAME",
               help="Who gives it (only the referee may: a player is refused, exit 4).")
 @id_option
 @json_option
 @click.pass_obj
-def ruling(obj, game, number, upheld, reason, to_seq, as_name, command_id, as_json):
+def ruling(obj, game, number, upheld, reason, to_seq, amend_, no_change, as_name, command_id,
+           as_json):
     """Rule on dispute DISPUTE of a game (the referee only): uphold or reject it.
 
-    The ruling is an event; upheld with --to SEQ it also corrects the game (a `corrected`
-    event follows in the same command). A ruling is final. Rule: DESK-5.
+    The ruling is an event. Upheld, it names its remedy (DESK-10.1): --to SEQ corrects the
+    game (a `corrected` event follows in the same command), --amend says an amendment
+    follows (`devil amend ... --dispute DISPUTE`, which cites it), --no-change that nothing
+    changes, the reason saying why. A ruling is final. Rules: DESK-5, DESK-10.
 
     \b
     Examples:
       devil disputes k3f9qz
       devil ruling k3f9qz 1 --uphold --to 6 --reason "the coal was a 20, as Anna says"
+      devil ruling k3f9qz 1 --uphold --amend --reason "the coal was a 20, as Anna says"
+      devil ruling k3f9qz 3 --uphold --no-change --reason "right, but Ben played on"
       devil ruling k3f9qz 2 --reject --reason "the log shows the bet as placed"
     """
     if upheld is None:
         raise click.UsageError("say how you rule: --uphold or --reject")
     if to_seq is not None and not upheld:
         raise click.UsageError("--to corrects the game: it comes only with --uphold (DESK-5)")
+    remedies = [name for name, given in (("--to", to_seq is not None), ("--amend", amend_),
+                                         ("--no-change", no_change)) if given]
+    if len(remedies) > 1:
+        raise click.UsageError(f"one remedy: {' or '.join(remedies)}, not both (DESK-10.1)")
+    if remedies and not upheld:
+        raise click.UsageError(f"{remedies[0]} is a remedy: it comes only with --uphold "
+                               "(DESK-10.1)")
     command = {"type": "ruling", "dispute": number, "upheld": upheld, "reason": reason,
                "to": to_seq}
+    remedy = "correct" if to_seq is not None else "amend" if amend_ else \
+        "none" if no_change else None
+    if remedy is not None:
+        command["remedy"] = remedy
     if as_name is not None:
         command["player"] = as_name
     _give(obj, game, command, None, command_id, as_json)
@@ -152,8 +182,15 @@ def disputes(obj, game, show_all, as_name, as_json):
     """List a game's open disputes (with --all, the ruled ones too).
 
     One line per dispute: its number, who raised it about which record (and what that record
-    says), when, and the complaint; a ruled one also the ruling. With --json: a list of
-    {dispute, raised, seq, seat, player, text, open, ruling, upheld, reason, to}.
+    says), when, and the complaint; a ruled one also the ruling and, upheld, its remedy (a
+    correction, an amendment (pending until one cites the dispute) or no change) with the
+    records that answer it (DESK-10.3). With --json: a list of {dispute, raised, seq, seat,
+    player, text, open, ruling, upheld, reason, to, remedy, remedy_text, answered}.
+
+    \b
+    Examples:
+      devil disputes k3f9qz
+      devil disputes k3f9qz --all --json
     """
     client = obj.client
     game = client.resolve(game)
@@ -182,8 +219,9 @@ def disputes(obj, game, show_all, as_name, as_json):
         if disputed is not None:
             click.echo(f"  about {entry_line(render, disputed, names)}")
         if not case["open"]:
-            back = f"; game returned to #{case['to']}" if case["to"] is not None else ""
-            click.echo(f"  ruling: {case['reason']}{back}")
+            click.echo(f"  ruling: {case['reason']}")
+            if case.get("remedy_text"):  # DESK-10: what the ruling did about it
+                click.echo(f"  remedy: {case['remedy_text']}")
 
 
 @click.command()

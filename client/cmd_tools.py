@@ -111,7 +111,7 @@ def replay(obj, source, as_name, to_seq, step, events_only, html_path, force, as
                 break
     if as_json:
         emit({"game": log.header.game, "kind": log.header.kind, "as": as_name, "steps": out,
-              **(final.summary(names, len(log.records)) if final is not None else {})})
+              **(final.summary(names, len(log.records), viewer) if final is not None else {})})
     if not check.ok:
         raise LogDamaged(check.first_bad_seq, check.reason, source_log.label)
 

@@ -48,6 +48,7 @@ def receipt_of(text: str, game: str | None) -> dict:
 def check_signed(obj, source, result, receipts, key_text, seal_path) -> None:
     """Add the receipt and seal checks to ``result`` (an engine.replay.Verification), marking
     it failed (first bad record and reason) at the first that does not hold."""
+    from engine.desk.amend import receipt_note
     from engine.log import scan
     from engine.receipts import (BadSignature, check_receipt_in, check_seal_of, check_signature,
                                  parse_key)
@@ -75,6 +76,9 @@ def check_signed(obj, source, result, receipts, key_text, seal_path) -> None:
             result.checks.append(check_receipt_in(records, result.game, receipt)
                                  + ("" if key else "; signature checked by the key it names "
                                     "(give --key to check whose key that is)"))
+            note = receipt_note(records, receipt["seq"])  # an amendment re-applied it (DESK-9)
+            if note is not None:
+                result.checks.append("receipt: " + note)
         if seal is not None or key is not None:
             if seal is not None:
                 check_signature(seal, "seal", key)

@@ -49,7 +49,7 @@ def submit_command(obj: Context, game: str, command: dict, as_name: str | None, 
     engine's errors (IllegalCommand, NotAllowed, ...) pass through."""
     if as_name is None and "player" not in command:
         as_name = token_seat(obj, obj.client.resolve(game))
-        if as_name is None and command.get("type") in ("correct", "ruling"):
+        if as_name is None and command.get("type") in ("correct", "ruling", "amend"):
             pass  # the referee's desk: given by the referee, for no player (client.cmd_desk)
         elif as_name is None:
             raise click.UsageError("--as NAME is required (with --server, a seat's token "

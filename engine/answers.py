@@ -24,7 +24,9 @@ from .log import iso_time
 
 def event_entry(record, shown, viewer, created: int, to_map, desk=None) -> dict:
     """One event of ``viewer``'s stream: ``{"seq", "actor", "cmd", "time", "event"}`` and, for a
-    record a correction voided, ``"voided": {"by", "reason"}``.
+    record a correction voided, ``"voided": {"by", "reason"}`` (``"reapplied_as": SEQ`` too
+    when an amendment re-applied it); for the first record of a command an amendment
+    re-applied, ``"reapplied": {"of", "by"}`` (DESK-9).
 
     ``shown``: the event as the viewer sees it (GameRules.visible); ``created``: the header's
     time (ms); ``to_map``: the kind's event encoder; ``desk``: engine.desk.state.Desk or None.
@@ -39,6 +41,10 @@ def event_entry(record, shown, viewer, created: int, to_map, desk=None) -> dict:
         mark = desk.mark(record.seq)
         if mark is not None:
             entry["voided"] = mark
+        if desk.amends:  # DESK-9: the first record of a command an amendment re-applied
+            again = desk.reapplied_of(record.seq)
+            if again is not None:
+                entry["reapplied"] = again
     return entry
 
 

@@ -124,6 +124,7 @@ class Fold:
             if type(event) in DESK_CLASSES:
                 if self.desk is None:
                     self.desk = Desk()
+                event = visible(event, viewer)  # whole, but an amendment's hidden parts
                 try:
                     corrected = self.desk.apply(seq, event)
                 except ValueError as exc:

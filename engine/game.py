@@ -31,7 +31,7 @@ from typing import Any, Callable, Protocol
 import attrs
 
 from .codec import Registry
-from .desk.events import DESK_CLASSES as _DESK_CLASSES
+from .desk.events import DESK_CLASSES as _DESK_CLASSES, Amended as _Amended
 from .errors import UsageError
 from .games import KINDS, engine_module
 
@@ -150,6 +150,14 @@ class GameRules:
       a draw (chance), a reveal (anything a seat learns that it did not know: a bet shown, a
       card seen) or a deal; None for an event a takeback may void.  ``None``: the kind allows
       no takeback.
+    * ``amend(state, command, fields) -> command`` (optional; DESK-9, ``devil amend``): the
+      command that replaces ``command`` (a command the log records, rebuilt by
+      ``command_for``; ``state``: the referee's fold before it) when the referee amends the
+      ``fields`` given (a map of field -> value, e.g. ``{"coal": 50}``).  The kind says which
+      fields of which commands may be amended (never the seat that gave it) and raises
+      :class:`engine.errors.IllegalCommand` (a ``DESK-9.n`` rule id, or its own) for any
+      other; the replacement is then decided like any command.  ``None``: nothing of the
+      kind's records may be amended.
     * ``duplicate`` (optional): the name of the kind's boolean game option that makes a
       digital game draw by the order its seed gives (a tournament's duplicate round creates
       every table's game with it and with the round's seed, TOUR-11).  ``None``: the kind
@@ -194,6 +202,7 @@ class GameRules:
     record: "Callable[[Any], dict | None] | None" = None
     duplicate: str | None = None
     seed_shared: "Callable[[Any], bool] | None" = None
+    amend: "Callable[[Any, Any, dict], Any] | None" = None
     takeback_barrier: "Callable[[Any], str | None] | None" = None
 
     def barrier(self, event) -> "str | None":
@@ -216,12 +225,20 @@ class GameRules:
         """**The one visibility rule**: ``event`` as ``viewer`` may see it, or None when the
         viewer sees nothing of it.  The referee sees every event whole; the referee's desk's
         records (engine.desk) and the seating stage's (engine.entropy) are public, whole, for
-        every viewer; any other event is the kind's ``redact(event, viewer)`` (a seat's or the
-        public's redacted form: a face-down trade without its items, a sealed bet without its
-        amount).  Every stream, view, page, answer and bundle goes through this (each kind's
-        rules say what its seats may see); engine.fold folds what it returns.
+        every viewer (an amendment's replacement reduced to its type and player for everyone
+        but its seat: engine.desk.amend.shown_to); any other event is the kind's
+        ``redact(event, viewer)`` (a seat's or the public's redacted form: a face-down trade
+        without its items, a sealed bet without its amount).  Every stream, view, page,
+        answer and bundle goes through this (each kind's rules say what its seats may see);
+        engine.fold folds what it returns.
         """
-        if viewer is REFEREE or type(event) in _DESK_CLASSES:
+        if viewer is REFEREE:
+            return event
+        if type(event) in _DESK_CLASSES:
+            if type(event) is _Amended:  # its replacement may hold a hidden fact (DESK-9.5)
+                from .desk.amend import shown_to
+
+                return shown_to(event, viewer)
             return event
         return self.redact(event, viewer)
 

@@ -25,13 +25,17 @@ never replay a voided draw.
   it, engine.service.autoplay).
 * ``adjudicated`` (the referee): the game ends at time, placed by its kind's ``adjudicated``
   hook (DESK-8).
+* ``amended`` (the referee): one recorded command replaced and every later one still legal
+  re-applied as new records in the same command, the rest voided and listed (DESK-9,
+  :mod:`engine.desk.amend`); a ruling names its remedy and a correction or amendment may cite
+  the dispute it answers (DESK-10).
 
 * ``seat_returned`` (the referee): the seat is its player's again, the bot stops (DESK-11).
 * ``takeback_asked``, ``takeback_answered``, ``takeback_ruled``, ``takeback_granted``: a
   seat takes back its last command with the other seats' consent or the referee's leave; the
   grant voids the command's records (DESK-12, :mod:`engine.desk.takeback`).
 
-The rules of the desk (DESK-1 to DESK-8, DESK-11, DESK-12) are in docs/house-rules.md.
+The rules of the desk (DESK-1 to DESK-12) are in docs/house-rules.md.
 """
 
 from .events import CORRECTED, DESK_CLASSES, DESK_TYPES, Corrected, DisputeRaised, RulingGiven

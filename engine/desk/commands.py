@@ -1,10 +1,11 @@
 """The desk's commands, as tagged maps like every game command (``devil submit``, ``POST
 /games/{id}/commands``):
 
-* ``{"type": "correct", "to": SEQ, "reason": TEXT}`` (the referee; DESK-1, 2, 3)
+* ``{"type": "correct", "to": SEQ, "reason": TEXT, "dispute": N|null}`` (the referee;
+  DESK-1, 2, 3, 10.2)
 * ``{"type": "dispute", "player": NAME, "seq": SEQ, "text": TEXT}`` (a seat; DESK-4)
-* ``{"type": "ruling", "dispute": N, "upheld": BOOL, "reason": TEXT, "to": SEQ|null}``
-  (the referee; DESK-5)
+* ``{"type": "ruling", "dispute": N, "upheld": BOOL, "reason": TEXT, "to": SEQ|null,
+  "remedy": "correct"|"amend"|"none"|null}`` (the referee; DESK-5, DESK-10.1)
 * ``{"type": "replace_seat", "seat": NAME, "bot": KIND, "reason": TEXT}`` (the referee;
   DESK-7): a bot plays the seat from now on
 * ``{"type": "return_seat", "seat": NAME, "reason": TEXT}`` (the referee; DESK-11): the seat
@@ -12,6 +13,8 @@
 * ``{"type": "takeback", "player": NAME}``, ``{"type": "takeback_answer", "consent": BOOL,
   "player": NAME}``, ``{"type": "takeback_decision", "allowed": BOOL, "reason": TEXT}`` (a
   seat, another seat, the referee; DESK-12, engine.desk.takeback)
+* ``{"type": "amend", "seq": SEQ, "fields": {FIELD: VALUE}, "reason": TEXT, "dispute":
+  N|null}`` (the referee; DESK-9): one recorded command given again with fields changed
 * ``{"type": "adjudicate", "reason": TEXT, "rule": RULE}`` (the referee; DESK-8: the game
   ends at time, placed by its kind's ``adjudicated`` hook)
 
@@ -21,7 +24,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 
 from ..codec import Registry, tagged
@@ -35,6 +38,8 @@ class Correct:
     to: int
     reason: str
     player: str | None = None
+    #: the dispute it answers (DESK-10.2)
+    dispute: int | None = None
 
 
 @tagged
@@ -58,6 +63,8 @@ class Ruling:
     reason: str
     to: int | None = None
     player: str | None = None
+    #: an upheld ruling's remedy (DESK-10.1): "correct" (with ``to``), "amend" or "none"
+    remedy: str | None = None
 
 
 @tagged
@@ -96,9 +103,26 @@ class ReturnSeat:
     player: str | None = None
 
 
+@tagged
+class AmendRecord:
+    """Replace one recorded fact (DESK-9): the game command holding record ``seq`` is given
+    again with ``fields`` changed (a map of the kind's command fields, e.g. ``{"coal": 50}``
+    or ``{"amount": 40}``; which may change is the kind's ``amend`` hook's), for ``reason``;
+    every later command still legal is re-applied.  ``dispute``: the dispute it answers
+    (DESK-10.2).  ``{"type": "amend", "seq": SEQ, "fields": {...}, "reason": TEXT,
+    "dispute": N|null}``."""
+
+    TYPE: ClassVar[str] = "amend"
+    seq: int
+    fields: dict[str, Any]
+    reason: str
+    dispute: int | None = None
+    player: str | None = None
+
+
 from .takeback import COMMANDS as TAKEBACK_COMMANDS  # noqa: E402 (DESK-12: its own module)
 
 COMMANDS = Registry("desk command", [Correct, Dispute, Ruling, ReplaceSeat, AdjudicateGame,
-                                     ReturnSeat, *TAKEBACK_COMMANDS])
+                                     ReturnSeat, AmendRecord, *TAKEBACK_COMMANDS])
 #: the tags of the desk's commands
 COMMAND_TYPES = frozenset(COMMANDS.by_type)

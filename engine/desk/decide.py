@@ -9,7 +9,7 @@ it needs to know of the game's records) and returns the events, or raises:
   :class:`UnknownRecord` / :class:`UnknownDispute` (exit 2): a record or dispute the log does
   not have (yet);
 * :class:`engine.errors.IllegalCommand` (exit 1): what the desk's rules refuse (DESK-2 to 5,
-  DESK-8).
+  DESK-8, DESK-9 (engine.desk.amend), DESK-10: remedies and cited disputes).
 """
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ import attrs
 
 from ..errors import IllegalCommand, NotAllowed, UsageError
 from . import takeback
-from .commands import AdjudicateGame, Correct, Dispute, ReplaceSeat, ReturnSeat, Ruling
-from .events import Adjudicated, Corrected, DisputeRaised, RulingGiven, SeatReplaced, SeatReturned
+from .commands import (AdjudicateGame, AmendRecord, Correct, Dispute, ReplaceSeat, ReturnSeat,
+                       Ruling)
+from .events import (Adjudicated, Amended, Corrected, DisputeRaised, RulingGiven, SeatReplaced,
+                     SeatReturned)
 from .state import Desk
 
 #: the longest reason or complaint (characters)
@@ -63,6 +65,9 @@ class Log:
     bots: tuple = ()
     #: the log's records and events (engine.desk.takeback.History), for a takeback (DESK-12)
     history: "takeback.History | None" = None
+    #: True in the strict refold of ``devil verify``: an upheld ruling without a remedy is
+    #: one recorded before DESK-10, accepted as it was then
+    legacy: bool = False
 
 
 def clean_text(text, what: str) -> str:
@@ -84,20 +89,28 @@ def seat_named(player, names: list) -> "int | None":
     return named(names, player, fold_case=False)
 
 
-def decide(desk: Desk, command, actor, log: Log) -> list:
+#: an upheld ruling's remedies (DESK-10.1)
+REMEDIES = ("correct", "amend", "none")
+
+
+def decide(desk: Desk, command, actor, log: Log, history=None) -> list:
     """The events ``command`` (a :mod:`engine.desk.commands` object) causes, given by
     ``actor`` (REFEREE, a seat index, or ``"console"``: the local CLI, acting as the seat
-    ``command.player`` names, else as the referee), on a log described by ``log``."""
+    ``command.player`` names, else as the referee), on a log described by ``log``.
+    ``history``: ``(rules, records, events, chance)`` of the whole log, which an amendment
+    (DESK-9, :func:`engine.desk.amend.decide_amend`) re-decides."""
     if isinstance(command, takeback.COMMANDS):
         return takeback.decide(desk, command, actor, log, log.history, clean_text)[0]
-    if isinstance(command, (Correct, Ruling, ReplaceSeat, AdjudicateGame, ReturnSeat)):
+    if isinstance(command, (Correct, Ruling, ReplaceSeat, AdjudicateGame, ReturnSeat,
+                            AmendRecord)):
         named = seat_named(command.player, log.names)
         seat = None if actor is REFEREE else named if actor == "console" else actor
         if seat is not None:
             what = ("correct a game" if isinstance(command, Correct) else "give a ruling"
                     if isinstance(command, Ruling) else "hand a seat to a bot"
                     if isinstance(command, ReplaceSeat) else "give a seat back to its player"
-                    if isinstance(command, ReturnSeat) else "end a game at time")
+                    if isinstance(command, ReturnSeat) else "amend a record"
+                    if isinstance(command, AmendRecord) else "end a game at time")
             raise NotAllowed(f"DESK-1: only the referee may {what}; {log.names[seat]} may "
                              "raise a dispute instead (`devil dispute GAME SEQ TEXT`)")
     if isinstance(command, AdjudicateGame):
@@ -109,14 +122,26 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
         if log.over:
             raise IllegalCommand("DESK-8", "the game is finished: there is nothing to adjudicate")
         return [Adjudicated(reason, rule)]
-    if desk.ended is not None and (isinstance(command, Correct) or getattr(command, "to", None)
-                                   is not None):
+    if desk.ended is not None and (isinstance(command, (Correct, AmendRecord))
+                                   or getattr(command, "to", None) is not None):
         raise IllegalCommand("DESK-8", f"the game was adjudicated at record {desk.ended[0]}: "
                                        "it is over and cannot be corrected")
     if isinstance(command, Correct):
         reason = clean_text(command.reason, "the reason of a correction")
+        check_cited(desk, command.dispute, "correct")
         check_to(desk, log, command.to)
-        return [Corrected(command.to, reason, desk.epoch + 1)]
+        return [Corrected(command.to, reason, desk.epoch + 1, command.dispute)]
+    if isinstance(command, AmendRecord):
+        from .amend import decide_amend
+
+        reason = clean_text(command.reason, "the reason of an amendment")
+        if not 1 <= command.seq <= log.last:
+            raise UnknownRecord("DESK-9", f"there is no record {command.seq} to amend (the log "
+                                          f"has records 1 to {log.last})")
+        check_cited(desk, command.dispute, "amend")
+        if history is None:  # pragma: no cover - every caller gives it
+            raise UsageError("an amendment needs the game's log")
+        return decide_amend(desk, command, reason, log, *history)
     if isinstance(command, Ruling):
         reason = clean_text(command.reason, "the reason of a ruling")
         case = desk.cases.get(command.dispute)
@@ -132,8 +157,9 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
         if command.to is not None and not command.upheld:
             raise IllegalCommand("DESK-5", "a rejected dispute changes nothing: a correction "
                                            "(--to) comes only with --uphold")
+        remedy = check_remedy(command, log)
         events: list[RulingGiven | Corrected] = [
-            RulingGiven(case.number, command.upheld, reason, command.to)]
+            RulingGiven(case.number, command.upheld, reason, command.to, remedy)]
         if command.to is not None:
             check_to(desk, log, command.to)
             events.append(Corrected(command.to, reason, desk.epoch + 1))
@@ -157,10 +183,62 @@ def decide(desk: Desk, command, actor, log: Log) -> list:
             raise UnknownRecord("DESK-4", f"there is no record {command.seq} to dispute "
                                           f"(the log has records 1 to {log.last})")
         if command.seq in desk.voided:
+            void = desk.void_of(command.seq)
+            what = "amendment" if void is not None and void.amended else "correction"
             raise IllegalCommand("DESK-4", f"record {command.seq} was already voided by the "
-                                           f"correction at record {desk.voided[command.seq]}")
+                                           f"{what} at record {desk.voided[command.seq]}")
         return [DisputeRaised(len(desk.cases) + 1, command.seq, seat, text)]
     raise UsageError(f"{type(command).__name__} is not a desk command")  # pragma: no cover
+
+
+def check_remedy(command: Ruling, log: Log) -> str | None:
+    """The remedy a ruling records (DESK-10.1): an upheld ruling names one of
+    :data:`REMEDIES` (``"correct"`` exactly when it carries ``to``); a rejected one none.
+    IllegalCommand otherwise (an upheld ruling without one is accepted from an old log in the
+    strict refold, ``log.legacy``)."""
+    remedy = command.remedy
+    if not command.upheld:
+        if remedy is not None:
+            raise IllegalCommand("DESK-10.1", "a rejected dispute has no remedy: nothing "
+                                              "changes")
+        return None
+    if remedy is None and log.legacy:  # recorded before DESK-10: as the log has it
+        return None
+    if remedy is None and command.to is not None:
+        remedy = "correct"
+    if remedy is None:
+        raise IllegalCommand("DESK-10.1", "an upheld dispute names its remedy: a correction "
+                                          "(--to SEQ), an amendment to follow (--amend: then "
+                                          "`devil amend GAME SEQ ... --dispute N`) or no "
+                                          "change (--no-change; the reason says why)")
+    if remedy not in REMEDIES:
+        raise UsageError(f"DESK-10.1: a remedy is one of {', '.join(REMEDIES)}, not {remedy!r}")
+    if (remedy == "correct") != (command.to is not None):
+        raise IllegalCommand("DESK-10.1", "the remedy \"correct\" comes with the record the "
+                                          "game returns to (--to SEQ), and only it does")
+    return remedy
+
+
+def check_cited(desk: Desk, dispute, what: str) -> None:
+    """A correction or amendment citing ``dispute`` (DESK-10.2): it must exist and be upheld
+    with a remedy that changes the game (``what``: ``"correct"`` or ``"amend"``).  None:
+    nothing cited.  UnknownDispute (exit 2) or IllegalCommand."""
+    if dispute is None:
+        return
+    case = desk.cases.get(dispute)
+    if case is None:
+        raise UnknownDispute("DESK-10.2", f"there is no dispute {dispute} in this game to "
+                                          "answer (`devil disputes GAME --all`)")
+    if case.open:
+        raise IllegalCommand("DESK-10.2", f"dispute {dispute} is still open: rule on it first "
+                                          f"(`devil ruling GAME {dispute} --uphold --amend` or "
+                                          "--to SEQ), then answer it")
+    if not case.upheld:
+        raise IllegalCommand("DESK-10.2", f"dispute {dispute} was rejected at record "
+                                          f"{case.ruling}: nothing is to change for it")
+    if case.remedy == "none":
+        raise IllegalCommand("DESK-10.2", f"dispute {dispute} was upheld with no change at "
+                                          f"record {case.ruling}: its ruling changes nothing")
 
 
 def replace_seat(desk: Desk, command: ReplaceSeat, log: Log) -> SeatReplaced:
@@ -237,10 +315,15 @@ def command_for(events: list, actor: int, names: list):
     ``devil verify``; ValueError when no desk command produces these events."""
     first = events[0]
     who = REFEREE if actor == -1 else actor
+    if type(first) is Amended:  # DESK-9: the game records after it are its own
+        from .amend import command_for as amend_command_for
+
+        return amend_command_for(events), who
     if type(first) is Corrected and len(events) == 1:
-        return Correct(first.to, first.reason), who
+        return Correct(first.to, first.reason, dispute=first.dispute), who
     if type(first) is RulingGiven and len(events) <= 2:
-        return Ruling(first.dispute, first.upheld, first.reason, first.to), who
+        return Ruling(first.dispute, first.upheld, first.reason, first.to,
+                      remedy=first.remedy), who
     if type(first) is SeatReplaced and len(events) == 1:
         if not 0 <= first.seat < len(names):
             raise ValueError(f"seat_replaced names seat {first.seat}, "

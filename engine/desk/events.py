@@ -22,9 +22,12 @@ class Corrected:
     """
 
     TYPE: ClassVar[str] = "corrected"
+    OMIT_NONE: ClassVar[tuple[str, ...]] = ("dispute",)
     to: int
     reason: str
     epoch: int
+    #: the dispute this correction answers (DESK-10.2), or None (left out of the map)
+    dispute: int | None = None
 
 
 @tagged
@@ -43,13 +46,18 @@ class DisputeRaised:
 class RulingGiven:
     """The referee's ruling on dispute ``dispute`` (DESK-5): ``upheld`` or rejected, with a
     ``reason``; ``to`` is the record a correction returns the game to (a ``corrected`` record
-    follows in the same command), or None."""
+    follows in the same command), or None.  ``remedy`` (DESK-10.1): what an upheld ruling
+    does about it: ``"correct"`` (the correction to ``to``), ``"amend"`` (an amendment citing
+    the dispute follows, DESK-9) or ``"none"`` (no change: the reason says why); None for a
+    rejected dispute, and for an upheld one recorded before DESK-10 (left out of the map)."""
 
     TYPE: ClassVar[str] = "ruling_given"
+    OMIT_NONE: ClassVar[tuple[str, ...]] = ("remedy",)
     dispute: int
     upheld: bool
     reason: str
     to: int | None = None
+    remedy: str | None = None
 
 
 @tagged
@@ -87,11 +95,42 @@ class SeatReturned:
     reason: str
 
 
+@tagged
+class Amended:
+    """The referee amends one recorded fact (DESK-9): the game command whose records hold
+    record ``about`` (it begins after record ``to``) is replaced by ``command`` (the kind's
+    command as a tagged map), for ``reason``.  Like a correction to ``to``, this voids every
+    game record in force from ``to + 1`` on (``epoch`` counts the corrections and amendments
+    so far, DESK-6); the records that follow it in the same command are the replacement's
+    events and then each later command re-applied, in order: ``reapplied`` lists ``[of,
+    at]``, the first record of the original command and the first of its re-applied records
+    (the replacement itself begins at the record after this one).  ``voided`` lists ``[of,
+    seat]`` of each later command that no longer fits (seat -1: the referee's), ``why`` the
+    refusal of each (a rule id first).  ``dispute``: the dispute it answers (DESK-10.2).
+    Every viewer sees it, the replacement and the refusals of other seats' commands reduced
+    (engine.desk.amend.shown_to)."""
+
+    TYPE: ClassVar[str] = "amended"
+    OMIT_NONE: ClassVar[tuple[str, ...]] = ("dispute",)
+    about: int
+    to: int
+    command: dict[str, Any]
+    reason: str
+    epoch: int
+    reapplied: list[list[int]]
+    voided: list[list[int]]
+    why: list[str]
+    #: the seat whose command was amended (-1: the referee's), who alone sees the
+    #: replacement whole (engine.desk.amend.shown_to, DESK-9.5)
+    seat: int
+    dispute: int | None = None
+
+
 from .takeback import EVENTS as TAKEBACK_EVENTS  # noqa: E402 (DESK-12: its own module)
 
 #: the desk's event classes and their tags
 DESK_CLASSES: frozenset[Any] = frozenset(
-    {Corrected, DisputeRaised, RulingGiven, SeatReplaced, Adjudicated, SeatReturned,
+    {Corrected, DisputeRaised, RulingGiven, SeatReplaced, Adjudicated, SeatReturned, Amended,
      *TAKEBACK_EVENTS})
 DESK_TYPES = frozenset(cls.TYPE for cls in DESK_CLASSES)
 CORRECTED = Corrected.TYPE

@@ -16,7 +16,7 @@ import attrs
 from .. import entropy
 from ..chance import SeededChance, commitment as commitment_of
 from ..desk.chance import continued
-from ..desk.events import DESK_CLASSES
+from ..desk.events import DESK_CLASSES, Amended
 from ..desk.state import Desk
 from ..errors import DevilError, LogDamaged, UsageError
 from ..fold import Fold, Unfoldable
@@ -92,15 +92,23 @@ class Verification:
 def _desk_check(desk) -> str:
     """The sentence verify says of a log's desk records."""
     parts = []
-    if desk.voids:
-        taken = sum(1 for r in getattr(desk, "takebacks", {}).values() if r.outcome == "granted")
-        corrections = len(desk.voids) - taken
+    corrections = [v for v in desk.voids if not v.amended]
+    if desk.amends:  # DESK-9
+        parts.append(f"{len(desk.amends)} amendment{'s' if len(desk.amends) != 1 else ''} ("
+                     + "; ".join(f"#{a.seq} by #{a.by}: {len(a.reapplied)} re-applied, "
+                                 f"{len(a.voided)} no longer fit" for a in desk.amends) + ")")
+    if corrections:
+        granted = {r.at for r in getattr(desk, "takebacks", {}).values()
+                   if r.outcome == "granted"}
+        taken = sum(1 for v in corrections if v.by in granted)  # DESK-12.6
         said = [f"{n} {what}{'s' if n != 1 else ''}" for n, what in
-                ((corrections, "correction"), (taken, "takeback")) if n]  # DESK-12.6
+                ((len(corrections) - taken, "correction"), (taken, "takeback")) if n]
+        voided = sum(1 for by in desk.voided.values()
+                     if any(v.by == by for v in corrections))
         parts.append(f"{' and '.join(said)} "
-                     f"voiding {len(desk.voided)} record{'s' if len(desk.voided) != 1 else ''} ("
+                     f"voiding {voided} record{'s' if voided != 1 else ''} ("
                      + "; ".join((f"#{v.first}" if v.first == v.last else f"#{v.first}-#{v.last}")
-                                 + f" by #{v.by}" for v in desk.voids) + ")")
+                                 + f" by #{v.by}" for v in corrections) + ")")
     if desk.cases:
         open_ = len(desk.open_cases())
         parts.append(f"{len(desk.cases)} dispute{'s' if len(desk.cases) != 1 else ''}"
@@ -324,6 +332,13 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
                 return first_seq, "a seating event is a command of its own"
             fold.advance(batch_events, before)
             continue
+        if type(batch_events[0]) is Amended:  # DESK-9: the amendment and what it re-applied
+            bad = _refold_amend(rules, fold, records, start, end, events, physical, committed,
+                                revealed)
+            if bad is not None:
+                return bad
+            _advance_amend(rules, hook, fold, batch_events, first_seq, events, physical, result)
+            continue
         at_desk = [type(e) in DESK_CLASSES for e in batch_events]
         if any(at_desk):
             if number < 0 or not all(at_desk):  # before the game's setup
@@ -421,6 +436,7 @@ def reporters_line(result: Verification) -> str:
 def _refold_desk(rules: GameRules, desk, state, records, start: int, end: int, events):
     """A desk command re-decided (engine.desk.decide) from the log as it stood: ``(seq,
     reason)`` of the first record that differs, or None."""
+    from ..desk.amend import left_of
     from ..desk.decide import Log, command_for as desk_command_for, decide as desk_decide
     from ..desk.takeback import History
 
@@ -429,9 +445,10 @@ def _refold_desk(rules: GameRules, desk, state, records, start: int, end: int, e
     names = rules.seats(state)
     try:
         command, who = desk_command_for(events[start:end], batch_records[0].actor, names)
-        log = Log(first_seq - 1, 1 + records[0].left, lambda seq: records[seq - 1].left, names,
-                  bool(rules.is_over(state)), bool(rules.physical(state)),
-                  history=History(records, events, rules.barrier))  # a takeback's (DESK-12)
+        log = Log(first_seq - 1, 1 + records[0].left, left_of(records[:start], events[:start]),
+                  names, bool(rules.is_over(state)), bool(rules.physical(state)),
+                  history=History(records, events, rules.barrier),  # a takeback's (DESK-12)
+                  legacy=True)
         produced = desk_decide(desk, command, who, log)
     except (DevilError, ValueError) as exc:
         return first_seq, f"the referee's desk could not have recorded this: {exc}"
@@ -442,6 +459,59 @@ def _refold_desk(rules: GameRules, desk, state, records, start: int, end: int, e
     if mismatch is not None:
         seq, recorded, expected = mismatch
         return seq, f"the log records {recorded}, but the referee's desk gives {expected} here"
+    return None
+
+
+def _advance_amend(rules: GameRules, hook, fold, batch_events, first_seq: int, events, physical,
+                   result: Verification) -> None:
+    """Fold an amendment's records (already re-decided) command by command, noting each
+    re-applied physical draw's reporter as :func:`_refold` does for any other."""
+    head = batch_events[0]
+    fold.advance(batch_events[:1], lambda: events[:first_seq - 1])
+    last = first_seq + len(batch_events) - 1
+    cuts = [first_seq + 1, *(at for _of, at in head.reapplied), last + 1]
+    for a, b in zip(cuts, cuts[1:]):
+        if a >= b:
+            continue
+        piece = list(events[a - 1:b - 1])
+        try:
+            command, _answers = hook(fold.state, piece)
+        except Exception:  # pragma: no cover - re-decided just before
+            command = None
+        done = fold.seq
+        fold.advance(piece, lambda done=done: events[:done])
+        if physical and command is not None and takes_reporter(type(command)):
+            result.reported.append((a, command.reporter))
+
+
+def _refold_amend(rules: GameRules, fold, records, start: int, end: int, events, physical,
+                  committed, revealed):
+    """An amendment (DESK-9) re-decided from the log before it (engine.desk.amend): the
+    replacement and every re-applied command must be exactly the recorded events.  ``(seq,
+    reason)`` of the first record that differs, or None."""
+    from ..desk.amend import command_for as amend_command_for
+    from ..desk.decide import Log, decide as desk_decide
+
+    batch_records = records[start:end]
+    first_seq = batch_records[0].seq
+    if batch_records[0].actor != REFEREE_ACTOR:
+        return first_seq, "an amendment is the referee's (DESK-1), not a seat's"
+    state = fold.state
+    names = rules.seats(state)
+    chance = None if physical else ScriptedChance([], committed, revealed)
+    try:
+        command = amend_command_for(events[start:end])
+        log = Log(first_seq - 1, 1 + records[0].left, lambda seq: records[seq - 1].left, names,
+                  bool(rules.is_over(state)), bool(rules.physical(state)), legacy=True)
+        produced = desk_decide(fold.desk or Desk(), command, REFEREE, log,
+                               (rules, records[:start], events[:start], chance))
+    except (DevilError, ValueError) as exc:
+        return first_seq, f"the referee's desk could not have recorded this amendment: {exc}"
+    mismatch = _compare(rules.events.to_map, produced, batch_records, rules.events.from_map)
+    if mismatch is not None:
+        seq, recorded, expected = mismatch
+        return seq, (f"the log records {recorded}, but the amendment re-decided gives "
+                     f"{expected} here")
     return None
 
 

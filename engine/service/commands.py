@@ -64,7 +64,7 @@ def check_command_id(command_id) -> None:
 
 def is_desk_command(command) -> bool:
     """Whether ``command`` (an object or a tagged map) is one of the referee's desk's
-    (engine.desk.commands: correct, dispute, ruling) rather than the game's."""
+    (engine.desk.commands: correct, dispute, ruling, amend, ...) rather than the game's."""
     from ..desk.commands import COMMAND_TYPES
 
     tag = command.get("type") if isinstance(command, dict) else getattr(type(command), "TYPE", None)
@@ -134,7 +134,8 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
             if seated:
                 if not loaded.state.waiting:
                     records = records + ((yield from seating.open_table(service, loaded)) or [])
-            elif not at_desk and loaded.rules.is_over(loaded.state):
+            elif (not at_desk or getattr(command, "TYPE", "") == "amend") \
+                    and loaded.rules.is_over(loaded.state):
                 records = records + (yield from seating.reveal_seats(service, loaded))
             receipt = yield from service.signing.command(loaded, records, service.seal_steps)
             return Submitted(game, records, loaded.appended(len(records)), receipt=receipt,
@@ -148,7 +149,7 @@ def _decide(service, loaded, command, actor, at_desk: bool) -> tuple:
     or ``("seating", outcome)`` (:func:`engine.service.seating.decide_seating`).  Raises
     IllegalCommand, NotAllowed."""
     if at_desk:
-        return ("game", *_decide_desk(loaded, command, actor))
+        return ("game", *_decide_desk(loaded, command, actor, service.store))
     if type(loaded.state) is Seating or type(command) is SeatEntropy:
         return ("seating", seating.decide_seating(service, loaded, command, actor))
     return ("game", *_decide_game(service.store, loaded, command, actor))
@@ -193,9 +194,10 @@ def _decide_game(store, loaded, command, actor) -> tuple[Any, list]:
     return acting, rules.decide(state, command, chance)
 
 
-def _decide_desk(loaded, command, actor) -> tuple[Any, list]:
-    """``(acting, events)`` of a desk command (engine.desk.decide: DESK-1 to 5, 7)."""
-    from ..desk.commands import Dispute
+def _decide_desk(loaded, command, actor, store=None) -> tuple[Any, list]:
+    """``(acting, events)`` of a desk command (engine.desk.decide: DESK-1 to 10; an
+    amendment, DESK-9, is given the whole log and the game's chance)."""
+    from ..desk.commands import AmendRecord, Dispute
     from ..desk.decide import Log, decide
     from ..desk.state import Desk
     from ..desk.takeback import History, Takeback, TakebackAnswer
@@ -203,12 +205,18 @@ def _decide_desk(loaded, command, actor) -> tuple[Any, list]:
     rules, state = loaded.rules, loaded.state
     names = rules.seats(state)
     records = loaded.records
-    log = Log(loaded.head.seq, 1 + records[0].left, lambda seq: records[seq - 1].left,
+    from ..desk.amend import left_of
+
+    log = Log(loaded.head.seq, 1 + records[0].left, left_of(records, loaded.events),
               names, bool(rules.is_over(state)), bool(rules.physical(state)),
               _bots(rules) if getattr(command, "TYPE", "") == "replace_seat" else (),
               History(records, loaded.events, rules.barrier)
               if isinstance(command, Takeback) else None)
-    events = decide(loaded.desk or Desk(), command, actor, log)
+    history = None
+    if isinstance(command, AmendRecord):
+        chance = None if rules.physical(state) or store is None else LazyChance(store, loaded)
+        history = (rules, records, loaded.events, chance)
+    events = decide(loaded.desk or Desk(), command, actor, log, history)
     acting = REFEREE
     if isinstance(command, (Dispute, Takeback, TakebackAnswer)):  # recorded as the seat's
         acting = (actor if actor not in (CONSOLE, REFEREE)
@@ -258,9 +266,18 @@ def _check_same_command(loaded, first: int, events: list, command, command_id: s
                                            rules.seats(loaded.state))
         except ValueError:
             original = None
-        same = original is not None and \
-            {**COMMANDS.to_map(original), "player": None} == \
-            {**COMMANDS.to_map(command), "player": None}
+        if type(original) is type(command) and getattr(command, "TYPE", "") == "amend":
+            # an amendment records the whole replacement: the fields given must be in it
+            fields = command.fields if isinstance(command.fields, dict) else {}
+            same = (original.seq, original.reason, original.dispute) == \
+                (command.seq, str(command.reason).strip(), command.dispute) and \
+                all(k in original.fields and (original.fields[k] == v
+                                              or (k == "coal" and v == "devil"))
+                    for k, v in fields.items())
+        else:
+            same = original is not None and \
+                {**COMMANDS.to_map(original), "player": None} == \
+                {**COMMANDS.to_map(command), "player": None}
         if not same:
             raise UsageError(f"command id {command_id!r} was already used for a different "
                              "command; give a new id")

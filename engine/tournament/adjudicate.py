@@ -124,7 +124,7 @@ def amend(organiser, tournament: str, table: int, reason: str,
     paired]}``.  Raises IllegalCommand with
     nothing recorded: no result to amend (9.1), no correction since it was read (9.2), the
     game not finished again or not verifying (9.3)."""
-    from ..desk.events import Corrected
+    from ..desk.events import Amended, Corrected
     from ..replay import load_bytes, verify_bytes
 
     state = organiser.state(tournament)
@@ -142,10 +142,11 @@ def amend(organiser, tournament: str, table: int, reason: str,
                                          f"{check.first_bad_seq} is bad: {check.reason}")
     log = load_bytes(data)
     corrected = [r.seq for r, e in zip(log.records, log.events)
-                 if r.seq > old.seq and type(e) is Corrected]
+                 if r.seq > old.seq and type(e) in (Corrected, Amended)]  # DESK-9 too
     if not corrected:
-        raise IllegalCommand("TOUR-9.2", f"nothing changed: {game} has no correction or "
-                                         f"ruling that corrects it after record {old.seq}, where "
+        raise IllegalCommand("TOUR-9.2", f"nothing changed: {game} has no correction, "
+                                         "amendment or ruling that corrects it after record "
+                                         f"{old.seq}, where "
                                          "its result was read (a dispute or a rejected ruling "
                                          "changes nothing)")
     if not check.finished:

@@ -129,7 +129,7 @@ class GameApi:
             raise ApiError(409, f"the command id {key!r} was already used by another caller in "
                                 f"{game}; give every command a fresh Idempotency-Key", 2)
         answer = submit_answer(self.api.service, result, viewer, with_legal=with_legal)
-        if command.get("type") in ("correct", "ruling") and not result.repeated:
+        if command.get("type") in ("correct", "ruling", "amend") and not result.repeated:
             from ..tournament.adjudicate import attached_warnings
             from ..tournament.organiser import Organiser
 

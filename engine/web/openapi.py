@@ -110,7 +110,25 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                             "properties": {"type": {"const": "correct"},
                                            "to": {"type": "integer", "minimum": 0},
                                            "reason": {"type": "string", "minLength": 1,
-                                                      "maxLength": 500}}},
+                                                      "maxLength": 500},
+                                           "dispute": {"type": ["integer", "null"],
+                                                       "minimum": 1, "description":
+                                                       "the dispute it answers (DESK-10.2)"}}},
+                "Amend": {"type": "object", "required": ["type", "seq", "fields", "reason"],
+                          "description": "The referee amends record `seq`: its command is given "
+                                         "again with `fields` changed (e.g. {\"coal\": 50}, "
+                                         "{\"amount\": 40}; which may change is the kind's), "
+                                         "every later command still legal is re-applied, the "
+                                         "rest voided and listed (DESK-9).  Refused for a "
+                                         "seat's token (403).",
+                          "properties": {"type": {"const": "amend"},
+                                         "seq": {"type": "integer", "minimum": 1},
+                                         "fields": {"type": "object", "minProperties": 1},
+                                         "reason": {"type": "string", "minLength": 1,
+                                                    "maxLength": 500},
+                                         "dispute": {"type": ["integer", "null"], "minimum": 1,
+                                                     "description": "the dispute it answers "
+                                                                    "(DESK-10.2)"}}},
                 "Dispute": {"type": "object", "required": ["type", "seq", "text"],
                             "description": "A seat disputes record `seq` (DESK-4): the seat's "
                                            "token (its own seat), or the referee's with ?as.",
@@ -121,13 +139,19 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                            "player": {"type": "string"}}},
                 "Ruling": {"type": "object", "required": ["type", "dispute", "upheld", "reason"],
                            "description": "The referee upholds or rejects dispute `dispute`; "
-                                          "upheld, `to` also corrects the game (DESK-5).",
+                                          "upheld, it names its remedy: `to` also corrects "
+                                          "the game (DESK-5, DESK-10.1).",
                            "properties": {"type": {"const": "ruling"},
                                           "dispute": {"type": "integer", "minimum": 1},
                                           "upheld": {"type": "boolean"},
                                           "reason": {"type": "string", "minLength": 1,
                                                      "maxLength": 500},
-                                          "to": {"type": ["integer", "null"], "minimum": 0}}},
+                                          "to": {"type": ["integer", "null"], "minimum": 0},
+                                          "remedy": {"enum": ["correct", "amend", "none", None],
+                                                     "description": "upheld: the remedy "
+                                                     "(DESK-10.1): correct (with `to`), amend "
+                                                     "(an amendment citing the dispute "
+                                                     "follows) or none (no change)"}}},
                 # a seat handed back (DESK-11) and takebacks (DESK-12; engine.desk.takeback)
                 "ReturnSeat": {"type": "object", "required": ["type", "seat", "reason"],
                                "description": "The referee gives `seat`, played by a bot since "
@@ -248,10 +272,10 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                                      "seconds."}])},
             "/games/{game}/commands": {"post": _op(
                 "Submit a command (a game's, or the referee's desk's: correct, dispute, ruling, "
-                "return_seat, takeback, takeback_answer, takeback_decision)",
+                "return_seat, takeback, takeback_answer, takeback_decision, amend)",
                 "a seat (as itself; a dispute, a takeback and its answers), or the referee (for "
-                "anyone, chance reports in a physical game, corrections, rulings, seats handed "
-                "back, takeback decisions); not spectators",
+                "anyone, chance reports in a physical game, corrections, amendments, rulings, "
+                "seats handed back, takeback decisions); not spectators",
                 {"201": _json(_ref("Submitted"), "Recorded."),
                  "200": _json(_ref("Submitted"), "A retry: the command id was already applied; "
                               "nothing new was recorded."),
@@ -266,8 +290,8 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                 body={"required": True, "content": {"application/json": {
                     "schema": {"anyOf": [_ref("Command"), _ref("Correct"), _ref("Dispute"),
                                          _ref("Ruling"), _ref("ReturnSeat"), _ref("Takeback"),
-                                         _ref("TakebackAnswer"),
-                                         _ref("TakebackDecision")]}}}})},
+                                         _ref("TakebackAnswer"), _ref("TakebackDecision"),
+                                         _ref("Amend")]}}}})},
             "/games/{game}/referees": {"post": _op(
                 "Issue a named referee token: a referee who reports a physical game's draws "
                 "under their own name (each draw it submits records it as `reporter`; a body "

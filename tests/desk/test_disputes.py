@@ -42,7 +42,8 @@ def test_a_dispute_from_the_complaint_to_the_ruling_locally(tmp_path):
     entries = log_json(store, game)
     ruling, corrected = entries[-2], entries[-1]
     assert ruling["event"] == {"type": "ruling_given", "dispute": 1, "upheld": True,
-                               "reason": "the coal on the table is a 20", "to": fifty - 1}
+                               "reason": "the coal on the table is a 20", "to": fifty - 1,
+                               "remedy": "correct"}  # DESK-10.1: --to names the remedy
     assert corrected["event"]["type"] == "corrected" and corrected["event"]["epoch"] == 1
     assert ruling["actor"] == corrected["actor"] == -1 and ruling["time"] == corrected["time"]
     assert entries[fifty - 1]["voided"] == {"by": corrected["seq"],

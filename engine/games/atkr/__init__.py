@@ -119,11 +119,13 @@ __all__ = ["RULES"]
 
 
 def _with_placings(rules: GameRules) -> GameRules:
-    """RULES with the tournament hook (engine.games.atkr.placings)."""
+    """RULES with the tournament hook (engine.games.atkr.placings) and the desk's
+    ``amend`` hook (engine.games.atkr.amend, DESK-9)."""
     import attrs
 
+    from .amend import amend
     from .placings import adjudicated, placings
-    return attrs.evolve(rules, placings=placings, adjudicated=adjudicated)
+    return attrs.evolve(rules, placings=placings, adjudicated=adjudicated, amend=amend)
 
 
 RULES = _with_placings(RULES)

@@ -127,11 +127,13 @@ RULES = GameRules(
 
 
 def _with_placings(rules: GameRules) -> GameRules:
-    """RULES with the tournament hook (engine.games.castle.placings)."""
+    """RULES with the tournament hook (engine.games.castle.placings) and the desk's
+    ``amend`` hook (engine.games.castle.amend, DESK-9)."""
     import attrs
 
+    from .amend import amend
     from .placings import adjudicated, placings
-    return attrs.evolve(rules, placings=placings, adjudicated=adjudicated)
+    return attrs.evolve(rules, placings=placings, adjudicated=adjudicated, amend=amend)
 
 
 RULES = _with_placings(RULES)
