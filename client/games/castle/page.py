@@ -24,7 +24,7 @@ def setup(event_map: dict, names: list[str]) -> list[list[str]] | None:
         facts.append(["start", "from a position: a game already under way"])
     elif event_map.get("deal_given"):
         facts.append(["deal", "given at creation (not shuffled by the service)"])
-    facts += [["hand limit", f"{event_map.get('hand_limit')} items (CASTLE-3.3)"],
+    facts += [["hand limit", f"{event_map.get('hand_limit')} items (CASTLE-2.7)"],
               ["rules text", str(event_map.get("rules"))],
               ["beginner game", "yes" if event_map.get("beginner") else "no"],
               ["variants", ", ".join(event_map.get("variants") or []) or "none"]]

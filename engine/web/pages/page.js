@@ -248,19 +248,25 @@
     return dl;
   }
 
-  // the text table at the width it has: its font made smaller (down to 9 px) until its widest
-  // line fits, and a line still too wide wrapped rather than cut off (a phone's 390 px)
+  // the text table at the width it has: its font made smaller (down to 8 px) until its widest
+  // row (a line that starts with a space or a marker: the players' table) fits, and a line still
+  // too wide (a sentence) wrapped rather than cut off: nothing is cut on a phone's 390 px
   function fitTable() {
     const pre = $("table");
     if (!pre) return;
     pre.style.fontSize = "";
     pre.classList.remove("wrapped");
     if (pre.hidden || !pre.clientWidth || pre.scrollWidth <= pre.clientWidth) return;
-    const size = parseFloat(getComputedStyle(pre).fontSize);
-    const room = pre.clientWidth - parseFloat(getComputedStyle(pre).paddingLeft) -
-                 parseFloat(getComputedStyle(pre).paddingRight);
-    const wide = pre.scrollWidth - (pre.clientWidth - room);
-    pre.style.fontSize = Math.max(9, Math.floor(size * room / wide * 10) / 10) + "px";
+    const style = getComputedStyle(pre);
+    const size = parseFloat(style.fontSize);
+    const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    const room = pre.clientWidth - padding;
+    const lines = pre.textContent.split("\n");
+    const widest = Math.max(...lines.map((line) => line.length));
+    const rows = lines.filter((line) => /^[ >*]/.test(line)).map((line) => line.length);
+    const fit = rows.length ? Math.max(...rows) : widest;
+    const perChar = (pre.scrollWidth - padding) / widest;  // a monospace font's advance
+    pre.style.fontSize = Math.max(8, Math.min(size, Math.floor(size * room / (fit * perChar) * 10) / 10)) + "px";
     if (pre.scrollWidth > pre.clientWidth) pre.classList.add("wrapped");
   }
 
@@ -278,8 +284,9 @@
     $("where").textContent = "event " + (at + 1) + " of " + steps.length + " (#" + step.seq + ")";
     const current = $("current");
     current.className = step.voided ? "voided" : "";
-    current.replaceChildren(el("div", {}, ...eventLine(step)),
-                            el("div", {className: "sub"}, step.time), setupFacts(step));
+    current.replaceChildren(...[el("div", {}, ...eventLine(step)),
+                                el("div", {className: "sub"}, step.time),
+                                setupFacts(step)].filter((part) => part !== null));
     $("table").textContent = step.table || "";
     $("table").hidden = !step.table;
     fitTable();
@@ -287,8 +294,17 @@
                                  el("summary", {}, "the view after this event, as data"),
                                  render(step.view)));
     for (const li of $("events").children) li.classList.toggle("now", li.dataset.seq == step.seq);
+    // the event list scrolls itself to the line (never the page: on a phone the list is
+    // below the table, and stepping must not jump there)
     const now = $("events").children[at];
-    if (now && now.scrollIntoView) now.scrollIntoView({block: "nearest"});
+    const box = $("right");
+    if (now && box) {
+      const top = now.offsetTop - box.offsetTop;
+      if (top < box.scrollTop) box.scrollTop = top;
+      else if (top + now.offsetHeight > box.scrollTop + box.clientHeight) {
+        box.scrollTop = top + now.offsetHeight - box.clientHeight;
+      }
+    }
   }
 
   // -- the audit ----------------------------------------------------------------------------
