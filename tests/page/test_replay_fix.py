@@ -40,11 +40,9 @@ HAND = [(1, "game_created", "referee"), (2, "round_started", "service"),
 BANK = {"bet_won", "bet_lost", "prize_paid"}
 
 
-@pytest.fixture(scope="module")
-def hand_game(tmp_path_factory):
-    """The hand-played physical game, then the referee's correction of nothing but a note:
-    ``(log, game)``."""
-    svc = service(tmp_path_factory.mktemp("hand"))
+def hand_log(folder):
+    """The hand-played physical game, played in a store in ``folder``: ``(log, game)``."""
+    svc = service(folder)
     game = svc.create("atkr", {"players": ["Anna", "Ben"], "first": "Anna",
                                "physical": True}).game
     for command in ({"type": "bet", "player": "Anna", "amount": 20},
@@ -54,6 +52,12 @@ def hand_game(tmp_path_factory):
                     {"type": "draw", "player": "Ben", "coal": 0}):
         svc.submit(game, command)
     return load_bytes(svc.store.log_bytes(game)), game
+
+
+@pytest.fixture(scope="module")
+def hand_game(tmp_path_factory):
+    """:func:`hand_log`, once for the module."""
+    return hand_log(tmp_path_factory.mktemp("hand"))
 
 
 def test_each_line_names_who_made_the_record(hand_game):
@@ -250,3 +254,4 @@ def test_an_html_answer_without_a_policy_runs_no_script():
         plain = http.get("/data")
         assert "content-security-policy" not in plain.headers
         assert plain.headers["referrer-policy"] == "no-referrer"
+
