@@ -14,7 +14,7 @@ from .output import renderer_for
 def texts(kind: str):
     """``(describe(event, names) -> str, table(view, you) -> str, party(event_map) -> str |
     None, setup(event_map, names) -> [[label, text]] | None)`` of ``kind``: its renderer's
-    sentence and table, the party of a fact a command caused on its own (atkr: "bank"; None:
+    sentence and table, the party of a fact a command caused on its own (e.g. "bank"; None:
     the page says "service"), and the first event's facts (the kind's ``game_created``, or the
     seating stage's ``table_opened``: :func:`table_opened_facts`).  None for a kind without a
     renderer.  UsageError for an unknown kind."""

@@ -32,7 +32,7 @@ from typing import Any, Callable
 from ...game import PUBLIC, REFEREE
 from ...log import REFEREE_ACTOR, iso_time
 
-#: a rule id as the rules documents write them (``KIND-3.1``, ``KIND-11.2``, ``CASTLE-6.8a``);
+#: a rule id as the rules documents write them (``KIND-3.1``, ``KIND-11.2``, ``KIND-6.8a``);
 #: ASCII word boundaries, as page.js's copy of it has (the page marks the ids in a sentence)
 RULE_ID = re.compile(r"\b[A-Z]{2,}-\d+(?:\.\d+)*[a-z]?\b", re.ASCII)
 
@@ -107,7 +107,7 @@ def actor_label(record, names: list[str], follow_on: bool, party: str | None = N
     """Who a record's line names as its actor: for a command's own record the seat that
     submitted it (its name) or ``"referee"`` (actor -1: the referee, and the game's creation);
     for a fact the command caused on its own (``follow_on``) ``party`` (the kind's word, e.g.
-    atkr's ``"bank"``) or ``"service"``; None for an actor the game does not have."""
+    a bank, ``"bank"``) or ``"service"``; None for an actor the game does not have."""
     if follow_on:
         return party or "service"
     if record.actor == REFEREE_ACTOR:
