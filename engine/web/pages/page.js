@@ -135,6 +135,7 @@
   // -- the replay ---------------------------------------------------------------------------
   let steps = [];
   let at = 0;
+  let lit = null;  // the event list's line of the step shown
 
   // a rule id as engine.web.pages.RULE_ID finds it (ASCII word boundaries, as there)
   const RULE_ID = /\b[A-Z]{2,}-\d+(?:\.\d+)*[a-z]?\b/g;
@@ -216,12 +217,15 @@
       choice.hidden = false;
     }
     const list = $("events");
-    list.replaceChildren(...steps.map((step, i) => {
+    const lines = document.createDocumentFragment();  // (no spread: a game may be long)
+    steps.forEach((step, i) => {
       const li = el("li", {className: step.voided ? "voided" : ""}, ...eventLine(step));
       li.dataset.seq = step.seq;
       li.addEventListener("click", () => go(i));
-      return li;
-    }));
+      lines.append(li);
+    });
+    list.replaceChildren(lines);
+    lit = null;
     const slider = $("slider");
     slider.max = Math.max(0, steps.length - 1);
     slider.oninput = () => go(Number(slider.value));
@@ -293,7 +297,9 @@
     $("view").replaceChildren(el("details", {open: !step.table && !step.setup},
                                  el("summary", {}, "the view after this event, as data"),
                                  render(step.view)));
-    for (const li of $("events").children) li.classList.toggle("now", li.dataset.seq == step.seq);
+    if (lit) lit.classList.remove("now");
+    lit = $("events").children[at] || null;
+    if (lit) lit.classList.add("now");
     // the event list scrolls itself to the line (never the page: on a phone the list is
     // below the table, and stepping must not jump there)
     const now = $("events").children[at];
