@@ -70,6 +70,9 @@ def test_each_line_names_who_made_the_record(hand_game):
         assert [s["type"] for s in after].count("bet_won") == 2  # 20 and 10, both reached by 25
         assert [s["type"] for s in after][-2:] == ["pawns_placed", "round_started"]
         assert all(s["actor"] == ("bank" if s["type"] in BANK else "service") for s in after)
+        assert [s["by"] for s in steps[:8]] == ["referee", "rules", "seat", "seat", "rules",
+                                                 "referee", "seat", "referee"]
+        assert {s["by"] for s in after} == {"rules"}
         # the sentence still names the player the payout is about, apart from the actor
         won = [s for s in after if s["type"] == "bet_won"]
         assert [s["text"].split("'")[0] for s in won] == ["Anna", "Ben"]

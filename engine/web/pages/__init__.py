@@ -130,7 +130,8 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
 
     ``{"format", "game", "kind", "title", "players": [names], "as": label (viewer_label),
     "over": bool, "steps": [{"seq", "actor" (:func:`actor_label`: a name, "referee", "service",
-    the kind's party such as "bank", or None), "time" (ISO 8601 UTC), "type", "text",
+    the kind's party such as "bank", or None), "by": what the actor is ("seat", "referee", or
+    "rules": a fact the command caused on its own), "time" (ISO 8601 UTC), "type", "text",
     "rules": [rule ids], "event": the event's map as the viewer saw it, "setup"?: the first
     event's ``[[label, text]]`` (the kind's words), "view": the kind's view after it (the first
     step) or "patch": how it differs from the previous step's (:func:`view_patch`),
@@ -164,7 +165,10 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
         follow_on = record.seq in follow
         actor = actor_label(record, names, follow_on,
                             party(event_map) if party is not None and follow_on else None)
-        step = {"seq": record.seq, "actor": actor, "time": iso_time(created, record.ts),
+        step = {"seq": record.seq, "actor": actor,
+                "by": ("rules" if follow_on else "referee" if record.actor == REFEREE_ACTOR
+                       else "seat"),
+                "time": iso_time(created, record.ts),
                 "type": event_map.get("type"), "text": text, "rules": rule_ids(event_map, text),
                 "event": event_map,
                 "table": table(view, you) if table and view.get("phase") != "setup" else None}

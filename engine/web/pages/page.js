@@ -165,12 +165,10 @@
   // referee, or the bank / the service for a fact the rules caused on their own
   function actorLabel(step) {
     if (!step.actor) return null;
-    const own = step.actor !== "service" && step.actor !== "bank" && step.actor !== "referee";
-    return el("span", {className: "actor" + (own ? "" : " party"),
-                       title: own ? "the seat whose command this is" :
-                         step.actor === "referee" ? "the referee's record" :
-                         "a fact the rules caused on their own, after the command before it"},
-              step.actor);
+    const title = {seat: "the seat whose command this is", referee: "the referee's record",
+                   rules: "a fact the rules caused on their own, after the command before it"};
+    return el("span", {className: "actor" + (step.by === "seat" ? "" : " party"),
+                       title: title[step.by] || ""}, step.actor);
   }
 
   function eventLine(step) {
