@@ -361,6 +361,12 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
         finally:
             await run_in_threadpool(api.writer.close)  # what is queued is written first
 
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS)
+    from starlette.middleware import Middleware
+
+    from .csp import PageHeaders
+
+    # every answer: no Referer, no sniffing; an HTML one without its own policy runs no script
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS,
+                    middleware=[Middleware(PageHeaders)])
     app.state.api = api
     return app

@@ -31,13 +31,21 @@ from starlette.routing import Route
 
 from ..errors import UnknownGame
 from ..game import PUBLIC
+from .csp import page_headers, script_body
 from .errors import ApiError
 
 #: the longest wait of /changes (seconds)
 MAX_WAIT = 30.0
-#: the pages' headers: always fresh (a live page), never framed
+#: the CSV's headers: always fresh, never framed, no referrer
 HEADERS = {"Cache-Control": "no-store", "X-Frame-Options": "DENY",
-           "X-Content-Type-Options": "nosniff"}
+           "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+
+
+def live_headers(script: str) -> dict[str, str]:
+    """A live page's headers (engine.web.csp.page_headers): its one script, ``script`` (a
+    ``<script>`` element, engine.tournament.printing.live_script), allowed by hash, asking
+    this server's ``/changes``."""
+    return page_headers([script_body(script)], connect=True)
 
 
 class PrintApi:
@@ -74,8 +82,8 @@ class PrintApi:
         data, version = await self.api.call(tid, self._with_version, self.printer.pairings, tid,
                                             self._round(request))
         data["served"] = True
-        return HTMLResponse(pairings_html(data, live_script(self._changes(tid), version)),
-                            headers=HEADERS)
+        script = live_script(self._changes(tid), version)
+        return HTMLResponse(pairings_html(data, script), headers=live_headers(script))
 
     def _with_version(self, fn, tid: str, *args):
         return fn(tid, *args), self.api.service.load(tid).version
@@ -98,8 +106,9 @@ class PrintApi:
         state = await self.api.call(tid, self.api.service.state, tid)
         link_data = {"tournament": tid, "public": state.public, "served": True}
         link = (lambda game: watch_link(link_data, game)) if state.public else None
-        return HTMLResponse(page(data, view.get("paired", []), link,
-                                 live_script(self._changes(tid), version)), headers=HEADERS)
+        script = live_script(self._changes(tid), version)
+        return HTMLResponse(page(data, view.get("paired", []), link, script),
+                            headers=live_headers(script))
 
     async def standings_after(self, request: Request) -> Response:
         tid = await self.t.tournament(request)
@@ -126,7 +135,7 @@ class PrintApi:
         tid = await self.t.tournament(request)
         data = await self.api.call(tid, self.printer.pairings, tid, self._round(request))
         measure = await self.api.call(tid, self.printer.measure, tid)
-        return HTMLResponse(slips_html(data, measure), headers=HEADERS)
+        return HTMLResponse(slips_html(data, measure), headers=page_headers())
 
     async def publish(self, request: Request) -> Response:
         self.t.organiser(request)
@@ -196,7 +205,8 @@ class PrintApi:
         await self.api.call(tid, self._public_game, tid)
         view = await self.api.call(tid, self.api.service.view, tid)
         version = await self.api.call(tid, lambda: self.api.service.load(tid).version)
-        return HTMLResponse(watch_page(tid, view, version), headers=HEADERS)
+        return HTMLResponse(watch_page(tid, view, version),
+                            headers=live_headers(watch_script(tid, version)))
 
     async def watch_game_data(self, request: Request) -> Response:
         tid = await self.t.tournament(request)
@@ -216,13 +226,21 @@ class PrintApi:
         log = await run_in_threadpool(load_bytes, raw, game)
         replay = await run_in_threadpool(replay_data, log, PUBLIC,
                                          getattr(self.api, "texts", None))
-        return HTMLResponse(game_page(tid, data, replay), headers=HEADERS)
+        return HTMLResponse(game_page(tid, data, replay),
+                            headers=page_headers(game_scripts(tid, data), connect=True))
+
+
+def watch_script(tid: str, version: int) -> str:
+    """The watch page's live update (a ``<script>`` element)."""
+    from ..tournament.printing import live_script
+
+    return live_script(f"/tournaments/{tid}/changes", version)
 
 
 def watch_page(tid: str, view: dict, version: int) -> str:
     """The public page of a published tournament: every round's tables, each game linked to
     its spectator page; live (it reloads when the stream grows)."""
-    from ..tournament.printing import _head, live_script
+    from ..tournament.printing import _head
 
     title = html.escape(f"{view['name']}: follow every table")
     out = _head(title) + [f"<h1>{title}</h1>",
@@ -239,32 +257,41 @@ def watch_page(tid: str, view: dict, version: int) -> str:
                     f"{html.escape(game)}</a>" if game else "no game attached")
             out.append(f"<li>table {table['table']}: {players} &middot; {link}</li>")
         out.append("</ul>")
-    out.append(live_script(f"/tournaments/{tid}/changes", version))
+    out.append(watch_script(tid, version))
     out.append("</body></html>")
     return "\n".join(out) + "\n"
+
+
+def game_scripts(tid: str, data: dict) -> list[str]:
+    """The scripts of a table's spectator page: page.js and its live update (their texts, for
+    the page's Content-Security-Policy)."""
+    from urllib.parse import quote
+
+    from ..tournament.printing import live_script
+    from .pages import page_script
+
+    changes = f"/tournaments/{quote(tid)}/changes?game={quote(data['game'])}&"
+    live = live_script(changes, data["version"]).replace("'?after='", "'after='")
+    return [page_script(), script_body(live)]
 
 
 def game_page(tid: str, data: dict, replay: dict) -> str:
     """One table's game as its spectator sees it: the replay page (engine.web.pages) with the
     game's public replay inlined (``replay``: replay_data as PUBLIC, every step's sentence and
     the view after it; names set as text, never as HTML), a link back to every table, and the
-    live update (it reloads when the game's stream grows past ``data["version"]``)."""
-    from urllib.parse import quote
-
-    from ..tournament.printing import live_script
+    live update (it reloads when the game's stream grows past ``data["version"]``), allowed by
+    the page's own policy (:func:`game_scripts`)."""
     from .pages import replay_html
 
     title = f"round {data['round']}, table {data['table']}: {data['game']}"
-    page = replay_html(replay, title)
-    changes = f"/tournaments/{quote(tid)}/changes?game={quote(data['game'])}&"
-    script = live_script(changes, data["version"]).replace("'?after='", "'after='")
+    live = game_scripts(tid, data)[1]
+    page = replay_html(replay, title, scripts=(live,), connect=True)
     back = (f'<p class=watch><a href="/tournaments/{html.escape(tid)}/watch">every table</a>'
             f" &middot; {html.escape(title)} &middot; what a spectator sees: public facts only"
             "</p>")
     at = page.index("<body")
     at = page.index(">", at) + 1
-    page = page[:at] + back + page[at:]
-    return page.replace("</body>", script + "</body>", 1)
+    return page[:at] + back + page[at:]
 
 
 def routes(tournaments) -> list[Route]:

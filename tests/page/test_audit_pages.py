@@ -8,7 +8,6 @@ report's section format (engine.report); and the one policy for files (no overwr
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 
@@ -120,9 +119,11 @@ def test_the_audit_page_ledger_is_every_transfer_worked_by_hand(chosen):
 
 
 def page_data(html: str):
-    found = re.search(r"window\.DEVIL_DATA = (.*?);</script>", html, re.S)
-    assert found is not None
-    return json.loads(found.group(1))
+    """The data the page holds, read back as page.js reads it (engine.web.pages.page_data:
+    a JSON data block, or a long game's packed one)."""
+    from engine.web.pages import page_data as read
+
+    return read(html)
 
 
 def external_references(html: str) -> list[str]:

@@ -93,7 +93,8 @@ def test_a_seat_replay_page_shows_what_it_knew_and_no_hidden_card(finished_games
     page.on("response", lambda response: responses.append(response))
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{server.url}/games/{game}/replay#token={created['tokens'][names[me]]}")
+    token = created['tokens'][names[me]]
+    page.goto(f"{server.url}/games/{game}/replay#token={token}")
     page.wait_for_selector("#replay:not([hidden])")
     # step to the fifth event of the seat's stream with the buttons, then check what is shown
     for _ in range(4):
@@ -121,6 +122,14 @@ def test_a_seat_replay_page_shows_what_it_knew_and_no_hidden_card(finished_games
         assert players[names[seat]]["society"] == "?"
 
     bodies = [(r.url, r.body().decode("utf-8")) for r in responses]
+    # the token only in the address's fragment and the Authorization header (issue 25.8): never
+    # in an address the server sees, never in a Referer; the page under its own policy
+    for response in responses:
+        sent = response.request.all_headers()
+        assert token not in response.url and "referer" not in sent, (response.url, sent)
+    shell = next(r for r in responses if r.url.split("#")[0].endswith("/replay"))
+    assert "script-src 'sha256-" in shell.all_headers()["content-security-policy"]
+    assert shell.all_headers()["referrer-policy"] == "no-referrer"
     context.close()
     assert errors == []
     assert any(url.endswith("/replay/data") for url, _ in bodies)
@@ -278,10 +287,13 @@ CUT_OFF = """() => {
 }"""
 
 
-def offline_page(browser, path, width):
+def offline_page(browser, path, width, init: str | None = None):
     """A page of ``path`` (a self-contained file) at ``width`` px with the network refused;
-    ``(context, page, asked)``: ``asked`` collects every request other than the file."""
+    ``(context, page, asked, errors)``: ``asked`` collects every request other than the file,
+    ``errors`` the page's errors; ``init``: a script run before the page's own."""
     context = browser.new_context(viewport={"width": width, "height": 800})
+    if init is not None:
+        context.add_init_script(init)
     context.set_offline(True)
     asked = []
 
@@ -377,5 +389,108 @@ def test_the_archive_report_renders_its_sections_and_sorts_them(browser, tmp_pat
     page.locator("#section-games input.filter").fill("castle")
     assert games.count() == 1 and "no audit" in games.nth(0).inner_text()
     page.screenshot(path=os.path.join(shots, "archive-report-390.png"))
+    context.close()
+    assert asked == [] and errors == []
+
+
+# -- in a real browser (headless Chromium, tests/page/conftest.py) ---------------------------
+#: what sticks out of the page sideways, and the text table's box: its right edge, and whether
+#: it scrolls inside itself (a cut-off table does)
+WIDTHS = """() => {
+  const page = document.scrollingElement;
+  const pre = document.getElementById("table");
+  const box = pre.getBoundingClientRect();
+  const out = [...document.querySelectorAll("body *")]
+    .filter((e) => e.offsetParent !== null && !e.closest(".scroll, #right"))
+    .map((e) => Math.round(e.getBoundingClientRect().right));
+  return {scroll: page.scrollWidth, client: page.clientWidth, right: Math.max(0, ...out),
+          table_right: Math.round(box.right), table_left: Math.round(box.left),
+          table_scroll: pre.scrollWidth, table_client: pre.clientWidth};
+}"""
+
+#: every Content-Security-Policy violation the page reports (set before the page's own script)
+WATCH_CSP = """window.__violations = [];
+document.addEventListener("securitypolicyviolation",
+  (e) => window.__violations.push(e.violatedDirective + " " + e.blockedURI));"""
+
+
+def test_a_phone_sees_the_whole_table_and_who_made_each_line(browser, tmp_path, shots):
+    """Issue 25.7 on the hand-played game of tests/page/test_replay_fix.py, at 390 px."""
+    from client.page import texts
+    from engine.web.pages import replay_data, replay_html
+    from tests.page.test_replay_fix import hand_log
+
+    log, _ = hand_log(tmp_path)
+    data = replay_data(log, None, texts)
+    out = tmp_path / "hand.html"
+    out.write_text(replay_html(data, "hand"), encoding="utf-8")
+    context, page, asked, errors = offline_page(browser, out, 390, init=WATCH_CSP)
+    page.wait_for_selector("#replay:not([hidden])")
+    # the first event: its facts, not a data dump (the view's data folded away)
+    facts = page.locator("#current dl.setup dd").all_inner_texts()
+    assert facts[0] == "2: Anna, Ben (seat order)" and len(facts) == 9
+    assert page.locator("#view details[open]").count() == 0
+    # Ben's bust: the referee reported the coal; the first payout is the bank's, about Anna
+    won = next(s for s in data["steps"] if s["type"] == "bet_won")
+    line = page.locator(f'ol#events li[data-seq="{won["seq"]}"]')
+    assert line.locator(".actor").inner_text() == "bank"
+    assert line.locator(".text").inner_text().startswith("Anna's bet of 20 wins")
+    rule = won["rules"][0]
+    assert line.inner_text().count(rule) == 1 and line.locator(".rule").count() == 1
+    assert page.locator('ol#events li[data-seq="7"] .actor').inner_text() == "Anna"
+    line.click()
+    assert page.inner_text("#where") == f"event {won['seq']} of {len(data['steps'])} " \
+                                        f"(#{won['seq']})"
+    assert page.locator("#current .rule").count() == 1
+    # the whole text table on a 390 px screen: nothing sticks out, nothing scrolls sideways
+    sizes = page.evaluate(WIDTHS)
+    assert sizes["scroll"] <= sizes["client"] and sizes["right"] <= 390, sizes
+    assert 0 <= sizes["table_left"] and sizes["table_right"] <= 390, sizes
+    assert sizes["table_scroll"] <= sizes["table_client"], sizes
+    table = page.inner_text("#table")
+    for name in ("Anna", "Ben"):  # every row of the table is there
+        assert re.search(rf"^\W*{name}\s", table, re.M), table
+    page.screenshot(path=f"{shots}/replay-hand-390.png", full_page=True)
+    violations = page.evaluate("window.__violations")
+    context.close()
+    assert asked == [] and errors == [] and violations == []
+
+
+@pytest.mark.slow  # a 10-player bots' game of some 6,000 events, its page built and opened
+def test_a_long_games_page_is_small_and_shows_the_same(browser, tmp_path, shots):
+    """Issue 25.7: a game of over 3,000 events makes an ``--html`` file under 1 MB (the data
+    packed: engine.web.pages.data_block) that draws exactly what the data says."""
+    from client.page import texts
+    from engine.replay import open_log
+    from engine.web.pages import PACKED_TYPE, page_data, replay_data
+
+    folder = tmp_path / "games"
+    ran = CliRunner().invoke(cli, ["simulate", "castle", "--players", "10", "--games", "1",
+                                   "--seed", "3", "--out", str(folder), "--json"])
+    assert ran.exit_code == 0, ran.output
+    (path,) = folder.glob("*.devlog")
+    log = open_log(str(path))
+    assert len(log.records) >= 3000
+    out = tmp_path / "long.html"
+    made = CliRunner().invoke(cli, ["replay", str(path), "--html", str(out)])
+    assert made.exit_code == 0, made.output
+    html = out.read_text(encoding="utf-8")
+    assert len(html.encode("utf-8")) < 1_000_000 and f'type="{PACKED_TYPE}"' in html
+    data = replay_data(log, None, texts)
+    assert page_data(html) == json.loads(json.dumps(data))  # nothing lost in the packing
+    context, page, asked, errors = offline_page(browser, out, 1300)
+    page.wait_for_selector("#replay:not([hidden])", timeout=60000)
+    steps = data["steps"]
+    assert page.locator("ol#events li").count() == len(steps)
+    page.keyboard.press("End")
+    last = steps[-1]
+    assert page.inner_text("#where") == f"event {len(steps)} of {len(steps)} (#{last['seq']})"
+    assert page.inner_text("#current .text") == last["text"]
+    assert page.inner_text("#table") == last["table"]
+    middle = steps[len(steps) // 2]
+    page.locator("#slider").fill(str(len(steps) // 2))
+    assert page.inner_text("#current .text") == middle["text"]
+    assert page.inner_text("#table") == middle["table"]
+    page.screenshot(path=os.path.join(shots, "replay-long.png"))
     context.close()
     assert asked == [] and errors == []

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 
 import pytest
 
@@ -66,9 +65,12 @@ def test_audit_chart_writes_svg_and_png_and_refuses_what_it_cannot(physical, tmp
     assert out.exit_code == 2 and not (tmp_path / "castle.svg").exists()
 
 
-def page_data(html: str) -> dict:
-    found = re.search(r"window\.DEVIL_DATA = (.*?);</script>", html, re.S)
-    return json.loads(found.group(1))
+def page_data(html: str):
+    """The data the page holds, read back as page.js reads it (engine.web.pages.page_data:
+    a JSON data block, or a long game's packed one)."""
+    from engine.web.pages import page_data as read
+
+    return read(html)
 
 
 def test_replay_html_holds_only_what_the_seat_saw(tmp_path):

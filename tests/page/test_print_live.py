@@ -60,6 +60,7 @@ def test_the_pages_update_when_a_result_is_recorded(tmp_path, browser, shots):
         # the replay page, as a spectator, with the game's public replay inlined
         assert pairings.title() == f"{game} replay (spectator)"
         assert "round 1, table 1" in pairings.inner_text("p.watch")
+        pairings.click("#view summary")  # the first event shows its facts: open the data
         shown = pairings.inner_text("#view")
         assert "winners" in shown and "\nA\t?\t?\t" in shown  # A's money and bet: hidden
         pairings.screenshot(path=f"{shots}/tournament-watch.png")

@@ -15,8 +15,11 @@ one self-contained HTML file each.  Game-agnostic: every kind is shown through i
   file that opens offline (``devil replay FILE --html``); without, the page asks the server for
   its data with the token the user gives it (``devil serve``: :mod:`engine.web.pages.routes`).
 
-``texts(kind)`` (optional) answers ``(describe, table)``: ``describe(event, names) -> str`` and
-``table(view, you) -> str``; the engine never imports the client, so the CLI passes it in.
+``texts(kind)`` (optional) answers ``(describe, table, party, setup)`` (client.page.texts; the
+last two may be left out or None): ``describe(event, names) -> str``, ``table(view, you) ->
+str``, ``party(event_map) -> str | None`` (who a fact a command caused on its own is by, e.g.
+"bank"; else "service") and ``setup(event_map, names) -> [[label, text]] | None`` (the first
+event as facts a newcomer reads); the engine never imports the client, so the CLI passes it in.
 """
 
 from __future__ import annotations
@@ -29,13 +32,14 @@ from typing import Any, Callable
 from ...game import PUBLIC, REFEREE
 from ...log import REFEREE_ACTOR, iso_time
 
-#: a rule id as the rules documents write them (``KIND-3.1``, ``KIND-11.2``)
-RULE_ID = re.compile(r"\b[A-Z]{2,}-\d+(?:\.\d+)*\b")
+#: a rule id as the rules documents write them (``KIND-3.1``, ``KIND-11.2``, ``KIND-6.8a``);
+#: ASCII word boundaries, as page.js's copy of it has (the page marks the ids in a sentence)
+RULE_ID = re.compile(r"\b[A-Z]{2,}-\d+(?:\.\d+)*[a-z]?\b", re.ASCII)
 
 #: the version of the data a page reads (``format`` of replay_data and audit_data)
 FORMAT = 1
 
-Texts = Callable[[str], "tuple[Callable, Callable] | None"]
+Texts = Callable[[str], "tuple | None"]
 
 
 def viewer_label(viewer, names: list[str]) -> str:
@@ -85,30 +89,66 @@ def _voids(log) -> dict:
     return dict(voided or {})
 
 
+def follow_ons(records) -> set[int]:
+    """The sequence numbers of the records a command wrote after its first (``left`` of the
+    record before still above 0, docs/log-format.md): facts the rules caused on their own
+    (a payout after the last stop, the next turn), not the command's own act."""
+    out = set()
+    before = 0
+    for record in records:
+        if before > 0:
+            out.add(record.seq)
+        before = record.left
+    return out
+
+
+def actor_label(record, names: list[str], follow_on: bool, party: str | None = None
+                ) -> str | None:
+    """Who a record's line names as its actor: for a command's own record the seat that
+    submitted it (its name) or ``"referee"`` (actor -1: the referee, and the game's creation);
+    for a fact the command caused on its own (``follow_on``) ``party`` (the kind's word, e.g.
+    a bank, ``"bank"``) or ``"service"``; None for an actor the game does not have."""
+    if follow_on:
+        return party or "service"
+    if record.actor == REFEREE_ACTOR:
+        return "referee"
+    return names[record.actor] if 0 <= record.actor < len(names) else None
+
+
+def _words(texts: Texts | None, kind: str) -> tuple:
+    """``(describe, table, party, setup)`` of ``texts(kind)`` (client.page.texts; an older
+    provider's ``(describe, table)`` too), each None where not given."""
+    words = texts(kind) if texts is not None else None
+    words = tuple(words or ())
+    return (words + (None,) * 4)[:4]
+
+
 def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None = None,
                 voids: dict | None = None) -> dict:
     """The replay page's data: the game ``log`` (an :class:`engine.replay.LoadedLog`) event by
     event as ``viewer`` (REFEREE, a seat index or PUBLIC) saw it.
 
     ``{"format", "game", "kind", "title", "players": [names], "as": label (viewer_label),
-    "over": bool, "steps": [{"seq", "actor" (a name, "referee" or None), "time" (ISO 8601
-    UTC), "type", "text", "rules": [rule ids], "event": the event's map as the viewer saw it,
-    "view": the kind's view after it (the first step) or "patch": how it differs from the
-    previous step's (:func:`view_patch`),
+    "over": bool, "steps": [{"seq", "actor" (:func:`actor_label`: a name, "referee", "service",
+    the kind's party such as "bank", or None), "by": what the actor is ("seat", "referee", or
+    "rules": a fact the command caused on its own), "time" (ISO 8601 UTC), "type", "text",
+    "rules": [rule ids], "event": the event's map as the viewer saw it, "setup"?: the first
+    event's ``[[label, text]]`` (the kind's words), "view": the kind's view after it (the first
+    step) or "patch": how it differs from the previous step's (:func:`view_patch`),
     "table": text or None, "voided"?: True, "reason"?: str}]}``; :func:`expand` gives every
     step its whole view back.  A seat's steps are the events of its redacted stream only; events
     it never saw are left out.  ``voided``/``reason`` are present only for events a correction
-    voided.
+    voided.  ``texts``: see the module's docstring.
     """
     from ...replay import steps, view_at
 
     rules = log.rules
     names = log.names
-    words = texts(log.header.kind) if texts is not None else None
-    describe, table = words if words else (None, None)
+    describe, table, party, setup = _words(texts, log.header.kind)
     you = None if viewer is REFEREE or viewer == PUBLIC else names[viewer]
     to_map = rules.events.to_map
     voids = _voids(log) if voids is None else dict(voids)
+    follow = follow_ons(log.records)
     created = log.header.created
     out = []
     item = previous = None
@@ -122,12 +162,19 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
         if desk is not None:
             view.update(desk.summary(names))
         text = describe(item.event, names) if describe else _generic_text(event_map)
-        actor = ("referee" if record.actor == REFEREE_ACTOR
-                 else names[record.actor] if 0 <= record.actor < len(names) else None)
-        step = {"seq": record.seq, "actor": actor, "time": iso_time(created, record.ts),
+        follow_on = record.seq in follow
+        actor = actor_label(record, names, follow_on,
+                            party(event_map) if party is not None and follow_on else None)
+        step = {"seq": record.seq, "actor": actor,
+                "by": ("rules" if follow_on else "referee" if record.actor == REFEREE_ACTOR
+                       else "seat"),
+                "time": iso_time(created, record.ts),
                 "type": event_map.get("type"), "text": text, "rules": rule_ids(event_map, text),
                 "event": event_map,
                 "table": table(view, you) if table and view.get("phase") != "setup" else None}
+        facts = setup(event_map, names) if setup is not None else None
+        if facts:
+            step["setup"] = [[str(label), str(value)] for label, value in facts]
         if previous is None:
             step["view"] = view
         else:
@@ -237,6 +284,16 @@ def _asset(name: str) -> str:
     return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
 
 
+#: data larger than this (characters of JSON) is inlined packed (gzip, then base64): a long
+#: game's replay is megabytes of JSON that packs ten to one; page.js unpacks it
+#: (DecompressionStream) before drawing exactly what the JSON would have drawn
+PACK_ABOVE = 256 * 1024
+#: the element holding a page's data: a data block, never run (CSP does not apply to it)
+DATA_ID = "devil-data"
+JSON_TYPE = "application/json"
+PACKED_TYPE = "application/x-devil-gzip-base64"
+
+
 def script_json(data) -> str:
     """``data`` as JSON safe inside an HTML ``<script>`` element (no ``</script>``, no
     ``<!--``: every ``<``, ``>`` and ``&`` is escaped)."""
@@ -245,21 +302,74 @@ def script_json(data) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-def _page(template: str, title: str, data: dict | None) -> str:
+def data_block(data) -> str:
+    """The page's data element: ``<script type="application/json" id="devil-data">`` with
+    :func:`script_json` (``null``: the page asks its server), or, above :data:`PACK_ABOVE`,
+    the same JSON gzipped (no timestamp: the same data makes the same bytes) and base64'd in
+    a block of type :data:`PACKED_TYPE`.  :func:`page_data` reads either back."""
+    text = "null" if data is None else script_json(data)
+    if len(text) <= PACK_ABOVE:
+        return f'<script type="{JSON_TYPE}" id="{DATA_ID}">{text}</script>'
+    import base64
+    import gzip
+
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    packed = base64.b64encode(gzip.compress(raw, 9, mtime=0)).decode("ascii")
+    return f'<script type="{PACKED_TYPE}" id="{DATA_ID}">{packed}</script>'
+
+
+def page_data(html: str):
+    """The data a page made by :func:`replay_html`, :func:`audit_html` or
+    :func:`archive_html` holds (None for a served page that asks for it), unpacked as page.js
+    unpacks it.  ValueError for a text without the data element."""
+    found = re.search(r'<script type="([^"]+)" id="' + DATA_ID + r'">(.*?)</script>', html,
+                      re.S)
+    if found is None:
+        raise ValueError("no page data in this text (not a page of engine.web.pages?)")
+    kind, body = found.groups()
+    if kind == PACKED_TYPE:
+        import base64
+        import gzip
+
+        return json.loads(gzip.decompress(base64.b64decode(body)).decode("utf-8"))
+    return json.loads(body)
+
+
+def page_script() -> str:
+    """page.js, the one script of every page here (inline: its hash is in the page's
+    Content-Security-Policy, engine.web.csp)."""
+    return _asset("page.js")
+
+
+def _page(template: str, title: str, data: dict | None, scripts: tuple[str, ...] = (),
+          connect: bool | None = None) -> str:
+    """A page from ``template`` with its parts filled in one pass (a title or data holding
+    ``{{js}}`` stays text).  ``scripts``: further inline scripts (their texts) put before
+    ``</body>`` and allowed by the page's own policy; ``connect``: the page fetches from its
+    server (default: when it holds no data)."""
     from html import escape
 
-    html = _asset(template)
-    return (html.replace("{{title}}", escape(title))
-            .replace("{{css}}", _asset("page.css"))
-            .replace("{{js}}", _asset("page.js"))
-            .replace("{{data}}", "null" if data is None else script_json(data)))
+    from ..csp import policy
+
+    js = page_script()
+    every = (js, *scripts)
+    parts = {"title": escape(title), "css": _asset("page.css"), "js": js,
+             "data": data_block(data),
+             # a policy holds no '"', '<' or '&' (its hashes are base64): safe in the attribute
+             "csp": policy(every, data is None if connect is None else connect, meta=True),
+             "scripts": "".join(f"<script>{text}</script>" for text in scripts)}
+    return re.sub(r"\{\{(\w+)\}\}", lambda m: parts[m.group(1)], _asset(template))
 
 
-def replay_html(data: dict | None = None, title: str = "replay") -> str:
+def replay_html(data: dict | None = None, title: str = "replay", scripts: tuple[str, ...] = (),
+                connect: bool | None = None) -> str:
     """The replay page: with ``data`` (replay_data) inlined, a self-contained file (no request
-    of any kind when opened); without, a page that fetches ``<its URL>/data`` from the server
-    with the token in its address's fragment (``#token=...``) or typed into it."""
-    return _page("replay.html", title, data)
+    of any kind when opened; a long game's data packed: :func:`data_block`); without, a page
+    that fetches ``<its URL>/data`` from the server with the token in its address's fragment
+    (``#token=...``) or typed into it.  ``scripts``, ``connect``: as ``_page`` (a live page's
+    poll, engine.web.tournament_print).  Its own Content-Security-Policy is in a ``<meta>``;
+    a server sends the same as a header (:func:`engine.web.csp.page_headers`)."""
+    return _page("replay.html", title, data, scripts, connect)
 
 
 def audit_html(data: dict | None = None, title: str = "audit") -> str:

@@ -40,13 +40,37 @@
     return body;
   }
 
+  // the data the page holds (engine.web.pages.data_block): JSON, or (a long game) that JSON
+  // gzipped and base64'd, unpacked here with the browser's own DecompressionStream
+  async function inlineData() {
+    const block = $("devil-data");
+    if (!block) return null;
+    const text = block.textContent.trim();
+    if (block.type !== "application/x-devil-gzip-base64") return JSON.parse(text);
+    if (typeof DecompressionStream === "undefined") {
+      throw new Error("this browser cannot unpack the page's data: it needs DecompressionStream " +
+                      "(Chrome or Edge 80, Firefox 113, Safari 16.4 or later)");
+    }
+    const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
+  }
+
   async function start() {
-    if (page === "archive") {
-      if (window.DEVIL_DATA) showArchive(window.DEVIL_DATA); else fail("this report holds no data");
+    let data = null;
+    try {
+      data = await inlineData();
+    } catch (error) {
+      fail(error.message);
       return;
     }
-    if (window.DEVIL_DATA) {
-      show(window.DEVIL_DATA, null);
+    if (page === "archive") {
+      if (data) showArchive(data); else fail("this report holds no data");
+      return;
+    }
+    window.DEVIL_DATA = data;
+    if (data) {
+      show(data, null);
       return;
     }
     const token = tokenFromHash();
@@ -111,21 +135,51 @@
   // -- the replay ---------------------------------------------------------------------------
   let steps = [];
   let at = 0;
+  let lit = null;  // the event list's line of the step shown
 
-  function ruleBadges(rules) {
-    return (rules || []).map((r) => el("span", {className: "rule"}, r));
+  // a rule id as engine.web.pages.RULE_ID finds it (ASCII word boundaries, as there)
+  const RULE_ID = /\b[A-Z]{2,}-\d+(?:\.\d+)*[a-z]?\b/g;
+
+  function ruleBadge(rule) {
+    return el("span", {className: "rule"}, rule);
+  }
+
+  // the sentence with every rule id it names drawn as a badge where it stands, then a badge
+  // for each of the step's other rule ids: every rule id once on the line
+  function sentence(step) {
+    const text = String(step.text);
+    const node = el("span", {className: "text"});
+    const named = new Set();
+    let from = 0;
+    for (const found of text.matchAll(RULE_ID)) {
+      node.append(text.slice(from, found.index), ruleBadge(found[0]));
+      named.add(found[0]);
+      from = found.index + found[0].length;
+    }
+    node.append(text.slice(from));
+    const others = (step.rules || []).filter((r) => !named.has(r));
+    return [node, ...others.map(ruleBadge)];
+  }
+
+  // who made the record (engine.web.pages.actor_label): the seat whose command it is, the
+  // referee, or the bank / the service for a fact the rules caused on their own
+  function actorLabel(step) {
+    if (!step.actor) return null;
+    const title = {seat: "the seat whose command this is", referee: "the referee's record",
+                   rules: "a fact the rules caused on their own, after the command before it"};
+    return el("span", {className: "actor" + (step.by === "seat" ? "" : " party"),
+                       title: title[step.by] || ""}, step.actor);
   }
 
   function eventLine(step) {
-    const text = el("span", {className: "text"}, step.text);
-    const line = [el("span", {className: "seq"}, "#" + step.seq)];
-    if (step.actor) line.push(el("span", {className: "actor"}, step.actor + ":"));
-    line.push(step.voided ? el("del", {}, text) : text, ...ruleBadges(step.rules));
+    const [text, ...badges] = sentence(step);
+    const line = [el("span", {className: "seq"}, "#" + step.seq), actorLabel(step)];
+    line.push(step.voided ? el("del", {}, text) : text, ...badges);
     if (step.voided) {
       line.push(el("span", {className: "reason"},
                    "voided" + (step.reason ? ": " + step.reason : "")));
     }
-    return line;
+    return line.filter((part) => part !== null);
   }
 
   // a step's view is whole ("view") or a patch of the previous one (engine.web.pages.view_patch)
@@ -161,12 +215,15 @@
       choice.hidden = false;
     }
     const list = $("events");
-    list.replaceChildren(...steps.map((step, i) => {
+    const lines = document.createDocumentFragment();  // (no spread: a game may be long)
+    steps.forEach((step, i) => {
       const li = el("li", {className: step.voided ? "voided" : ""}, ...eventLine(step));
       li.dataset.seq = step.seq;
       li.addEventListener("click", () => go(i));
-      return li;
-    }));
+      lines.append(li);
+    });
+    list.replaceChildren(lines);
+    lit = null;
     const slider = $("slider");
     slider.max = Math.max(0, steps.length - 1);
     slider.oninput = () => go(Number(slider.value));
@@ -185,6 +242,42 @@
     go(found >= 0 ? found : 0);
   }
 
+  // the first event's facts (players, options, the seed's commitment), as the kind words them
+  function setupFacts(step) {
+    if (!step.setup || !step.setup.length) return null;
+    const dl = el("dl", {className: "setup"});
+    for (const [label, text] of step.setup) dl.append(el("dt", {}, label), el("dd", {}, text));
+    return dl;
+  }
+
+  // the text table at the width it has: its font made smaller (down to 8 px) until its widest
+  // row (a line that starts with a space or a marker: the players' table) fits, and a line still
+  // too wide (a sentence) wrapped rather than cut off: nothing is cut on a phone's 390 px
+  function fitTable() {
+    const pre = $("table");
+    if (!pre) return;
+    pre.style.fontSize = "";
+    pre.classList.remove("wrapped");
+    if (pre.hidden || !pre.clientWidth || pre.scrollWidth <= pre.clientWidth) return;
+    const style = getComputedStyle(pre);
+    const size = parseFloat(style.fontSize);
+    const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    const room = pre.clientWidth - padding;
+    const lines = pre.textContent.split("\n");
+    const widest = Math.max(...lines.map((line) => line.length));
+    const rows = lines.filter((line) => /^[ >*]/.test(line)).map((line) => line.length);
+    const fit = rows.length ? Math.max(...rows) : widest;
+    const perChar = (pre.scrollWidth - padding) / widest;  // a monospace font's advance
+    pre.style.fontSize = Math.max(8, Math.min(size, Math.floor(size * room / (fit * perChar) * 10) / 10)) + "px";
+    if (pre.scrollWidth > pre.clientWidth) pre.classList.add("wrapped");
+  }
+
+  let fitting = 0;
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(fitting);
+    fitting = requestAnimationFrame(fitTable);
+  });
+
   function go(index) {
     if (!steps.length) { $("where").textContent = "no events"; return; }
     at = Math.max(0, Math.min(steps.length - 1, index));
@@ -193,16 +286,29 @@
     $("where").textContent = "event " + (at + 1) + " of " + steps.length + " (#" + step.seq + ")";
     const current = $("current");
     current.className = step.voided ? "voided" : "";
-    current.replaceChildren(el("div", {}, ...eventLine(step)),
-                            el("div", {className: "sub"}, step.time));
+    current.replaceChildren(...[el("div", {}, ...eventLine(step)),
+                                el("div", {className: "sub"}, step.time),
+                                setupFacts(step)].filter((part) => part !== null));
     $("table").textContent = step.table || "";
     $("table").hidden = !step.table;
-    $("view").replaceChildren(el("details", {open: !step.table},
+    fitTable();
+    $("view").replaceChildren(el("details", {open: !step.table && !step.setup},
                                  el("summary", {}, "the view after this event, as data"),
                                  render(step.view)));
-    for (const li of $("events").children) li.classList.toggle("now", li.dataset.seq == step.seq);
+    if (lit) lit.classList.remove("now");
+    lit = $("events").children[at] || null;
+    if (lit) lit.classList.add("now");
+    // the event list scrolls itself to the line (never the page: on a phone the list is
+    // below the table, and stepping must not jump there)
     const now = $("events").children[at];
-    if (now && now.scrollIntoView) now.scrollIntoView({block: "nearest"});
+    const box = $("right");
+    if (now && box) {
+      const top = now.offsetTop - box.offsetTop;
+      if (top < box.scrollTop) box.scrollTop = top;
+      else if (top + now.offsetHeight > box.scrollTop + box.clientHeight) {
+        box.scrollTop = top + now.offsetHeight - box.clientHeight;
+      }
+    }
   }
 
   // -- the audit ----------------------------------------------------------------------------

@@ -8,8 +8,9 @@
 * ``GET /games/{id}/audit``, ``GET /games/{id}/audit/data``: the audit page and its data (the
   kind's audit and money chart; the referee's only: an audit reads every sealed bet).
 
-Errors are the API's JSON errors (401 without a token, 403 for a token of another game or a
-seat asking for the audit, 400 for a kind without an audit).
+Each page's Content-Security-Policy allows its one script (page.js) by hash and nothing else
+(engine.web.csp); errors are the API's JSON errors (401 without a token, 403 for a token of
+another game or a seat asking for the audit, 400 for a kind without an audit).
 """
 
 from __future__ import annotations
@@ -23,12 +24,19 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from ...errors import NotAllowed
-from . import audit_data, audit_html, replay_data, replay_html
+from .. import csp
+from . import audit_data, audit_html, page_script, replay_data, replay_html
 
-#: the pages' headers: no caching of game data, no framing, no referrer (the token is in the
+#: the data answers' headers: no caching of game data, no referrer (the token is in the
 #: fragment, which browsers never send; belt and braces)
 HEADERS = {"Cache-Control": "no-store", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
            "X-Content-Type-Options": "nosniff"}
+
+
+def page_headers() -> dict[str, str]:
+    """A served page's headers (engine.web.csp.page_headers): its one script, page.js, allowed
+    by hash, and fetching its data from this server (``connect-src 'self'``)."""
+    return csp.page_headers([page_script()], connect=True)
 
 
 def routes(api, texts=None) -> list[Route]:
@@ -59,7 +67,7 @@ def routes(api, texts=None) -> list[Route]:
         return Response(body, media_type="application/json", headers=headers)
 
     async def replay_page(request: Request) -> Response:
-        return HTMLResponse(replay_html(None, "devil replay"), headers=HEADERS)
+        return HTMLResponse(replay_html(None, "devil replay"), headers=page_headers())
 
     async def replay_json(request: Request) -> Response:
         role = api.authenticate(request)
@@ -70,7 +78,7 @@ def routes(api, texts=None) -> list[Route]:
         return answer(request, await run_in_threadpool(replay_for, log, viewer, role.is_referee))
 
     async def audit_page(request: Request) -> Response:
-        return HTMLResponse(audit_html(None, "devil audit"), headers=HEADERS)
+        return HTMLResponse(audit_html(None, "devil audit"), headers=page_headers())
 
     async def audit_json(request: Request) -> Response:
         role = api.authenticate(request)
