@@ -6,9 +6,8 @@ A shape is ``{"type": the command's tag, "fixed": {field: value} (the same in ev
 command of that type: the seat's own ``player``), "inputs": [{"name": field, "values": [every
 legal value, in the kind's order]}], "options": [{field: value} of the inputs, one per legal
 command] (only when two or more fields vary: the page offers only the combinations that are
-legal)}``.  A type with one legal command has no inputs: one button.  Atkr's bet is one shape
-whose input ``amount`` lists 0, 10, ... up to the seat's money (ATKR-3.1); its draw and stop
-are buttons.
+legal)}``.  A type with one legal command has no inputs: one button; a bet of any amount up to
+the seat's money is one shape whose one input lists the amounts.
 
 In a game with seat entropy (engine.entropy) a seat that has not given its value yet has the
 one shape ``{"type": "seat_entropy", "fixed": {"player"}, "inputs": [{"name": "value",
@@ -101,3 +100,24 @@ def routes(api) -> list[Route]:
         return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
     return [Route("/games/{game}/moves", get_moves, methods=["GET"])]
+
+
+def openapi_paths(_op, _json, game: dict, as_: dict, errors: dict) -> dict:
+    """This module's path for engine.web.openapi, made with its helpers ``_op`` and ``_json``
+    and its ``game`` and ``as`` parameters and ``errors`` responses (given, not imported:
+    openapi imports this module)."""
+    shape = {"type": "object", "properties": {
+        "type": {"type": "string"}, "fixed": {"type": "object"},
+        "inputs": {"type": "array", "items": {"type": "object", "properties": {
+            "name": {"type": "string"}, "values": {"type": "array"},
+            "random": {"type": "integer", "description": "bytes the client draws itself"}}}},
+        "options": {"type": "array", "items": {"type": "object"}}}}
+    return {"/games/{game}/moves": {"get": _op(
+        "A seat's legal commands now, grouped by type as the controls a page draws: fixed "
+        "fields, inputs with every legal value, the legal combinations when two or more vary "
+        "(engine.web.moves)",
+        "a seat's token (its own); the referee's with ?as=NAME; not the spectator's",
+        {"200": _json({"type": "object", "properties": {
+            "game": {"type": "string"}, "version": {"type": "integer"},
+            "seat": {"type": "string"}, "moves": {"type": "array", "items": shape}}},
+            "The shapes."), **errors}, [game, as_])}}

@@ -60,7 +60,8 @@ class ThreadServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(create_app(store, texts=texts), host="127.0.0.1",
-                                port=self.port, log_level="warning")
+                                port=self.port, log_level="warning",
+                                timeout_graceful_shutdown=1)  # no long wait for long polls
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.http = httpx.Client(base_url=self.url, timeout=30.0)
@@ -75,7 +76,7 @@ class ThreadServer:
 
     def stop(self) -> None:
         self.http.close()
-        self.server.should_exit = self.server.force_exit = True  # no wait for long polls
+        self.server.should_exit = True
         self.thread.join(timeout=10)
 
 
@@ -251,6 +252,8 @@ VERBS = {"de": {"Bet": "Setzen", "Draw": "Ziehen", "Stop": "Aufhören"}}
 @pytest.mark.slow
 def test_a_whole_game_through_three_seats_pages_and_the_spectators(live, browser, shots,
                                                                       tmp_path):
+    from playwright.sync_api import expect
+
     created = new_game(live, seed=SEED)
     game = created["game"]
     seats = [Seat(browser, live, created, "Anna"), Seat(browser, live, created, "Ben"),
@@ -342,7 +345,8 @@ def test_a_whole_game_through_three_seats_pages_and_the_spectators(live, browser
         cleo.screenshot(path=os.path.join(shots, "table-atkr-de-390.png"), full_page=True)
         assert layout["cut"] == [] and layout["width"] <= layout["inner"], layout
         cleo.get_by_label("Sprache").select_option("en")
-        assert cleo.locator("#events-heading").inner_text() == "Events"
+        expect(cleo.locator("#events-heading")).to_have_text("Events")
+        assert cleo.get_by_label("Language").input_value() == "en"
         for other in pages:
             assert other.errors == []
             token = created["tokens"][other.name]
