@@ -1,6 +1,7 @@
 """The legal commands of one seat as the shapes a page draws controls from (issue 25.1):
 ``GET /games/{id}/moves``.  Game-agnostic: the shapes are built from the kind's own
-``legal_commands`` hook (through :func:`engine.answers.legal_answer`), grouped by command type.
+``legal_commands`` hook (the service's ``legal_of``), keeping the commands the seat may send
+itself (the kind's ``acting_seat``), grouped by command type.
 
 A shape is ``{"type": the command's tag, "fixed": {field: value} (the same in every legal
 command of that type: the seat's own ``player``), "inputs": [{"name": field, "values": [every
@@ -74,12 +75,17 @@ def seating_shapes(view: dict, name: str) -> list[dict]:
 def moves_answer(service, game: str, viewer) -> dict:
     """``{"game", "version", "seat": name, "moves": [shape]}`` for ``viewer`` (a seat index),
     from one load of ``game`` by ``service`` (engine.service.GameService)."""
-    from ..answers import legal_answer
-
     loaded = service.load(game)
-    names = loaded.rules.seats(loaded.state)
+    rules = loaded.rules
+    names = rules.seats(loaded.state)
     view = service.view_of(loaded, viewer)
-    moves = seating_shapes(view, names[viewer]) or shapes(legal_answer(service, loaded, viewer))
+    moves = seating_shapes(view, names[viewer])
+    if not moves:
+        to_map = rules.commands.to_map
+        # only what the seat may send itself: a coal of a physical game is the referee's to
+        # report (the kind's acting_seat says None), though the seat's legal list names it
+        moves = shapes([to_map(command) for command in service.legal_of(loaded, viewer)
+                        if rules.acting_seat(loaded.state, command) == viewer])
     return {"game": game, "version": loaded.version, "seat": names[viewer], "moves": moves}
 
 

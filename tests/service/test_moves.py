@@ -16,8 +16,8 @@ PLAYERS = ["Anna", "Ben", "Cleo"]
 
 
 def new_game(http, **body) -> dict:
-    answer = http.post("/games", json={"kind": "atkr", "options": {"players": PLAYERS,
-                                                                    "first": "Anna"}, **body})
+    body.setdefault("options", {"players": PLAYERS, "first": "Anna"})
+    answer = http.post("/games", json={"kind": "atkr", **body})
     assert answer.status_code == 201, answer.text
     return answer.json()
 
@@ -124,3 +124,18 @@ def test_both_catalogues_word_every_atkr_event_and_every_command():
                                                 "seat_replaced", "adjudicated"}, lang
         assert set(words["verbs"]) == {"bet", "draw", "stop", "seat_entropy"}, lang
     assert catalogues["de"]["kinds"]["atkr"]["verbs"]["bet"] == "Setzen"
+
+
+def test_a_physical_games_seat_is_offered_no_coal_to_report(http):
+    created = new_game(http, options={"players": PLAYERS, "first": "Anna", "physical": True})
+    for name in PLAYERS:
+        assert command(http, created, name, {"type": "bet", "amount": 0}).status_code == 201
+    # ATKR-9.3: the referee reports every coal of a physical game; ATKR-4.2: no stop before a
+    # coal, so Anna, whose turn it is (ATKR-4.1), has nothing to send herself
+    assert moves(http, created, "Anna").json()["moves"] == []
+    reported = http.post(f"/games/{created['game']}/commands?as=Anna",
+                         json={"type": "draw", "coal": 25},
+                         headers={**auth(created["tokens"]["referee"]), "Idempotency-Key": "c1"})
+    assert reported.status_code == 201, reported.text
+    assert moves(http, created, "Anna").json()["moves"] == [
+        {"type": "stop", "fixed": {"player": "Anna"}, "inputs": []}]

@@ -150,15 +150,19 @@ function withRules(text) {
   return out;
 }
 
-function drawEvents() {
+// the event list: new events are appended (the list is a live region: a screen reader reads
+// what is added, not the whole list again); ``whole`` draws it again (another language)
+function drawEvents(whole) {
   const list = $("events");
-  list.replaceChildren(...page.entries.map((entry) => {
+  const line = (entry) => {
     const li = el("li", {className: entry.voided ? "voided" : ""},
                   el("span", {className: "seq"}, "#" + entry.seq + " "), ...withRules(describe(entry.event)));
     li.dataset.seq = entry.seq;
     if (entry.voided) li.append(" (" + ui("voided") + ")");
     return li;
-  }));
+  };
+  if (whole) list.replaceChildren(...page.entries.map(line));
+  else list.append(...page.entries.slice(list.children.length).map(line));
   list.scrollTop = list.scrollHeight;
 }
 
@@ -227,14 +231,25 @@ function drawMoves() {
     const form = el("form", {className: "move"});
     form.dataset.type = shape.type;
     const fields = [];
-    for (const input of shape.inputs) {
-      if (input.random) continue;  // made by this page at the moment of sending
-      const id = "move-" + shape.type + "-" + input.name;
-      const label = (words.inputs || {})[input.name] || input.name;
-      const select = el("select", {id, name: input.name},
-                        ...input.values.map((v, i) => el("option", {value: String(i)}, word(input.name, v))));
-      fields.push([input, select]);
-      form.append(el("label", {for: id}, label), select);
+    const labelOf = (name) => (words.inputs || {})[name] || name;
+    if (shape.options) {
+      // two or more fields vary: one list of the legal combinations, so none is offered
+      // that the rules would refuse
+      const names = shape.inputs.map((input) => input.name);
+      const id = "move-" + shape.type + "-choice";
+      const select = el("select", {id, name: "choice"}, ...shape.options.map((option, i) =>
+        el("option", {value: String(i)}, names.map((n) => word(n, option[n])).join(" \u00b7 "))));
+      fields.push([{name: null, options: shape.options}, select]);
+      form.append(el("label", {for: id}, names.map(labelOf).join(" \u00b7 ")), select);
+    } else {
+      for (const input of shape.inputs) {
+        if (input.random) continue;  // made by this page at the moment of sending
+        const id = "move-" + shape.type + "-" + input.name;
+        const select = el("select", {id, name: input.name}, ...input.values.map((v, i) =>
+          el("option", {value: String(i)}, word(input.name, v))));
+        fields.push([input, select]);
+        form.append(el("label", {for: id}, labelOf(input.name)), select);
+      }
     }
     const verb = (words.verbs || {})[shape.type] || shape.type;
     const button = el("button", {type: "submit", disabled: page.busy}, verb);
@@ -242,7 +257,10 @@ function drawMoves() {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const command = Object.assign({type: shape.type}, shape.fixed);
-      for (const [input, select] of fields) command[input.name] = input.values[Number(select.value)];
+      for (const [input, select] of fields) {
+        if (input.options) Object.assign(command, input.options[Number(select.value)]);
+        else command[input.name] = input.values[Number(select.value)];
+      }
       for (const input of shape.inputs) {
         if (input.random) {
           command[input.name] = randomHex(input.random);
@@ -269,7 +287,7 @@ function drawAll() {
   $("events-heading").textContent = ui("events");
   drawView();
   drawMoves();
-  drawEvents();
+  drawEvents(true);
 }
 
 function fail(message) {
@@ -316,8 +334,16 @@ async function follow() {
     page.entries.push(...fresh);
     page.after = Math.max(page.after, answer.version || 0);
     if (answer.over) page.over = true;
-    if (fresh.length || answer.over) {
+    if (fresh.some((entry) => entry.event.type === "corrected")) {
+      // a correction voids earlier records: read the stream again to strike them through
+      try {
+        page.entries = (await api("GET", base + "/events?after=0")).events || [];
+        drawEvents(true);
+      } catch (error) { if (!error.network) fail(error.message); }
+    } else if (fresh.length || answer.over) {
       drawEvents();
+    }
+    if (fresh.length || answer.over) {
       try { await refresh(); } catch (error) { if (!error.network) fail(error.message); }
     }
     if (page.over) return;
