@@ -337,6 +337,12 @@ def test_a_whole_game_through_three_seats_pages_and_the_spectators(live, browser
         check = verify_bytes(live.http.get(f"/games/{game}/log", headers=auth(
             created["tokens"]["referee"])).content)
         assert check.ok and check.finished, check
+        # the bank's ledger re-derived from the bets and draws holds (ATKR-5, ATKR-6.5), and
+        # the scripted bets are what the pages sent: Anna all in, the others 20 (ATKR-3.1)
+        assert log.rules.audit(log.effective()).ok
+        revealed = [log.rules.events.to_map(e)["bets"] for e in log.events
+                    if type(e).TYPE == "bets_revealed"]
+        assert revealed[0] == [200, 20, 20] and all(bets[1:] == [20, 20] for bets in revealed)
         # German at 390 px: nothing cut off; then the switch turns the page to English
         cleo = seats[2].page
         assert cleo.locator("#events-heading").inner_text() == "Ereignisse"
@@ -353,3 +359,33 @@ def test_a_whole_game_through_three_seats_pages_and_the_spectators(live, browser
     finally:
         for other in pages:
             other.close()
+
+
+@pytest.mark.slow
+def test_each_seat_sits_from_its_page_and_the_table_opens(live, browser):
+    """A game with seat entropy (`devil serve`'s default): each seat's page makes its own
+    random value (32 bytes, SEAT-2) and sends it with its Sit button; once all are in, the
+    table opens and the bets begin (SEAT-1, ATKR-3.1)."""
+    created = new_game(live, seat_entropy=True)
+    seats = [Seat(browser, live, created, name) for name in PLAYERS]
+    sent: list[dict] = []
+    for seat in seats:
+        seat.page.on("request", lambda request: sent.append(json.loads(request.post_data))
+                     if request.url.endswith("/commands") else None)
+    try:
+        assert seats[0].page.get_by_role("button", name="Bet").count() == 0  # SEAT-1
+        for index, seat in enumerate(seats):
+            seat.page.get_by_role("button", name="Sit").click()
+            seat.page.locator("#events li", has_text=f"{PLAYERS[index]} gave its entropy "
+                                                     "(SEAT-2)").wait_for()
+        seats[0].page.get_by_role("button", name="Bet").wait_for(timeout=15000)
+        assert [command["type"] for command in sent] == ["seat_entropy"] * 3
+        values = [command["value"] for command in sent]
+        assert all(re.fullmatch(r"[0-9a-f]{64}", value) for value in values)
+        assert len(set(values)) == 3  # each page drew its own
+        assert seats[1].page.get_by_role("button", name="Sit").count() == 0  # one value each
+        for seat in seats:
+            assert seat.errors == []
+    finally:
+        for seat in seats:
+            seat.close()
