@@ -115,8 +115,9 @@ class Seat:
         self.errors: list[str] = []
         self.page.on("response", lambda response: self.answers.append(response))
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        self.urls: list[str] = []
-        self.page.on("request", lambda request: self.urls.append(request.url))
+        self.urls: list[str] = []  # every address asked for, and every Referer sent
+        self.page.on("request", lambda request: self.urls.extend(
+            [request.url, request.headers.get("referer") or ""]))
         token = created["tokens"][name]
         self.page.goto(f"{server.url}/games/{created['game']}/table#token={token}")
         self.page.locator("#game[data-version]").wait_for()

@@ -251,7 +251,9 @@ function drawMoves() {
         form.append(el("label", {for: id}, labelOf(input.name)), select);
       }
     }
-    const verb = (words.verbs || {})[shape.type] || shape.type;
+    // a kind without words in this catalogue: the command's type as a verb ("trade": Trade)
+    const verb = (words.verbs || {})[shape.type]
+      || shape.type.charAt(0).toUpperCase() + shape.type.slice(1).replace(/_/g, " ");
     const button = el("button", {type: "submit", disabled: page.busy}, verb);
     form.append(button);
     form.addEventListener("submit", (event) => {
