@@ -390,3 +390,27 @@ def test_each_seat_sits_from_its_page_and_the_table_opens(live, browser):
     finally:
         for seat in seats:
             seat.close()
+
+
+@pytest.mark.slow
+def test_a_stale_control_is_refused_with_its_rule_and_records_nothing(live, browser):
+    """Anna's page in two tabs; the second hears of nothing (its event stream is held up), so it
+    still offers a bet after the first tab's: the service refuses the second bet (a bet is
+    final, ATKR-3.2), the page says so with the rule id, and nothing is appended."""
+    created = new_game(live)
+    first = Seat(browser, live, created, "Anna")
+    second = first.context.new_page()
+    second.route("**/events?*", lambda route: None)  # held: never answered, never live
+    second.goto(f"{live.url}/games/{created['game']}/table#token={created['tokens']['Anna']}")
+    try:
+        second.get_by_role("button", name="Bet").wait_for()
+        first.page.get_by_role("button", name="Bet").click()
+        first.at(3)
+        second.get_by_role("button", name="Bet").click()
+        second.locator("#error", has_text="Refused").wait_for()
+        error = second.inner_text("#error")
+        assert "has already bet this round" in error and "ATKR-3.2" in error, error
+        assert referee_view(live, created)["version"] == 3  # nothing recorded
+    finally:
+        second.close()
+        first.close()

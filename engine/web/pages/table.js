@@ -87,7 +87,8 @@ async function api(method, path, body, headers) {
   let data = null;
   try { data = await response.json(); } catch (error) { data = null; }
   if (!response.ok) {
-    const message = (data && data.error) || ("the server answered " + response.status);
+    let message = (data && data.error) || ("the server answered " + response.status);
+    if (data && data.rule && !message.includes(data.rule)) message += " (" + data.rule + ")";
     throw new ApiError(message, response.status, data && data.rule, response.status >= 500);
   }
   return data;

@@ -79,13 +79,12 @@ def routes(api) -> list[Route]:
 def openapi_paths(_op) -> dict:
     """This module's paths for engine.web.openapi, made with its helper ``_op``."""
     def page(summary: str, media: str, params: list) -> dict:
-        return {"get": _op(summary, "anyone", {"200": {"description": "The file.", "content": {
-            media: {"schema": {"type": "string"}}}}, "404": {"description": "No such file."}},
-            params, secured=False)}
+        return {"get": _op(summary, "anyone", {
+            "200": {"description": "The file.", "content": {media: {"schema": {
+                "type": "string"}}}},
+            "404": {"$ref": "#/components/responses/NotFound"}}, params, secured=False)}
 
     game = {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}
-    name = {"name": "name", "in": "path", "required": True,
-            "schema": {"type": "string", "enum": sorted(FILES)}}
     lang = {"name": "lang", "in": "path", "required": True, "schema": {"type": "string"},
             "description": "a language code with a catalogue: " + ", ".join(languages())}
     return {
@@ -93,8 +92,9 @@ def openapi_paths(_op) -> dict:
             "The seat's page (a seat's token) or the spectator's page (the spectator's token): "
             "HTML holding no game data; it reads the token from #token=... and sends it in the "
             "Authorization header only", "text/html", [game]),
-        "/pages/{name}": page("The table page's script (an ES module) and style", "text/plain",
-                              [name]),
+        "/pages/table.js": page("The table page's script (a plain ES module)",
+                                "text/javascript", []),
+        "/pages/table.css": page("The table page's style", "text/css", []),
         "/pages/i18n/{lang}.json": page("A language's catalogue of the table page's words",
                                         "application/json", [lang]),
     }
