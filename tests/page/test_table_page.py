@@ -61,7 +61,7 @@ class ThreadServer:
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(create_app(store, texts=texts), host="127.0.0.1",
                                 port=self.port, log_level="warning",
-                                timeout_graceful_shutdown=1)  # no long wait for long polls
+                                timeout_graceful_shutdown=0.2)  # no wait for long polls
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.http = httpx.Client(base_url=self.url, timeout=30.0)
