@@ -47,7 +47,9 @@ from ..store.protocol import resolve_id
 from .auth import Role, TokenBook, keys_equal
 from .errors import HANDLERS, ApiError
 from .games import routes as game_routes
+from .moves import routes as moves_routes
 from .pages.routes import routes as page_routes
+from .pages.table import routes as table_routes
 from .tournament import routes as tournament_routes
 
 #: default request body limit (bytes)
@@ -350,7 +352,9 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
     api.texts = texts  # the replay page's words, for the public spectator pages too
     routes = (game_routes(api)  # the games, the key, /openapi.json, /health
               + tournament_routes(api)  # the organiser's tournaments
-              + page_routes(api, texts))  # the replay and audit pages (issue 13)
+              + page_routes(api, texts)  # the replay and audit pages (issue 13)
+              + moves_routes(api)  # a seat's legal commands as shapes (issue 25.1)
+              + table_routes(api))  # the seat's and the spectator's page (issue 25.1, 25.3)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

@@ -325,6 +325,7 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                 secured=False)},
             **_tournament_paths(),
             **_print_paths(),  # engine/web/tournament_print.py (issue 22.9)
+            **_table_paths(),  # engine/web/moves.py, engine/web/pages/table.py (issue 25)
             # the pages (engine/web/pages; docs/service.md#the-replay-and-audit-pages)
             "/games/{game}/replay": {"get": _op(
                 "The replay page (HTML; no game data: it reads the token from #token=...)",
@@ -354,6 +355,13 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
 
 _T = {"name": "tournament", "in": "path", "required": True, "schema": {"type": "string"},
       "description": "A tournament id (or a unique prefix or suffix of it)."}
+
+
+def _table_paths() -> dict:
+    from .moves import openapi_paths as moves
+    from .pages.table import openapi_paths as table
+
+    return {**moves(_op, _json, _GAME, _AS, _ERR), **table(_op)}
 
 
 def _print_paths() -> dict:
