@@ -113,6 +113,8 @@ def test_the_table_page_and_its_files_carry_the_policy_and_no_game_data(http):
 
 
 def test_both_catalogues_word_every_atkr_event_and_every_command():
+    from engine.desk.events import DESK_TYPES
+
     folder = resources.files("engine.web.pages").joinpath("i18n")
     catalogues = {lang: json.loads(folder.joinpath(f"{lang}.json").read_text("utf-8"))
                   for lang in ("en", "de")}
@@ -120,8 +122,10 @@ def test_both_catalogues_word_every_atkr_event_and_every_command():
     for lang, catalogue in catalogues.items():
         words = catalogue["kinds"]["atkr"]
         types = {key.split(".")[0] for key in words["events"]}
-        assert types == set(EVENTS.by_type) - {"corrected", "dispute_raised", "ruling_given",
-                                                "seat_replaced", "adjudicated"}, lang
+        assert types == set(EVENTS.by_type) - DESK_TYPES, lang
+        # the referee's desk and the seating stage are worded once for every kind
+        assert DESK_TYPES | {"table_opened", "seat_committed", "seats_revealed"} == \
+            set(catalogue["shared"]["events"]), lang
         assert set(words["verbs"]) == {"bet", "draw", "stop", "seat_entropy"}, lang
     assert catalogues["de"]["kinds"]["atkr"]["verbs"]["bet"] == "Setzen"
 
