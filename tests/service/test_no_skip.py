@@ -28,7 +28,7 @@ from engine.store import FileStore
 
 from engine.web import create_app
 
-from .conftest import InProcessTransport, Server, auth
+from .conftest import InProcessTransport, Server, auth, start_all
 from .watchers import DevilLoop, HttpWriter, ServiceWriter, Watch
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dan"]
@@ -178,8 +178,7 @@ def two_nodes():
     logs = tempfile.mkdtemp(prefix="devil-no-skip-nodes-")
     started = []
     try:
-        for _ in range(2):
-            started.append(Server(url, log_dir=logs).start())
+        started = start_all([Server(url, log_dir=logs) for _ in range(2)])
         yield started[0], started[1]
     finally:
         for node in started:
