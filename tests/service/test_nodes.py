@@ -251,7 +251,13 @@ def burst_with_a_kill(url: str, a: Node, b: Node, games: int, acks_before_kill: 
         time.sleep(0.002)
     a.kill()  # SIGKILL, mid-burst
     before = sum(len(s.acked) for s in seats)
-    time.sleep(1.5)  # the other node carries on
+    # the other node carries on: commands acknowledged through B after the kill, the clients
+    # of A among them (they moved to B); waited for, up to 15 s
+    until = time.monotonic() + 15
+    while time.monotonic() < until and not (
+            sum(len(s.acked) for s in seats) - before >= 20
+            and sum(s.failovers for s in seats) > 0):
+        time.sleep(0.01)
     for seat in seats:
         seat.stop.set()
     for seat in seats:
