@@ -3,10 +3,11 @@
 ``server``: the HTTP app (``engine.web.app.create_app``) on a fresh store, served in this process
 through httpx's ASGI transport.  Most tests use it: no port, no subprocess, no start-up wait.
 
-``real_server`` / :class:`Server`: a real ``devil serve`` (uvicorn) subprocess on a free
-loopback port, for the tests where a real process is the point: a SIGKILL in the middle of a
-burst (test_crash.py), a log appended by another process while a client waits, and the CLI's
-``--server`` and ``devil watch`` against a running server (test_cli_remote.py).
+``real_server`` (one for the session) / :class:`Server`: a real ``devil serve`` (uvicorn)
+subprocess on a free loopback port (:func:`start_all` starts several side by side), for the
+tests where a real process is the point: a SIGKILL in the middle of a burst (test_crash.py), a
+log appended by another process while a client waits, and the CLI's ``--server`` and ``devil
+watch`` against a running server (test_cli_remote.py).
 
 Both expose the same face: ``url``, ``store``, ``http`` (an httpx.Client with the base URL) and
 ``remote(token)`` (a :class:`client.remote.RemoteClient`), so a test reads the same either way.
