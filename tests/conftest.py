@@ -4,16 +4,51 @@ The CLI client keeps the receipts it is given in its config folder (client/recei
 every test run points ``DEVIL_CONFIG`` at a fresh temporary folder, inherited by the
 subprocesses tests start, so no test writes into the user's own config folder.
 
+Temporary folders (pytest's ``tmp_path``, ``tempfile.mkdtemp``, the PostgreSQL test cluster's
+folder, the store folders of the servers and CLI processes tests start) are made on a RAM file
+system where there is one (:func:`temp_root`: ``/dev/shm`` on Linux), unless ``TMPDIR`` or
+``DEVIL_TEST_TMPDIR`` names another folder: the file store fsyncs every append, which costs
+milliseconds on a disk and nothing on tmpfs, while every check stays the same (the code still
+calls fsync; what reaches "the disk" at a power cut is simulated in
+tests/store/test_power_loss.py, not left to the machine).
+
 The tests skipped because a program they need is missing (PostgreSQL's server programs,
 Chromium: tests/needs.py) are named in one line of the summary, with how to enable them."""
 
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 
 from tests import needs
+
+
+def temp_root() -> str | None:
+    """The folder the tests' temporary folders go in: ``DEVIL_TEST_TMPDIR`` if set (empty:
+    the system's default), else the system's default when ``TMPDIR`` is set, else ``/dev/shm``
+    when it is a writable tmpfs (RAM: an fsync costs nothing), else None (the default)."""
+    chosen = os.environ.get("DEVIL_TEST_TMPDIR")
+    if chosen is not None:
+        return chosen or None
+    if os.environ.get("TMPDIR"):
+        return None
+    shm = "/dev/shm"
+    try:
+        with open("/proc/mounts") as handle:
+            tmpfs = any(line.split()[1:3] == [shm, "tmpfs"] for line in handle)
+    except OSError:
+        return None
+    return shm if tmpfs and os.access(shm, os.W_OK | os.X_OK) else None
+
+
+_ROOT = temp_root()
+if _ROOT:
+    # here, at import (before pytest makes its base temporary folder), and in the environment,
+    # which the xdist workers and every subprocess a test starts inherit
+    os.environ["TMPDIR"] = _ROOT
+    tempfile.tempdir = _ROOT
 
 
 def pytest_report_teststatus(report, config):

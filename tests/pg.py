@@ -94,6 +94,7 @@ class Cluster:
         self.log = os.path.join(self.folder, "server.log")
         self.port = 5432  # only names the socket file: the server opens no TCP port
         self.user = None  # the OS user the server runs as, when we are root
+        self.version = 0  # the server's version number (server_version_num), once started
         self._counter = itertools.count(1)
         self._lock = threading.Lock()
         self._owner_pid = os.getpid()
@@ -144,6 +145,10 @@ class Cluster:
             handle.writelines(f"{key} = {value}\n" for key, value in settings.items())
         self._run("pg_ctl", "-D", self.data, "-l", self.log, "-w", "-t", "60", "start")
         atexit.register(self.stop)
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            self.version = conn.info.server_version  # e.g. 150004
         self.execute(f"CREATE DATABASE {TEMPLATE}")
         from engine.store.postgres.schema import init
 
@@ -176,7 +181,11 @@ class Cluster:
         with self._lock:
             name = f"t{os.getpid()}_{next(self._counter)}"
         template = TEMPLATE if initialized else "template0"
-        self.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+        # PostgreSQL 15+ copies a template through the WAL by default; the file copy is about
+        # twice as fast here (fsync is off: its checkpoints cost little) and makes the same
+        # database
+        strategy = " STRATEGY FILE_COPY" if self.version >= 150000 else ""
+        self.execute(f"CREATE DATABASE {name} TEMPLATE {template}{strategy}")
         return self.url(name)
 
 

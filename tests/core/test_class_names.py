@@ -10,6 +10,8 @@ import ast
 import collections
 import pathlib
 
+from .sources import nodes
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 #: Names each kind defines for its own version of the same part, in the module of the same
@@ -31,7 +33,7 @@ def classes() -> dict[str, list[str]]:
     found = collections.defaultdict(list)
     for package in ("engine", "client"):
         for path in sorted((ROOT / package).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text())):
+            for node in nodes(path):
                 if isinstance(node, ast.ClassDef):
                     found[node.name].append(path.relative_to(ROOT).as_posix())
     return found

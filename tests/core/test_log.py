@@ -1,10 +1,11 @@
 """The .devlog file: torn tails, damage detection, and concurrent appends (engine.log, store)."""
 
-import multiprocessing
 import os
 
 import msgpack
 import pytest
+
+from tests.procs import context as writer_context
 
 from engine.errors import ConcurrencyConflict, LogDamaged
 from engine.log import LogWriter, encode_records, link_of, read_path, scan
@@ -170,7 +171,7 @@ def test_two_processes_appending_lose_and_duplicate_nothing(tmp_path):
     path = tmp_path / "atkr-test01.devlog"
     make_log(path, commands=())
     count = 150
-    context = multiprocessing.get_context("spawn")
+    context = writer_context()
     procs = [context.Process(target=_append_many, args=(str(tmp_path), w, count)) for w in (0, 1)]
     for p in procs:
         p.start()
@@ -197,7 +198,7 @@ def test_concurrent_service_processes_with_retries(tmp_path):
     service = GameService(FileStore(str(tmp_path)))
     names = ["Anna", "Ben", "Cleo", "Dan", "Eve", "Finn"]
     game = service.create("atkr", {"players": names, "first": "Anna"}, seed=1).game
-    context = multiprocessing.get_context("spawn")
+    context = writer_context()
     procs = [context.Process(target=_bet_twice, args=(str(tmp_path), game, n, 10 * (i + 1)))
              for i, n in enumerate(names)]
     for p in procs:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import pathlib
 
+from .sources import nodes
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 #: modules allowed to reach a kind's ``evolve`` / ``redact`` through an attribute, and why
@@ -44,9 +46,8 @@ def in_kind_folder(path: pathlib.Path) -> bool:
 def attribute_uses(path: pathlib.Path, names: set[str]) -> list[str]:
     """Lines where ``<something>.<name>`` is read, for ``name`` in ``names`` (attrs.evolve, the
     attrs library's copy function, is not a kind's evolve)."""
-    tree = ast.parse(path.read_text(), str(path))
     found = []
-    for node in ast.walk(tree):
+    for node in nodes(path):
         if isinstance(node, ast.Attribute) and node.attr in names:
             if isinstance(node.value, ast.Name) and node.value.id in ("attrs", "_attrs"):
                 continue
@@ -96,7 +97,7 @@ def _imports(path: pathlib.Path) -> set[str]:
         name = name[: -len(".__init__")]
         package = name
     out = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in nodes(path):
         if isinstance(node, ast.Import):
             out.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):

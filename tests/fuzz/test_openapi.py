@@ -59,7 +59,7 @@ def _call(served, api_case):
         path["game"] = served.game
     query = dict(api_case.query or {})
     if api_case.path.endswith("/stream"):
-        query["timeout"] = "0.05"  # an event stream stays open for its timeout
+        query["timeout"] = "0.01"  # an event stream stays open for its timeout
     if api_case.path.endswith("/events"):
         query["wait"] = "0"
     api_case.query = query

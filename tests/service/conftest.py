@@ -3,10 +3,11 @@
 ``server``: the HTTP app (``engine.web.app.create_app``) on a fresh store, served in this process
 through httpx's ASGI transport.  Most tests use it: no port, no subprocess, no start-up wait.
 
-``real_server`` / :class:`Server`: a real ``devil serve`` (uvicorn) subprocess on a free
-loopback port, for the tests where a real process is the point: a SIGKILL in the middle of a
-burst (test_crash.py), a log appended by another process while a client waits, and the CLI's
-``--server`` and ``devil watch`` against a running server (test_cli_remote.py).
+``real_server`` (one for the session) / :class:`Server`: a real ``devil serve`` (uvicorn)
+subprocess on a free loopback port (:func:`start_all` starts several side by side), for the
+tests where a real process is the point: a SIGKILL in the middle of a burst (test_crash.py), a
+log appended by another process while a client waits, and the CLI's ``--server`` and ``devil
+watch`` against a running server (test_cli_remote.py).
 
 Both expose the same face: ``url``, ``store``, ``http`` (an httpx.Client with the base URL) and
 ``remote(token)`` (a :class:`client.remote.RemoteClient`), so a test reads the same either way.
@@ -111,6 +112,13 @@ class Server:
         return RemoteClient(self.url, token)
 
     def start(self, timeout: float = 20.0) -> "Server":
+        """Start the process and wait until it answers ``/health`` (RuntimeError if it exits
+        or does not answer within ``timeout`` seconds)."""
+        return self.launch().wait_up(timeout)
+
+    def launch(self) -> "Server":
+        """Start the process without waiting for it (:meth:`wait_up` waits): several servers
+        launched together start side by side (:func:`start_all`)."""
         env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
         env.pop("DEVIL_ORGANISER_KEY", None)
         if self.organiser_key:
@@ -122,6 +130,12 @@ class Server:
             [sys.executable, "-m", "client.cli", "--store", self.store, "serve",
              "--host", "127.0.0.1", "--port", str(self.port), *self.args],
             cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT)
+        return self
+
+    def wait_up(self, timeout: float = 20.0) -> "Server":
+        """Wait until the launched process answers ``/health``; RuntimeError (the server
+        stopped) if it exits first or does not answer within ``timeout`` seconds."""
+        assert self.proc is not None, "launch() first"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -159,6 +173,22 @@ class Server:
         self.http.close()
 
 
+def start_all(servers: list[Server], timeout: float = 20.0) -> list[Server]:
+    """Start ``servers`` side by side (a process's start is mostly its imports: two nodes
+    come up in the time of one on two cores); each must answer ``/health`` within
+    ``timeout`` seconds, else every one is stopped and the RuntimeError raised."""
+    try:
+        for srv in servers:
+            srv.launch()
+        for srv in servers:
+            srv.wait_up(timeout)
+    except BaseException:
+        for srv in servers:
+            srv.stop()
+        raise
+    return servers
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     app = App(tmp_path_factory.mktemp("store"))
@@ -166,8 +196,10 @@ def server(tmp_path_factory):
     app.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def real_server(tmp_path_factory):
+    """One real ``devil serve`` on a fresh store for the session (one per xdist worker): the
+    modules that use it each create games of their own and read only those."""
     srv = Server(tmp_path_factory.mktemp("store")).start()
     yield srv
     srv.stop()

@@ -9,7 +9,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 from click.testing import CliRunner
@@ -114,16 +113,23 @@ def test_watch_prints_events_live_and_resumes(server, devil):
     env = dict(os.environ, PYTHONPATH=ROOT, DEVIL_SERVER=server.url,
                DEVIL_TOKEN=tokens["spectator"])
     watcher = subprocess.Popen([sys.executable, "-m", "client.cli", "watch", game, "--json",
-                                "--timeout", "5"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                "--timeout", "60"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(0.7)
+        # the game's first event printed: the watcher is following; what comes next is live
+        lines = [watcher.stdout.readline()]
         anna = RemoteClient(server.url, tokens["Anna"])
         ben = RemoteClient(server.url, tokens["Ben"])
         anna.submit(game, {"type": "bet", "amount": 50}, None)
         ben.submit(game, {"type": "bet", "amount": 20}, None)
         anna.submit(game, {"type": "draw"}, None)
-        out, err = watcher.communicate(timeout=30)
+        # read as printed until the draw's coal (or the watch's end: its --timeout), then stop
+        # it, whatever the machine's load (a fixed --timeout missed the draw under load 25)
+        while lines[-1] and '"coal_drawn"' not in lines[-1]:
+            lines.append(watcher.stdout.readline())
+        watcher.terminate()
+        rest, err = watcher.communicate(timeout=30)
+        out = "".join(lines) + rest
     finally:
         if watcher.poll() is None:
             watcher.kill()

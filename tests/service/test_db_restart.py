@@ -22,6 +22,9 @@ import uuid
 
 import httpx
 import pytest
+from click.testing import CliRunner
+
+from client.cli import cli
 
 from tests import pg
 
@@ -41,9 +44,17 @@ def start_database() -> None:
 
 
 def devil(*argv: str, **env) -> subprocess.CompletedProcess:
+    """`devil ARGV` in a process of its own (for `serve`, which must exit, not serve)."""
     full = dict(os.environ, PYTHONPATH=ROOT, **env)
     return subprocess.run([sys.executable, "-m", "client.cli", *argv], cwd=ROOT, env=full,
                           capture_output=True, text=True, timeout=60)
+
+
+def devil_here(*argv: str):
+    """`devil ARGV` run in this process (Click's runner: its exit code, stdout and stderr);
+    a process is not the point of these commands."""
+    return CliRunner().invoke(cli, list(argv), env={"DEVIL_SERVER": None, "DEVIL_TOKEN": None,
+                                                    "DEVIL_STORE": None})
 
 
 def next_command(http: httpx.Client, created: dict) -> tuple[str, dict]:
@@ -134,9 +145,10 @@ def test_the_database_going_away_is_503_and_the_node_recovers_without_a_restart(
                               params={"after": 0, "wait": 1})
             assert waited.status_code == 503
             assert http.get("/health").status_code == 200  # the process itself is fine
-        cli = devil("--server", srv.url, "--token", created["tokens"]["referee"], "show", game)
-        assert cli.returncode == 5, (cli.returncode, cli.stderr)
-        assert "the database is unavailable" in cli.stderr
+        shown = devil_here("--server", srv.url, "--token", created["tokens"]["referee"],
+                           "show", game)
+        assert shown.exit_code == 5, (shown.exit_code, shown.output)
+        assert "the database is unavailable" in shown.stderr
         refused_during = len(burst.unavailable)
         assert refused_during > 0
     finally:
@@ -201,8 +213,8 @@ def test_an_older_schema_is_refused_with_the_command_that_upgrades_it(tmp_path):
     assert refused.returncode == 2, refused
     assert f"run `devil db upgrade {shlex.quote(url)}`" in refused.stderr
     assert "version 0" in refused.stderr
-    upgraded = devil("db", "upgrade", url)
-    assert upgraded.returncode == 0, upgraded.stderr
+    upgraded = devil_here("db", "upgrade", url)
+    assert upgraded.exit_code == 0, upgraded.output
     node = Node(url, str(tmp_path)).start()  # now it starts
     try:
         assert new_game(node, seed=1)["game"]

@@ -15,7 +15,7 @@ import engine.web.games as web_games
 from client.cmd_service import http_stack, loop_stack
 from engine.errors import UsageError
 
-from .conftest import App, Server, auth
+from .conftest import App, Server, auth, start_all
 from .helpers import atkr_choice
 
 
@@ -96,17 +96,27 @@ def test_the_stack_is_chosen_by_what_is_installed():
             loop_stack("uvloop")
 
 
-@pytest.mark.parametrize("args", [(), ("--http", "h11", "--loop", "asyncio")],
-                         ids=["default", "h11-asyncio"])
-def test_devil_serve_plays_on_either_stack(tmp_path, args):
-    server = Server(str(tmp_path / "store"), args=args).start()
-    try:
-        created = server.http.post("/games", json={"kind": "atkr", "options": {
-            "players": ["Anna", "Ben"]}, "seed": 9}).json()
-        assert play(server.http, created, 6) == 6
-        said = server.output()
-        expected = ("HTTP h11, loop asyncio" if args else
-                    f"HTTP {http_stack('auto')}, loop {loop_stack('auto')}")
-        assert expected in said
-    finally:
+STACKS = [(), ("--http", "h11", "--loop", "asyncio")]
+
+
+@pytest.fixture(scope="module")
+def stacks(tmp_path_factory):
+    """A real `devil serve` on each stack of :data:`STACKS` (its arguments -> the server),
+    started side by side, each on a store of its own."""
+    servers = start_all([Server(str(tmp_path_factory.mktemp("store")), args=args)
+                         for args in STACKS])
+    yield dict(zip(STACKS, servers))
+    for server in servers:
         server.stop()
+
+
+@pytest.mark.parametrize("args", STACKS, ids=["default", "h11-asyncio"])
+def test_devil_serve_plays_on_either_stack(stacks, args):
+    server = stacks[args]
+    created = server.http.post("/games", json={"kind": "atkr", "options": {
+        "players": ["Anna", "Ben"]}, "seed": 9}).json()
+    assert play(server.http, created, 6) == 6
+    said = server.output()
+    expected = ("HTTP h11, loop asyncio" if args else
+                f"HTTP {http_stack('auto')}, loop {loop_stack('auto')}")
+    assert expected in said

@@ -83,7 +83,7 @@ def test_server_sent_events_and_resume_with_last_event_id(server, table):
     seen = []
 
     def follow():
-        for entry in server.remote(table["tokens"]["Ben"]).stream(game, timeout=4):
+        for entry in server.remote(table["tokens"]["Ben"]).stream(game, timeout=2):
             seen.append(entry)
 
     reader = threading.Thread(target=follow)

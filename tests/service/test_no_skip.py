@@ -28,7 +28,7 @@ from engine.store import FileStore
 
 from engine.web import create_app
 
-from .conftest import InProcessTransport, Server, auth
+from .conftest import InProcessTransport, Server, auth, start_all
 from .watchers import DevilLoop, HttpWriter, ServiceWriter, Watch
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dan"]
@@ -95,11 +95,22 @@ def test_an_append_between_two_reads_of_one_answer_is_not_skipped(tmp_path, role
         transport.close()
 
 
+def play_on(writers: list, seconds: float, least: int, patience: float = 30.0) -> None:
+    """Let the writers run for ``seconds``, and on (up to ``patience`` seconds more) until they
+    appended ``least`` events between them: on a busy machine 2 s may give fewer."""
+    time.sleep(seconds)
+    until = time.monotonic() + patience
+    while sum(w.appended for w in writers) < least and time.monotonic() < until:
+        time.sleep(0.05)
+
+
 def one_node_run(server: Server, seed: int, seconds: float, cli_roles=None,
-                 http_writers: int = 1, service_writers: int = 2, loops: int = 2) -> dict:
+                 http_writers: int = 1, service_writers: int = 2, loops: int = 2,
+                 least: int = 0) -> dict:
     """A game on ``server`` (a file store) played for ``seconds`` by ``http_writers`` threads
     per seat over HTTP, ``service_writers`` GameServices of their own on the folder and
-    ``loops`` local `devil` command loops, watched by every watcher; the check's answer."""
+    ``loops`` local `devil` command loops, watched by every watcher (and on until the writers
+    appended ``least`` events: :func:`play_on`); the check's answer."""
     created = new_game(server.url, seed)
     watch = Watch(created, server.url, cli_roles).start()
     writers = [HttpWriter(created, name, server.url, seed * 100 + i)
@@ -116,7 +127,7 @@ def one_node_run(server: Server, seed: int, seconds: float, cli_roles=None,
         time.sleep(0.05)
     for writer in writers:
         writer.start()
-    time.sleep(seconds)
+    play_on(writers, seconds, least)
     for writer in writers:
         writer.stop.set()
     for writer in writers:
@@ -131,16 +142,17 @@ def one_node_run(server: Server, seed: int, seconds: float, cli_roles=None,
 
 
 def two_node_run(a: Server, b: Server, seed: int, seconds: float, cli_roles=None,
-                 writers_per_seat: int = 2) -> dict:
-    """A game played for ``seconds`` by ``writers_per_seat`` threads per seat spread over both
-    nodes, watched by every watcher on ``b``; the check's answer."""
+                 writers_per_seat: int = 2, least: int = 0) -> dict:
+    """A game played for ``seconds`` (and on until ``least`` events: :func:`play_on`) by
+    ``writers_per_seat`` threads per seat spread over both nodes, watched by every watcher on
+    ``b``; the check's answer."""
     created = new_game(a.url, seed)
     watch = Watch(created, b.url, cli_roles).start()
     writers = [HttpWriter(created, name, (a, b)[(i + j) % 2].url, seed * 100 + i * 10 + j)
                for i in range(writers_per_seat) for j, name in enumerate(PLAYERS)]
     for writer in writers:
         writer.start()
-    time.sleep(seconds)
+    play_on(writers, seconds, least)
     for writer in writers:
         writer.stop.set()
     for writer in writers:
@@ -178,8 +190,7 @@ def two_nodes():
     logs = tempfile.mkdtemp(prefix="devil-no-skip-nodes-")
     started = []
     try:
-        for _ in range(2):
-            started.append(Server(url, log_dir=logs).start())
+        started = start_all([Server(url, log_dir=logs) for _ in range(2)])
         yield started[0], started[1]
     finally:
         for node in started:
@@ -187,14 +198,15 @@ def two_nodes():
 
 
 def test_every_watcher_sees_every_event_once_with_outside_writers_on_the_folder(file_server):
-    result = one_node_run(file_server, seed=1, seconds=2.0, cli_roles=("Ben",), loops=1)
+    result = one_node_run(file_server, seed=1, seconds=2.0, cli_roles=("Ben",), loops=1,
+                          least=20)
     assert_clean(result, least=20)
     assert all(result["by"].values()), result["by"]  # HTTP, the folder's GameService, devil
 
 
 def test_every_watcher_on_the_second_node_sees_every_event_once(two_nodes):
     a, b = two_nodes
-    result = two_node_run(a, b, seed=2, seconds=2.0, cli_roles=("spectator",))
+    result = two_node_run(a, b, seed=2, seconds=2.0, cli_roles=("spectator",), least=20)
     assert_clean(result, least=20)
 
 

@@ -25,7 +25,7 @@ import pytest
 from engine.replay import verify_bytes
 from tests import pg
 
-from .conftest import Server, auth
+from .conftest import Server, auth, start_all
 from .helpers import atkr_choice, runs_of_commands
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dan"]
@@ -43,8 +43,7 @@ def nodes():
     logs = tempfile.mkdtemp(prefix="devil-nodes-")
     started = []
     try:
-        for _ in range(2):
-            started.append(Node(url, logs).start())
+        started = start_all([Node(url, logs) for _ in range(2)])
         yield url, started[0], started[1]
     finally:
         for node in started:
@@ -252,7 +251,13 @@ def burst_with_a_kill(url: str, a: Node, b: Node, games: int, acks_before_kill: 
         time.sleep(0.002)
     a.kill()  # SIGKILL, mid-burst
     before = sum(len(s.acked) for s in seats)
-    time.sleep(1.5)  # the other node carries on
+    # the other node carries on: commands acknowledged through B after the kill, the clients
+    # of A among them (they moved to B); waited for, up to 15 s
+    until = time.monotonic() + 15
+    while time.monotonic() < until and not (
+            sum(len(s.acked) for s in seats) - before >= 20
+            and sum(s.failovers for s in seats) > 0):
+        time.sleep(0.01)
     for seat in seats:
         seat.stop.set()
     for seat in seats:
@@ -286,7 +291,7 @@ def test_sigkill_of_one_node_mid_burst_loses_nothing_and_the_other_carries_on(no
 def test_repeated_kills_of_either_node(tmp_path):
     url = pg.fresh_database()
     for round_ in range(3):
-        a, b = Node(url, str(tmp_path)).start(), Node(url, str(tmp_path)).start()
+        a, b = start_all([Node(url, str(tmp_path)), Node(url, str(tmp_path))])
         try:
             burst_with_a_kill(url, a, b, games=8, acks_before_kill=150, seed=1000 + 50 * round_)
         finally:

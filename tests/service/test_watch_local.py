@@ -5,7 +5,6 @@ reading the events and reading the view)."""
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import random
 import subprocess
@@ -16,6 +15,7 @@ from engine.bots import make_bot
 from engine.errors import ConcurrencyConflict, IllegalCommand
 from engine.service import GameService
 from engine.store import FileStore
+from tests.procs import context as writer_context
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -48,7 +48,7 @@ def test_a_local_watcher_sees_every_event_once_in_order_with_three_writers(tmp_p
         [sys.executable, "-m", "client.cli", "--store", root, "watch", game, "--json",
          "--timeout", "120"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True)
-    context = multiprocessing.get_context("spawn")
+    context = writer_context()
     writers = [context.Process(target=_play_seat, args=(root, game, seat, seat + 100))
                for seat in range(3)]
     for writer in writers:

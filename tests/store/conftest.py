@@ -13,13 +13,12 @@ CI (``CI=true``) fail (tests/pg.py, tests/needs.py).
 
 from __future__ import annotations
 
-import multiprocessing
 import threading
 
 import pytest
 
 from engine.store import FileStore, MemoryStore
-from tests import pg
+from tests import pg, procs
 
 
 def _append_in_process(root: str, game: str, delay: float) -> None:
@@ -61,7 +60,7 @@ class FileKind(StoreKind):
         return FileStore(store.root)
 
     def append_elsewhere(self, store, game, delay):
-        process = multiprocessing.get_context("spawn").Process(
+        process = procs.context().Process(
             target=_append_in_process, args=(store.root, game, delay))
         process.start()
         return process
@@ -121,7 +120,7 @@ class PostgresKind(StoreKind):
         return open_pg(store.url)
 
     def append_elsewhere(self, store, game, delay):
-        process = multiprocessing.get_context("spawn").Process(
+        process = procs.context().Process(
             target=_append_in_pg, args=(store.url, game, delay))
         process.start()
         return process

@@ -2,29 +2,30 @@
 on the same game) while the game is played at one keyboard is read before the next prompt,
 and a command refused because the game moved on meanwhile shows the new table and goes on.
 
-Driven through a real pseudo-terminal (tests.tools.test_one_terminal), the other terminal a
-second `devil` process on the same store.
+Driven through a real pseudo-terminal (tests.tools.test_one_terminal), the other terminal the
+test process itself running `devil` commands on the same store (another process than the one
+at the keyboard).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 
+from click.testing import CliRunner
+
+from client.cli import cli
 from engine.replay import verify_path
 from engine.service import GameService
 from engine.store import FileStore
 
-from .test_one_terminal import BET, DRAW, PASS_ON, ROOT, drive, spawn
+from .test_one_terminal import BET, DRAW, PASS_ON, drive, spawn
 
 
-def other_terminal(store, *args) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DEVIL_STORE": str(store)}
-    env.pop("DEVIL_SERVER", None)
-    return subprocess.run([sys.executable, "-m", "client.cli", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=30)
+def other_terminal(store, *args):
+    """`devil ARGS` on ``store`` from this test process (Click's runner): another process than
+    the `devil play` on the pseudo-terminal, as another terminal is; its exit code and output."""
+    return CliRunner().invoke(cli, [*map(str, args)], env={
+        "DEVIL_STORE": str(store), "DEVIL_SERVER": None, "DEVIL_TOKEN": None})
 
 
 def start(store):
@@ -55,7 +56,7 @@ def test_a_bet_from_another_terminal_is_read_and_a_refused_one_shows_the_new_tab
     child, game = start(tmp_path)
     # while Anna is asked, her bet of 60 is given from another terminal ...
     done = other_terminal(tmp_path, "bet", game, "60", "--as", "Anna")
-    assert done.returncode == 0, done.stderr
+    assert done.exit_code == 0, done.output
     # ... so the 40 she types is refused: a bet is final (ATKR-3.2); the new table is shown
     # (her 60 on the table, 200 - 60 = 140 left) and the terminal goes on to Ben
     child.sendline("40")
@@ -92,7 +93,7 @@ def test_a_stop_from_another_terminal_hands_the_turn_on(tmp_path):
     # coal is a 10, not a devil) and stops (ATKR-4.3): the turn is Ben's (ATKR-4.1)
     for command in ("draw", "stop"):
         done = other_terminal(tmp_path, command, game, "--as", "Anna")
-        assert done.returncode == 0, done.stderr
+        assert done.exit_code == 0, done.output
     # the "d" typed here is refused (the turn is Ben's now): shown, and play goes on to Ben
     child.sendline("d")
     child.expect(PASS_ON)
