@@ -45,6 +45,7 @@ from ..store import EventStore, open_store
 from ..store.group import GroupWriter
 from ..store.protocol import resolve_id
 from .auth import Role, TokenBook, keys_equal
+from .tlog import tlog_routes
 from .errors import HANDLERS, ApiError
 from .games import routes as game_routes
 from .pages.routes import routes as page_routes
@@ -350,7 +351,8 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
     api.texts = texts  # the replay page's words, for the public spectator pages too
     routes = (game_routes(api)  # the games, the key, /openapi.json, /health
               + tournament_routes(api)  # the organiser's tournaments
-              + page_routes(api, texts))  # the replay and audit pages (issue 13)
+              + page_routes(api, texts)  # the replay and audit pages (issue 13)
+              + tlog_routes(api))  # the transparency log (engine/web/tlog.py, issue 20)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
