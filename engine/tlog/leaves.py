@@ -51,4 +51,5 @@ def parse(data: bytes) -> Leaf:
     match = _ENTRY.match(data)
     if match is None:
         raise ValueError(f"not a devil leaf: {data[:80]!r}")
-    return Leaf(match.group(1).decode(), int(match.group(2)), bytes.fromhex(match.group(3).decode()))
+    game, seq, link = (group.decode() for group in match.groups())
+    return Leaf(game, int(seq), bytes.fromhex(link))

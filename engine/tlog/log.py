@@ -204,6 +204,20 @@ def audit(store, old_note: str | None = None, key: str | None = None) -> dict:
         old = open_checkpoint(old_note, public, name)
         hashes = store.tlog_hashes()
         extends = old.size <= len(hashes) and merkle.root(hashes, 0, old.size) == old.root
+    last = {game: seq for game, seq in good.items()}
+    late = [g for g, got in records.items() if g not in findings and len(got) > last.get(g, 0)]
+    if late:  # written while we read? a write's leaf follows its records: read the log again
+        for data in store.tlog_entries(len(entries)):
+            leaf = parse(data)
+            if leaf.game in last and len(records[leaf.game]) >= leaf.seq \
+                    and records[leaf.game][leaf.seq - 1].link == leaf.link:
+                last[leaf.game] = leaf.seq
+    for game in late:
+        if len(records[game]) > last.get(game, 0):
+            findings[game] = {"game": game, "seq": last.get(game, 0) + 1,
+                              "reason": f"records {last.get(game, 0) + 1} to "
+                                        f"{len(records[game])} have no leaf: written behind "
+                                        "the store's back (or a crash lost their leaf)"}
     for game in store.games():
         if game not in records and game not in findings:
             findings[game] = {"game": game, "seq": 1,

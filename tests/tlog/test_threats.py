@@ -123,3 +123,15 @@ def test_a_proved_receipt_checks_offline_and_a_changed_proof_does_not(tmp_path):
         tlog.check_inclusion(proved, bytes(32))
     with pytest.raises(tlog.LogRewritten, match="no leaf for record 4"):
         tlog.prove_receipt(store, signer, {**receipt, "seq": 4})
+
+
+def test_records_appended_behind_the_stores_back_are_named(tmp_path):
+    store, signer, _ = _stream(tmp_path)
+    elsewhere = FileStore(str(tmp_path / "copy"))
+    elsewhere.import_log(store.log_bytes(GAME))
+    elsewhere.append(GAME, 6, 0, "sneak", [{"type": "x"}, {"type": "y"}])
+    with open(store.path(GAME), "wb") as handle:  # records 7-8 added, no leaf for them
+        handle.write(elsewhere.log_bytes(GAME))
+    report = tlog.audit(FileStore(store.root))
+    assert [(f["game"], f["seq"]) for f in report["findings"]] == [(GAME, 7)]
+    assert report["findings"][0]["reason"].startswith("records 7 to 8 have no leaf")

@@ -11,6 +11,7 @@ keeps the leaves it read and reads only those after them.
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from ...tlog.merkle import leaf_hash
 
@@ -24,7 +25,7 @@ _INTEGRATE = ("WITH moved AS (DELETE FROM tlog_pending RETURNING id, entry), "
 class PostgresTlog:
     """The transparency-log methods of :class:`engine.store.postgres.PostgresStore`."""
 
-    _pool: object
+    _pool: Any  # the store's Connections
 
     def _tlog_state(self) -> tuple[threading.Lock, list[bytes], list[bytes]]:
         state = self.__dict__.get("_tlog")
@@ -34,7 +35,7 @@ class PostgresTlog:
 
     def _tlog_read(self) -> tuple[list[bytes], list[bytes]]:
         lock, entries, hashes = self._tlog_state()
-        with lock, self._pool.connection() as conn:  # type: ignore[attr-defined]
+        with lock, self._pool.connection() as conn:
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_INTEGRATE_LOCK,))
                 conn.execute(_INTEGRATE)
