@@ -2,7 +2,7 @@
 and consistency proofs, and the audit that names a game cut, edited or forked.
 
 Works on any store with the transparency-log methods of engine.store.protocol
-(``tlog_size``, ``tlog_entries``, ``tlog_hashes``; the file and memory stores).  Checkpoints
+(``tlog_size``, ``tlog_entries``, ``tlog_hashes``: every store).  Checkpoints
 are made when asked for (``devil checkpoint``, ``GET /checkpoint``): the tree is the leaves
 every durable write added, and Ed25519 is deterministic, so two calls at one tree size give
 the same note byte for byte.  Every leaf is added before the write is acknowledged, so a
@@ -12,6 +12,8 @@ receipt's record is a leaf of every checkpoint signed after the receipt.
 from __future__ import annotations
 
 import secrets
+import threading
+import weakref
 
 from ..errors import DevilError, UsageError
 from . import merkle
@@ -33,15 +35,34 @@ class LogRewritten(DevilError):
         self.findings = findings or []
 
 
+_TREES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_TREES_LOCK = threading.Lock()
+
+
+def tree(store) -> merkle.Tree:
+    """``store``'s log as a :class:`~engine.tlog.merkle.Tree`, kept per store object and
+    extended with the leaves added since (built again if the leaves no longer end the same)."""
+    _need(store)
+    hashes = store.tlog_hashes()
+    with _TREES_LOCK:
+        kept = _TREES.get(store)
+        n = 0 if kept is None else len(kept)
+        if kept is None or n > len(hashes) or (n and kept.levels[0][n - 1] != hashes[n - 1]):
+            kept = merkle.Tree(hashes)
+        else:
+            kept.extend(hashes[n:])
+        _TREES[store] = kept
+        return kept
+
+
 def has_tlog(store) -> bool:
-    """Whether ``store`` keeps a transparency log (PostgreSQL does not yet)."""
+    """Whether ``store`` keeps a transparency log (the file, memory and PostgreSQL stores do)."""
     return hasattr(store, "tlog_hashes")
 
 
 def _need(store) -> None:
     if not has_tlog(store):
-        raise UsageError(f"the store at {store.location()} keeps no transparency log yet (the "
-                         "file and memory stores do; PostgreSQL does not)")
+        raise UsageError(f"the store at {store.location()} keeps no transparency log")
 
 
 def origin(store) -> str:
@@ -58,13 +79,12 @@ def checkpoint(store, signer, size: int | None = None) -> dict:
     """The signed checkpoint of ``store``'s log at ``size`` leaves (default: all):
     ``{"checkpoint": note text, "origin", "size", "root": hex, "key": verifier key}``, signed
     by ``signer`` (engine.receipts.Signer) under the key name ``origin``."""
-    _need(store)
-    hashes = store.tlog_hashes()
-    size = len(hashes) if size is None else size
-    if not 0 <= size <= len(hashes):
-        raise UsageError(f"the log has {len(hashes)} leaves, not {size}")
+    kept = tree(store)
+    size = len(kept) if size is None else size
+    if not 0 <= size <= len(kept):
+        raise UsageError(f"the log has {len(kept)} leaves, not {size}")
     name = origin(store)
-    head = Checkpoint(name, size, merkle.root(hashes, 0, size))
+    head = Checkpoint(name, size, merkle.tree_root(kept, size))
     return {"checkpoint": signer.note(head.body(), name), "origin": name, "size": size,
             "root": head.root.hex(),
             "key": verifier_key(name, bytes.fromhex(signer.public))}
@@ -94,7 +114,7 @@ def prove_receipt(store, signer, receipt: dict) -> dict:
                            "it was written before this store kept a log",
                            [{"game": game, "seq": seq, "reason": "no leaf"}])
     signed = checkpoint(store, signer)
-    proof = merkle.inclusion_proof(store.tlog_hashes(), index, signed["size"])
+    proof = merkle.inclusion_proof(tree(store), index, signed["size"])
     return {**receipt, "tlog": {"checkpoint": signed["checkpoint"], "index": index,
                                 "proof": [p.hex() for p in proof]}}
 
@@ -122,11 +142,10 @@ def check_inclusion(receipt: dict, public: bytes) -> str:
 
 def prove_consistency(store, old: int, new: int | None = None) -> list[str]:
     """The consistency proof (hex hashes) from the tree of ``old`` leaves to ``new``."""
-    _need(store)
-    hashes = store.tlog_hashes()
-    new = len(hashes) if new is None else new
+    kept = tree(store)
+    new = len(kept) if new is None else new
     try:
-        return [p.hex() for p in merkle.consistency_proof(hashes, old, new)]
+        return [p.hex() for p in merkle.consistency_proof(kept, old, new)]
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
@@ -202,8 +221,8 @@ def audit(store, old_note: str | None = None, key: str | None = None) -> dict:
             raise UsageError("checking against an earlier checkpoint needs the store's key")
         name, public = parse_verifier_key(key)
         old = open_checkpoint(old_note, public, name)
-        hashes = store.tlog_hashes()
-        extends = old.size <= len(hashes) and merkle.root(hashes, 0, old.size) == old.root
+        kept = tree(store)
+        extends = old.size <= len(kept) and merkle.tree_root(kept, old.size) == old.root
     last = {game: seq for game, seq in good.items()}
     late = [g for g, got in records.items() if g not in findings and len(got) > last.get(g, 0)]
     if late:  # written while we read? a write's leaf follows its records: read the log again

@@ -56,29 +56,81 @@ def root(hashes: list[bytes], start: int = 0, end: int | None = None) -> bytes:
     return value
 
 
-def inclusion_proof(hashes: list[bytes], index: int, size: int | None = None) -> list[bytes]:
-    """PATH(index, D[size]) over the leaf hashes ``hashes`` (RFC 9162 2.1.3.1).
+class Tree:
+    """The leaf hashes and every complete subtree's hash (level ``k`` holds the hashes of the
+    aligned subtrees of ``2**k`` leaves), kept as leaves are added: a tree head or a proof
+    then costs O(log^2 n) hashes instead of O(n).  Memory: about two hashes a leaf."""
 
-    Raises ValueError unless ``0 <= index < size <= len(hashes)``."""
+    def __init__(self, hashes: list[bytes] | None = None):
+        self.levels: list[list[bytes]] = [[]]
+        self.extend(hashes or [])
+
+    def __len__(self) -> int:
+        return len(self.levels[0])
+
+    def extend(self, hashes: list[bytes]) -> None:
+        """Add leaf hashes at the end."""
+        levels = self.levels
+        for value in hashes:
+            levels[0].append(value)
+            k = 0
+            while len(levels[k]) % 2 == 0:
+                if len(levels) == k + 1:
+                    levels.append([])
+                levels[k + 1].append(node_hash(levels[k][-2], levels[k][-1]))
+                k += 1
+
+    def subtree(self, start: int, end: int) -> bytes:
+        """MTH of leaves ``start`` to ``end`` (``start`` a multiple of the largest power of two
+        not above ``end - start``, as every subtree of RFC 6962's recursion is)."""
+        n = end - start
+        if n <= 0:
+            return EMPTY_ROOT
+        if n & (n - 1) == 0 and start % n == 0:
+            k = n.bit_length() - 1
+            return self.levels[k][start >> k]
+        k = _split(n)
+        return node_hash(self.subtree(start, start + k), self.subtree(start + k, end))
+
+
+def _sub(hashes: "list[bytes] | Tree"):
+    if isinstance(hashes, Tree):
+        return hashes.subtree
+    return lambda start, end: root(hashes, start, end)
+
+
+def tree_root(hashes: "list[bytes] | Tree", size: int | None = None) -> bytes:
+    """MTH of the first ``size`` leaves (default all) of a list of leaf hashes or a Tree."""
+    size = len(hashes) if size is None else size
+    return _sub(hashes)(0, size)
+
+
+def inclusion_proof(hashes: "list[bytes] | Tree", index: int,
+                    size: int | None = None) -> list[bytes]:
+    """PATH(index, D[size]) over the leaf hashes ``hashes`` (a list or a :class:`Tree`; RFC
+    9162 2.1.3.1).  Raises ValueError unless ``0 <= index < size <= len(hashes)``."""
     size = len(hashes) if size is None else size
     if not 0 <= index < size <= len(hashes):
         raise ValueError(f"no leaf {index} in a tree of {size} (of {len(hashes)} leaves)")
+    sub = _sub(hashes)
     proof: list[bytes] = []
     start, end = 0, size
     while end - start > 1:  # walk down from the top, then reverse (leaf first)
         k = _split(end - start)
         if index - start < k:
-            proof.append(root(hashes, start + k, end))
+            proof.append(sub(start + k, end))
             end = start + k
         else:
-            proof.append(root(hashes, start, start + k))
+            proof.append(sub(start, start + k))
             start += k
     proof.reverse()
     return proof
 
 
-def consistency_proof(hashes: list[bytes], old: int, new: int | None = None) -> list[bytes]:
-    """PROOF(old, D[new]) over the leaf hashes ``hashes`` (RFC 9162 2.1.4.1): empty when
+def consistency_proof(hashes: "list[bytes] | Tree", old: int,
+                      new: int | None = None) -> list[bytes]:
+    """PROOF(old, D[new]) over the leaf hashes ``hashes`` (a list or a :class:`Tree`; RFC 9162
+    2.1.4.1): empty when
     ``old`` is 0 or equals ``new``.  Raises ValueError unless ``0 <= old <= new <=
     len(hashes)``."""
     new = len(hashes) if new is None else new
@@ -86,17 +138,17 @@ def consistency_proof(hashes: list[bytes], old: int, new: int | None = None) -> 
         raise ValueError(f"no consistency proof from {old} to {new} (of {len(hashes)} leaves)")
     if old == 0 or old == new:
         return []
-    return _subproof(hashes, old, 0, new, True)
+    return _subproof(_sub(hashes), old, 0, new, True)
 
 
-def _subproof(hashes: list[bytes], m: int, start: int, end: int, whole: bool) -> list[bytes]:
+def _subproof(sub, m: int, start: int, end: int, whole: bool) -> list[bytes]:
     n = end - start
     if m == n:
-        return [] if whole else [root(hashes, start, end)]
+        return [] if whole else [sub(start, end)]
     k = _split(n)
     if m <= k:
-        return _subproof(hashes, m, start, start + k, whole) + [root(hashes, start + k, end)]
-    return _subproof(hashes, m - k, start + k, end, False) + [root(hashes, start, start + k)]
+        return _subproof(sub, m, start, start + k, whole) + [sub(start + k, end)]
+    return _subproof(sub, m - k, start + k, end, False) + [sub(start, start + k)]
 
 
 def root_from_inclusion(leaf: bytes, index: int, size: int, proof: list[bytes]) -> bytes | None:
