@@ -6,7 +6,9 @@ leaf hashes, and answers the three store methods ``tlog_size()``, ``tlog_entries
 end)`` and ``tlog_hashes(end)`` (engine.store.protocol).  Leaves are only ever added.
 
 The file is one entry per line (``\\n`` after each), appended under an exclusive ``flock``
-with one ``write`` and an ``fsync``; a reader takes no lock, remembers what it has read and
+with one ``write`` (no fsync: the read of the leaf hashes that a checkpoint or a proof is made
+of fsyncs the file first, so nothing signed can be lost, and an append costs no second
+fsync); a reader takes no lock, remembers what it has read and
 reads only what follows.  A line without its newline is a write cut short by a crash: readers
 ignore it, and the next writer (under the lock) cuts it before it writes (such a leaf was never
 acknowledged).
@@ -67,10 +69,9 @@ class FileLeaves:
         self._writing = False
 
     def add(self, entries: list[bytes]) -> None:
-        """Append ``entries`` durably; return once they are.  Group commit: while one thread
-        writes, others queue theirs, and the next write takes every queued entry with one
-        ``flock``, one ``write`` and one ``fsync`` (so many writers do not wait for one fsync
-        each).  A write that fails raises in the thread that made it, and its entries go back
+        """Append ``entries`` (durable at the next :meth:`hashes`).  Group commit: while one
+        thread writes, others queue theirs, and the next write takes every queued entry with
+        one ``flock`` and one ``write``.  A write that fails raises in the thread that made it, and its entries go back
         to the queue for the next one."""
         if not entries:
             return
@@ -99,8 +100,8 @@ class FileLeaves:
                     self._queue_lock.notify_all()
 
     def _write(self, entries: list[bytes]) -> None:
-        """One locked write and fsync of ``entries``; a torn last line (a crash mid-write) is
-        cut first."""
+        """One locked write of ``entries``; a torn last line (a crash mid-write) is cut
+        first."""
         _make_folder(self.root)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
         try:
@@ -111,8 +112,7 @@ class FileLeaves:
                 if size > self._end:  # a line cut short by a crash: never acknowledged
                     os.ftruncate(fd, self._end)
                 data = b"".join(e + b"\n" for e in entries)
-                _write_all(fd, data)
-                os.fsync(fd)
+                _write_all(fd, data)  # made durable by the next read for a checkpoint
                 self._entries.extend(entries)
                 self._hashes.extend(leaf_hash(e) for e in entries)
                 self._end += len(data)
@@ -155,8 +155,18 @@ class FileLeaves:
             return self._entries[start:end]
 
     def hashes(self, end: int | None = None) -> list[bytes]:
+        """The leaf hashes, once the file is fsynced: what a checkpoint or a proof is made
+        of is durable before it is signed, whoever wrote it."""
         with self._lock:
-            self._catch_up()
+            try:
+                fd = os.open(self.path, os.O_RDONLY)
+            except FileNotFoundError:
+                return []
+            try:
+                os.fsync(fd)
+                self._catch_up(fd)
+            finally:
+                os.close(fd)
             return self._hashes[:end]
 
 
