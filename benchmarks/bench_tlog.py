@@ -121,7 +121,8 @@ def big_tree(leaves: int) -> dict:
     return {"leaves": leaves, "leaf_hashes_s": round(built, 2), "tree_s": round(kept, 2),
             "root_ms": round(head * 1000, 3),
             "inclusion_hashes": len(path), "inclusion_bytes": 32 * len(path),
-            "inclusion_prove_ms": round(prove * 1000, 3), "inclusion_verify_us": round(verify * 1e6, 1),
+            "inclusion_prove_ms": round(prove * 1000, 3),
+            "inclusion_verify_us": round(verify * 1e6, 1),
             "consistency_hashes": len(consistency), "consistency_bytes": 32 * len(consistency),
             "consistency_prove_ms": round(prove_c * 1000, 3),
             "consistency_verify_us": round(verify_c * 1e6, 1)}

@@ -71,8 +71,8 @@ class FileLeaves:
     def add(self, entries: list[bytes]) -> None:
         """Append ``entries`` (durable at the next :meth:`hashes`).  Group commit: while one
         thread writes, others queue theirs, and the next write takes every queued entry with
-        one ``flock`` and one ``write``.  A write that fails raises in the thread that made it, and its entries go back
-        to the queue for the next one."""
+        one ``flock`` and one ``write``.  A write that fails raises in the thread that made
+        it, and its entries go back to the queue for the next one."""
         if not entries:
             return
         with self._queue_lock:
