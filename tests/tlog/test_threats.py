@@ -135,3 +135,18 @@ def test_records_appended_behind_the_stores_back_are_named(tmp_path):
     report = tlog.audit(FileStore(store.root))
     assert [(f["game"], f["seq"]) for f in report["findings"]] == [(GAME, 7)]
     assert report["findings"][0]["reason"].startswith("records 7 to 8 have no leaf")
+
+
+def test_a_leaf_line_torn_by_a_crash_is_ignored_then_cut_by_the_next_write(tmp_path):
+    store, signer, _ = _stream(tmp_path)
+    path = os.path.join(store.root, ".devil-tlog")
+    with open(path, "ab") as handle:
+        handle.write(b"devil-leaf|1|atkr-threat1|7|00")  # no newline: a write cut short
+    reopened = FileStore(store.root)
+    assert reopened.tlog_size() == 4
+    reopened.append(GAME, 6, 0, "c7", [{"type": "g"}])
+    with open(path, "rb") as handle:
+        lines = handle.read().split(b"\n")
+    assert len(lines) == 6 and lines[-1] == b""
+    assert lines[4].startswith(b"devil-leaf|1|atkr-threat1|7|")
+    assert tlog.audit(reopened)["findings"] == []
