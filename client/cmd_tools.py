@@ -307,11 +307,15 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
 @click.option("--seal", "seal_path", type=click.Path(dir_okay=False, exists=True), metavar="FILE",
               help="The game's seal (`devil export --seal`); default: FILE.seal.json beside the "
                    "log, or the store's for a game in the local store.")
+@click.option("--consistent", is_flag=True,
+              help="SOURCES are checkpoints OLD [NEW] (`devil checkpoint`; NEW default: the "
+                   "store's now): prove NEW extends OLD, and name any game cut, edited or "
+                   "forked since (client/cmd_tlog.py).")
 @jobs_option
 @json_option
 @click.pass_context
 def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=None,
-           seal_path=None):
+           seal_path=None, consistent=False):
     """Check recorded games: format, hash chain, seed, and a strict re-fold.
 
     Every command is rebuilt from its events and decided again: it must give exactly the
@@ -333,7 +337,12 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
       devil verify k3f9qz.devlog --key "$(devil key)" --receipt 17
       devil verify k3f9qz --finished --json
       devil verify archive/ --finished --jobs 2      (one line per game, then a summary)
+      devil verify --consistent seen.json            (the store still extends a checkpoint)
     """
+    if consistent:
+        from .cmd_tlog import consistent as check
+
+        return check(ctx, sources, key_text, as_json)
     from engine.archive import verify_row
 
     if key_text is not None and not key_text.strip():  # e.g. --key "$(devil key)" that failed

@@ -79,6 +79,15 @@ def check_signed(obj, source, result, receipts, key_text, seal_path) -> None:
             note = receipt_note(records, receipt["seq"])  # an amendment re-applied it (DESK-9)
             if note is not None:
                 result.checks.append("receipt: " + note)
+            if "tlog" in receipt:  # proved (`devil prove`): inclusion, offline (engine.tlog)
+                from engine.tlog.log import check_inclusion
+                from engine.tlog.note import BadNote
+
+                try:
+                    result.checks.append(check_inclusion(receipt, bytes.fromhex(
+                        key or receipt["key"])))
+                except BadNote as exc:
+                    raise BadSignature(exc.message, receipt["seq"]) from None
         if seal is not None or key is not None:
             if seal is not None:
                 check_signature(seal, "seal", key)

@@ -127,6 +127,13 @@ class Signer:
         """A signed seal: ``seq``/``link`` is the final record of the finished ``game``."""
         return self._sign("seal", game, seq, link, time)
 
+    def note(self, text: str, name: str) -> str:
+        """``text`` as a C2SP signed note signed by this key under the key name ``name``
+        (engine.tlog.note: a checkpoint of the store's transparency log)."""
+        from .tlog.note import sign_note
+
+        return sign_note(text, name, self._key)
+
 
 def public_key(store) -> str:
     """The store's public key (64 hex digits), creating the key pair on first use."""

@@ -35,12 +35,14 @@ import time
 import attrs
 
 from ..errors import LogDamaged, UnknownGame, UsageError
+from ..tlog.leaves import entry as leaf_entry
 from ..log import (Header, Record, Scan, _fsync_dir, encode_command, encode_header,
                    encode_records, now_ms,
                    scan, scan_after)
-from .disk import (_atomic_write, _link_at, _make_folder, _read_all, _remove, _write_all,
-                   open_to_others)
+from .disk import (_atomic_write, _identity, _link_at, _make_folder, _read_all, _remove,
+                   _write_all, open_to_others)
 from .protocol import Batch, Head, check_append, new_id, random_game_id, resolve_id
+from .tlog import FileLeaves, TlogMethods
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
 _PRIVATE = re.compile(r"^[a-z]{1,16}$")
@@ -86,7 +88,7 @@ class _Known:
         return True
 
 
-class FileStore:
+class FileStore(TlogMethods):
     """A folder of .devlog files (an :class:`~engine.store.protocol.EventStore`).  ``root`` is
     created on first write."""
 
@@ -99,6 +101,7 @@ class FileStore:
         self._known: dict[str, _Known] = {}
         self._lock = threading.Lock()
         self._appended = threading.Condition(self._lock)
+        self._leaves = FileLeaves(self.root, os.path.join(self.root, ".devil-tlog"))  # engine.tlog
 
     # -- names --------------------------------------------------------------------------------
     def path(self, game: str) -> str:
@@ -156,7 +159,7 @@ class FileStore:
         created = now_ms() if created is None else created
         header = encode_header(kind, game, created)
         first, _ = encode_records(scan(header).header.link, 1, actor, None, 0, events)
-        self._install(game, header + first, secret, private)
+        self._install(game, header + first, secret, private, len(events))
         return self.read(game).records
 
     def import_log(self, data: bytes, secret: dict | None = None) -> str:
@@ -173,11 +176,11 @@ class FileStore:
             raise UsageError("the log has a header but no events")
         game = result.header.game
         self.path(game)  # a well-formed id, or UsageError
-        self._install(game, data, secret)
+        self._install(game, data, secret, None, result.records[-1].seq)
         return game
 
     def _install(self, game: str, data: bytes, secret: dict | None,
-                 private: dict[str, dict] | None = None) -> None:
+                 private: dict[str, dict] | None, last: int) -> None:
         path = self.path(game)
         _make_folder(self.root)
         if os.path.exists(path):
@@ -210,6 +213,7 @@ class FileStore:
             except FileExistsError:
                 raise UsageError(f"a game {game} exists already in {self.root}") from None
             _fsync_dir(self.root)
+            self._leaves.add([leaf_entry(game, last, data[-8:])])  # a log ends in its link
         except BaseException:
             for target in written:
                 _remove(target)
@@ -431,6 +435,7 @@ class FileStore:
         order = sorted(range(len(requests)), key=lambda i: requests[i][0])
         later, games = [], set()
         written = []  # (index, fd, known, start, records, size)
+        leaves: list[bytes] = []
         fds = []
         try:
             for i in order:
@@ -462,6 +467,8 @@ class FileStore:
                         self._known.pop(requests[i][0], None)  # a reader raced us: read afresh
                     self._appended.notify_all()
                 results[i] = records
+                leaves.append(leaf_entry(requests[i][0], records[-1].seq, records[-1].link))
+            self._leaves.add(leaves)  # under the logs' locks: a game's leaves in its order
         finally:
             for fd in fds:
                 os.close(fd)  # releases the lock
@@ -587,12 +594,6 @@ class FileStore:
         """Write the snapshot atomically (temporary file, then rename); no fsync: a lost
         snapshot only costs a longer fold."""
         _atomic_write(self.root, self._side(game, ".snapshot"), data, durable=False)
-
-
-def _identity(stat: os.stat_result) -> tuple:
-    """What changes whenever a file is written or replaced (a log only grows while it is in
-    use, so an equal size with equal times is the file as it was)."""
-    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
 
 
 __all__ = ["FileStore", "new_game_id", "Scan"]

@@ -17,7 +17,9 @@ import attrs
 
 from ..errors import UnknownGame, UsageError
 from ..log import Header, Record, encode_command, encode_header, encode_records, now_ms, scan
+from ..tlog.leaves import entry as leaf_entry
 from .protocol import Batch, Head, check_append, new_id, resolve_id
+from .tlog import MemoryLeaves, TlogMethods
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
 
@@ -49,7 +51,7 @@ class _Stream:
 _PRIVATE = re.compile(r"^[a-z]{1,16}$")
 
 
-class MemoryStore:
+class MemoryStore(TlogMethods):
     """Streams in a dict (an :class:`~engine.store.protocol.EventStore`); thread-safe."""
 
     #: reads are in memory: an event loop may make them (EventStore's ``local``)
@@ -60,6 +62,7 @@ class MemoryStore:
         self._order: list[str] = []
         self._lock = threading.Condition()
         self._store_private: dict[str, dict] = {}
+        self._leaves = MemoryLeaves()
 
     def _get(self, game: str) -> _Stream:
         self._check(game)
@@ -110,6 +113,8 @@ class MemoryStore:
             stream.extend(result.records, data)
             self._streams[game] = stream
             self._order.append(game)
+            last = result.records[-1]
+            self._leaves.add([leaf_entry(game, last.seq, last.link)])
         return game
 
     def append(self, game: str, expected: int, actor: int, cmd: str | None, events: list[dict],
@@ -125,6 +130,7 @@ class MemoryStore:
             written = encode_command(head.link, head.seq + 1, actor, cmd, ts, events)
             records = [record for record, _ in written]
             stream.extend(records, b"".join(chunk for _, chunk in written))
+            self._leaves.add([leaf_entry(game, records[-1].seq, records[-1].link)])
             self._lock.notify_all()
             return records
 

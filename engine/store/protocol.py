@@ -19,6 +19,8 @@ Every store gives the same guarantees, checked by one contract test suite
   continue the chain it folded.
 * ``wait(after, timeout)`` returns as soon as the stream's head is past ``after``, whichever
   process appended.
+* every write (a creation, an import, an appended command) adds one leaf to the store's
+  transparency log (``tlog_*``: engine.tlog) before it returns; leaves are never removed.
 """
 
 from __future__ import annotations
@@ -214,3 +216,13 @@ class EventStore(Protocol):
 
     def location(self, game: str | None = None) -> str:
         """Where ``game`` (or the store) lives, for messages: a path or a URL."""
+
+    def tlog_size(self) -> int:
+        """How many leaves the store's transparency log has (engine.tlog: one per write, the
+        game's head after it, added before the write is acknowledged; only ever added)."""
+
+    def tlog_entries(self, start: int = 0, end: int | None = None) -> list[bytes]:
+        """The leaf entries ``start`` to ``end`` (engine.tlog.leaves), oldest first."""
+
+    def tlog_hashes(self, end: int | None = None) -> list[bytes]:
+        """The RFC 6962 leaf hashes (32 bytes each) of the first ``end`` leaves (default all)."""

@@ -45,6 +45,7 @@ from ..store import EventStore, open_store
 from ..store.group import GroupWriter
 from ..store.protocol import resolve_id
 from .auth import Role, TokenBook, keys_equal
+from .tlog import tlog_routes
 from .errors import HANDLERS, ApiError
 from .games import routes as game_routes
 from .moves import routes as moves_routes
@@ -354,7 +355,8 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
               + tournament_routes(api)  # the organiser's tournaments
               + page_routes(api, texts)  # the replay and audit pages (issue 13)
               + moves_routes(api)  # a seat's legal commands as shapes (issue 25.1)
-              + table_routes(api))  # the seat's and the spectator's page (issue 25.1, 25.3)
+              + table_routes(api)  # the seat's and the spectator's page (issue 25.1, 25.3)
+              + tlog_routes(api))  # the transparency log (engine/web/tlog.py, issue 20)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

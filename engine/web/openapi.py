@@ -29,6 +29,32 @@ def _ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+def _tlog_paths() -> dict:
+    """The transparency log's paths (engine/web/tlog.py): anyone."""
+    def q(name: str, what: str, required: bool = True) -> dict:
+        return {"name": name, "in": "query", "required": required,
+                "schema": {"type": "string"}, "description": what}
+    proof = _json({"type": "object"}, "The proof (hex hashes, RFC 6962).")
+    bad = {"400": {"$ref": "#/components/responses/BadRequest"}}
+    return {
+        "/checkpoint": {"get": _op(
+            "The store's latest signed checkpoint: a C2SP tlog-checkpoint note (text/plain), "
+            "or with ?format=json {checkpoint, origin, size, root, key}", "anyone",
+            {"200": {"description": "The checkpoint.", "content": {
+                "text/plain": {"schema": {"type": "string"}}}}},
+            [q("format", "json for the JSON form", False)], secured=False)},
+        "/checkpoint/consistency": {"get": _op(
+            "A consistency proof from the tree of old leaves to new (default: now)", "anyone",
+            {"200": proof, **bad}, [q("old", "the earlier tree size"),
+                                    q("new", "the later tree size", False)], secured=False)},
+        "/checkpoint/inclusion": {"get": _op(
+            "The latest checkpoint and the inclusion proof of a record's leaf", "anyone",
+            {"200": proof, **bad, "404": {"$ref": "#/components/responses/NotFound"}},
+            [q("game", "the game id"), q("seq", "the record's sequence number"),
+             q("link", "the record's link (16 hex digits)")], secured=False)},
+    }
+
+
 def _json(schema: dict, description: str) -> dict:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
@@ -323,6 +349,7 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                     "algorithm": {"type": "string"},
                                     "public": {"type": "string"}}}, "The key.")},
                                 secured=False)},
+            **_tlog_paths(),  # engine/web/tlog.py (issue 20)
             **_tournament_paths(),
             **_print_paths(),  # engine/web/tournament_print.py (issue 22.9)
             **_table_paths(),  # engine/web/moves.py, engine/web/pages/table.py (issue 25)

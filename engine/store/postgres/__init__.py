@@ -10,7 +10,7 @@ away, reconnects on demand).  The schema (engine/store/migrations/*.sql; docs/po
   (seq, actor, cmd, ts, left, link); primary key (game, seq), unique (game, cmd, left): one
   command id, one command (a command's records share the id and count ``left`` down to 0);
 * ``secrets`` (the secret kept at creation) and ``private_documents`` (token hashes and the
-  like), JSON documents; ``snapshots`` of the service's folds.
+  like), JSON documents; ``snapshots`` of the service's folds; the transparency log (tlog.py).
 
 :meth:`PostgresStore.log_bytes` is byte for byte the .devlog the file store writes.
 
@@ -20,8 +20,7 @@ away, reconnects on demand).  The schema (engine/store/migrations/*.sql; docs/po
   ``pg_notify``.  Two nodes can never both append seq N (the update waits on the row's lock and
   finds the head moved; the primary key would refuse it anyway); the unique command id refuses
   a reused one (DuplicateCommand).
-* **Reads** are one statement (the row and the records up to its head) and trust the rows: only
-  appends chained from the head wrote them, so the chain is not checked again.
+* **Reads** are one statement (the row, its records) and trust rows only chained appends wrote.
 * **Waiting**: every append notifies the channel ``devil_<schema>`` with the game id as payload
   (delivered at commit, to every node).  A store listens on a dedicated connection from a
   background thread, started on its first :meth:`~PostgresStore.wait`, and wakes its waiters
@@ -33,7 +32,7 @@ migrations shipped in the package (idempotent); a store refuses (``SchemaMismatc
 whose schema is missing, older (``run `devil db upgrade URL` ``) or newer than the package's.
 
 This module imports psycopg: :func:`engine.store.open_store` imports it only for a
-``postgresql://`` location, so the CLI's start-up does not pay for it.
+``postgresql://`` location (the CLI's start-up does not pay for it).
 """
 
 from __future__ import annotations
@@ -54,6 +53,7 @@ from ...log import (VERSION, Header, Record, encode_command, encode_header, enco
 from ..protocol import Batch, DuplicateCommand, Head, check_append, new_id, resolve_id
 from .connections import Connections, connect, safe_url
 from .schema import check_schema
+from .tlog import PostgresTlog
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
 _PRIVATE = re.compile(r"^[a-z]{1,16}$")
@@ -85,7 +85,7 @@ def _records(chunks: list[bytes]) -> list[Record]:
     return [Record(*obj) for obj in unpacker]
 
 
-class PostgresStore:
+class PostgresStore(PostgresTlog):
     """The streams in a PostgreSQL database (an :class:`~engine.store.protocol.EventStore`).
 
     ``url`` is a libpq connection string or URL (``postgresql://user:pw@host:5432/devil``);

@@ -1,0 +1,186 @@
+"""``devil checkpoint``, ``devil prove`` and ``devil verify --consistent``: the store's
+transparency log (engine.tlog), locally or from a server (engine/web/tlog.py).  Loaded by
+client.cli when named."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from engine.errors import UsageError
+
+from .options import json_option
+from .output import emit
+
+_PATHS = {"checkpoint": "/checkpoint", "consistency": "/checkpoint/consistency",
+          "inclusion": "/checkpoint/inclusion"}
+
+
+def ask(obj, what: str, **params) -> dict:
+    """One transparency-log question (engine.tlog.log.answer) of the local store, or with
+    --server of the server (the same JSON)."""
+    if obj.server:
+        extra = {"format": "json"} if what == "checkpoint" else {}
+        return obj.client._json("GET", _PATHS[what], params={**params, **extra})
+    from engine.tlog.log import answer
+
+    service = obj.client.service
+    return answer(service.store, service.signer(), what, params)
+
+
+def read_checkpoint(text: str) -> tuple[str, str | None]:
+    """A checkpoint given on the command line: a file or text holding the note, or `devil
+    checkpoint --json` output (then also its verifier key).  ``(note, key or None)``."""
+    from .signed import _read_text
+
+    body = _read_text(text, "the checkpoint")
+    if body.lstrip().startswith("{"):
+        try:
+            data = json.loads(body)
+            return str(data["checkpoint"]), data.get("key")
+        except (ValueError, KeyError, TypeError):
+            raise UsageError("the checkpoint is neither a note nor `devil checkpoint --json` "
+                             "output") from None
+    return body, None
+
+
+@click.command()
+@json_option
+@click.pass_obj
+def checkpoint(obj, as_json):
+    """Print the store's latest signed checkpoint (its transparency log's tree head).
+
+    Every write to every game (a creation, an import, each command) is a leaf of one
+    append-only RFC 6962 Merkle tree; the checkpoint is its size and root in the C2SP
+    tlog-checkpoint format, signed (C2SP signed-note, Ed25519) by the store's key under the
+    log's origin.  Keep it: a later `devil verify --consistent OLD` proves the store still
+    holds everything this one did, and names any game cut, edited or forked since.  With
+    --json: {"checkpoint", "origin", "size", "root", "key" (the signed-note verifier key)}.
+
+    \b
+    Examples:
+      devil checkpoint > seen-today.checkpoint
+      devil --server http://127.0.0.1:8350 checkpoint --json > seen.json
+    """
+    data = ask(obj, "checkpoint")
+    if as_json:
+        emit(data)
+        return
+    click.echo(data["checkpoint"], nl=False)
+
+
+@click.command()
+@click.argument("receipt", metavar="R")
+@click.option("--game", metavar="GAME", help="The game, when R is a sequence number among "
+              "the receipts this client kept.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the proved receipt here instead of printing it.")
+@json_option
+@click.pass_obj
+def prove(obj, receipt, game, output, as_json):
+    """Add to a receipt the checkpoint that includes its record and the inclusion proof.
+
+    A receipt is the service's signed promise that its record is a leaf of the store's
+    transparency log (the leaf is written before the receipt is given: every checkpoint
+    signed after it includes it).  This fetches the latest checkpoint and the proof from the
+    store (or --server), so `devil verify FILE --receipt PROVED` checks inclusion offline.
+    Prints the proved receipt as JSON (--json: the same).  Exit 3 if the log holds no leaf
+    for it (the record was cut or changed).
+
+    \b
+    Examples:
+      devil prove receipt.json -o receipt.proved.json
+      devil prove 17 --game k3f9qz > r17.json
+    """
+    from engine.receipts import check_signature
+
+    from .signed import receipt_of
+
+    parsed = check_signature(receipt_of(receipt, game), "receipt")
+    proof = ask(obj, "inclusion", game=parsed["game"], seq=parsed["seq"], link=parsed["link"])
+    proved = {k: v for k, v in parsed.items() if k != "tlog"}
+    proved["tlog"] = proof
+    text = json.dumps(proved)
+    if output:
+        with open(output, "w") as handle:
+            handle.write(text + "\n")
+        if not as_json:
+            click.echo(f"proved: record {parsed['seq']} of {parsed['game']} is leaf "
+                       f"{proof['index']} of the checkpoint in {output}")
+            return
+    click.echo(text)
+
+
+def consistent(ctx, sources, key_text, as_json) -> None:
+    """`devil verify --consistent OLD [NEW]`: NEW (default: the store's checkpoint now)
+    extends OLD, both signed by one key; then, for a local store, every leaf is still its
+    game's head (a game cut, edited or forked is named).  Exit 3 naming what fails."""
+    from engine.tlog.log import audit, check_consistent
+    from engine.tlog.note import BadNote, parse_checkpoint, split_note, verifier_key
+
+    from .signed import _read_text
+
+    if len(sources) not in (1, 2):
+        raise UsageError("--consistent takes OLD and NEW checkpoints (NEW default: the "
+                         "store's now)")
+    old_note, old_key = read_checkpoint(sources[0])
+    if len(sources) == 2:
+        new_note, new_key = read_checkpoint(sources[1])
+    else:
+        now = ask(ctx.obj, "checkpoint")
+        new_note, new_key = now["checkpoint"], now["key"]
+    try:
+        old_size = parse_checkpoint(split_note(old_note)[0]).size
+        new_head = parse_checkpoint(split_note(new_note)[0])
+    except BadNote as exc:
+        raise UsageError(f"not a checkpoint: {exc}") from None
+    key = _key_of(_read_text(key_text, "the key").strip() if key_text else None,
+                  old_key or new_key, new_head.origin, verifier_key)
+    lines, findings, ok = [], [], True
+    try:
+        proof = ask(ctx.obj, "consistency", old=old_size, new=new_head.size)["proof"]
+        old, new = check_consistent(old_note, new_note, proof, key)
+        lines.append(f"consistent: the checkpoint of {new.size} leaves extends the one of "
+                     f"{old.size} leaves ({old.origin})")
+    except BadNote as exc:
+        ok = False
+        lines.append(f"NOT consistent: {exc}")
+    except UsageError as exc:  # the store cannot prove it (it has fewer leaves now)
+        ok = False
+        lines.append(f"NOT consistent: the store cannot prove it ({exc}): its log was cut")
+    if not ctx.obj.server:
+        report = audit(ctx.obj.client.service.store, old_note, key)
+        findings = report["findings"]
+        if report["extends"] is False:
+            ok = False
+            lines.append("the store's log no longer starts with the old checkpoint's tree: "
+                         "leaves written before it were changed or removed")
+        for f in findings:
+            lines.append(f"{f['game']} record {f['seq']}: {f['reason']}")
+        ok = ok and not findings
+        lines.append(f"{report['leaves']} leaves of {report['games']} games checked against "
+                     "their games")
+    if as_json:
+        emit({"ok": ok, "checks": lines, "findings": findings})
+    else:
+        click.echo(("OK" if ok else "FAILED") + ": " + lines[0])
+        for line in lines[1:]:
+            click.echo(f"  - {line}")
+    if not ok:
+        ctx.exit(3)
+
+
+def _key_of(given: str | None, kept: str | None, origin: str, verifier_key) -> str:
+    """The verifier key to check checkpoints with: --key (a verifier key, or 64 hex digits of
+    the public key, named by the checkpoint's origin), else the one kept with OLD."""
+    if given:
+        if "+" in given:
+            return given
+        from engine.receipts import parse_key
+
+        return verifier_key(origin, bytes.fromhex(parse_key(given)))
+    if kept:
+        return kept
+    raise UsageError("give the store's key (--key: `devil key`, or the \"key\" of `devil "
+                     "checkpoint --json`) or checkpoints saved with `devil checkpoint --json`")
