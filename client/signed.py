@@ -28,7 +28,7 @@ def _load_json(text: str, what: str):
 def receipt_of(text: str, game: str | None) -> dict:
     """A receipt named on the command line: JSON, a file holding it, or a sequence number
     among the receipts this client kept for ``game``."""
-    if text.strip().isdigit():
+    if text.strip().isascii() and text.strip().isdigit():
         from .receipts import kept
 
         seq = int(text)

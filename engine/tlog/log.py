@@ -261,7 +261,9 @@ def answer(store, signer, what: str, params: dict) -> dict:
         value = params.get(name)
         if value is None and default is not None:
             return default
-        if isinstance(value, int) or (isinstance(value, str) and value.isdigit()):
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+        if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 19:
             return int(value)
         raise UsageError(f"{name} must be a tree size or sequence number (0 or more)")
     if what == "checkpoint":

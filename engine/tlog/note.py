@@ -142,7 +142,7 @@ def parse_checkpoint(text: str) -> Checkpoint:
     if len(lines) < 4 or lines[-1] != "" or not lines[0]:
         raise BadNote("a checkpoint is an origin, a tree size and a root, a line each")
     origin, size, root_b64 = lines[0], lines[1], lines[2]
-    if not size.isdigit() or (size != "0" and size.startswith("0")):
+    if not (size.isascii() and size.isdigit()) or (size != "0" and size.startswith("0")):
         raise BadNote(f"the checkpoint's tree size {size[:40]!r} is not a decimal number")
     try:
         root = base64.b64decode(root_b64, validate=True)

@@ -99,7 +99,7 @@ def _ask(name: str, text: str, choices: list[str]) -> str:
         folded = {c.lower(): c for c in choices}
         if answer.lower() in folded:
             return folded[answer.lower()]
-        if answer.isdigit() and 1 <= int(answer) <= len(choices):
+        if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(choices):
             return choices[int(answer) - 1]
         click.echo(f"  not one of {', '.join(choices)} (or 1 to {len(choices)})")
 
