@@ -12,7 +12,7 @@ import click
 
 #: the desk's event tags (engine.desk.events.DESK_TYPES, without importing the engine)
 DESK_TYPES = frozenset({"corrected", "dispute_raised", "ruling_given", "seat_replaced",
-                        "adjudicated"})
+                        "adjudicated", "clock_set", "clock_expired"})
 
 
 def _seat(names: list[str], seat: int) -> str:
@@ -37,6 +37,10 @@ def describe_desk(data: dict, names: list[str]) -> str:
                 f"{data['bot']!r} (plays it from now on): {data['reason']}")
     if tag == "adjudicated":
         return f"Referee ends the game at time ({data['rule']}): {data['reason']}"
+    if tag in ("clock_set", "clock_expired"):  # the clocks (engine.clock, CLOCK-1 to 9)
+        from .clocks import describe_clock
+
+        return describe_clock(data, names)
     raise ValueError(f"{tag!r} is not a desk event")  # pragma: no cover
 
 

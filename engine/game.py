@@ -146,6 +146,13 @@ class GameRules:
       digital game draw by the order its seed gives (a tournament's duplicate round creates
       every table's game with it and with the round's seed, TOUR-11).  ``None``: the kind
       plays no duplicate rounds.
+    * ``to_move(state) -> [seat]`` (optional): the seats whose clock runs in the referee's
+      ``state`` (CLOCK-2, engine.clock): the seats the game waits for a decision from (not the
+      referee's report of a draw).  ``None``: the kind's games take no clock.
+    * ``timeout(state, seat) -> command | None`` (optional): the command the service applies
+      for ``seat`` when its time runs out in a game created ``on_timeout="act"`` (CLOCK-5; the
+      kind's house rule: ATKR-H2, CASTLE-H2), decided from the referee's ``state`` like any
+      command; None when the kind has no action to take there (the seat is flagged, CLOCK-6).
     """
 
     kind: str
@@ -180,6 +187,8 @@ class GameRules:
     legal_choices: "Callable[[Any, int], Any] | None" = None
     record: "Callable[[Any], dict | None] | None" = None
     duplicate: str | None = None
+    to_move: "Callable[[Any], list] | None" = None
+    timeout: "Callable[[Any, int], Any] | None" = None
 
     def __attrs_post_init__(self):
         # the referee's desk (corrections, disputes, rulings) writes its events into every

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 
+from ..clock import CLOCK_CLASSES
 from ..codec import tagged
 
 
@@ -77,10 +78,10 @@ class Adjudicated:
     rule: str
 
 
-#: the desk's event classes and their tags
-DESK_CLASSES: frozenset[type[Corrected] | type[DisputeRaised] | type[RulingGiven]
-                        | type[SeatReplaced] | type[Adjudicated]] = frozenset(
-    {Corrected, DisputeRaised, RulingGiven, SeatReplaced, Adjudicated})
+#: the desk's event classes and their tags; the clocks' (engine.clock: ``clock_set``,
+#: ``clock_expired``, CLOCK-1 to 9) are the service's acts and fold the same way
+DESK_CLASSES: frozenset[type] = frozenset(
+    {Corrected, DisputeRaised, RulingGiven, SeatReplaced, Adjudicated, *CLOCK_CLASSES})
 DESK_TYPES = frozenset(cls.TYPE for cls in DESK_CLASSES)
 CORRECTED = Corrected.TYPE
 

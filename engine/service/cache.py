@@ -48,6 +48,9 @@ class Loaded:
     #: the game's chance once drawn from (engine.service.seating), kept with the game
     chance: Any = None
     fill: Callable[["Loaded"], None] | None = None
+    #: the game's clocks (engine.clock.ClockFold), made when first asked for
+    #: (engine.service.clocks.clock_of)
+    clock: Any = None
 
     @property
     def state(self):

@@ -119,10 +119,21 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
                 events, seated = [event], True
             else:
                 _, acting, events = decided
+            ts = None
+            if not at_desk and not seated:  # a game with a clock: checked and stamped now
+                from .clocks import stamp
+
+                try:
+                    ts = stamp(service, loaded, acting)
+                except DevilError:  # CLOCK-6, CLOCK-7: unless a retry of a recorded command
+                    done = None if command_id is None else store.command(game, command_id)
+                    if done and command_id is not None:
+                        return _repeated(service, loaded, done, command, command_id, actor)
+                    raise
             maps = [loaded.rules.events.to_map(e) for e in events]
             try:
                 records = yield steps.Append(game, loaded.head.seq, actor_code(acting),
-                                             command_id, maps)
+                                             command_id, maps, ts)
             except DuplicateCommand:  # a retry: the id is in the log the command was decided on
                 done = None if command_id is None else store.command(game, command_id)
                 if not done or command_id is None:  # pragma: no cover - an id it does not hold

@@ -9,6 +9,7 @@ the regulator's record, ``devil audit --record``), ``chance`` (the reported coal
 """
 
 from ...game import GameRules
+from . import clock as _clock
 from .commands import COMMANDS
 from .decide import decide
 from .events import EVENTS
@@ -97,6 +98,8 @@ RULES = GameRules(
     record=record,
     duplicate="duplicate",
     notes=lambda state: notes(state),
+    to_move=_clock.to_move,
+    timeout=_clock.timeout,
 )
 
 
