@@ -5,7 +5,7 @@ All of them are public: every seat's stream carries them whole.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 
 from ..clock import CLOCK_CLASSES
@@ -80,7 +80,7 @@ class Adjudicated:
 
 #: the desk's event classes and their tags; the clocks' (engine.clock: ``clock_set``,
 #: ``clock_expired``, CLOCK-1 to 9) are the service's acts and fold the same way
-DESK_CLASSES: frozenset[type] = frozenset(
+DESK_CLASSES: frozenset[Any] = frozenset(
     {Corrected, DisputeRaised, RulingGiven, SeatReplaced, Adjudicated, *CLOCK_CLASSES})
 DESK_TYPES = frozenset(cls.TYPE for cls in DESK_CLASSES)
 CORRECTED = Corrected.TYPE
