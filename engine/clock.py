@@ -113,6 +113,29 @@ def control(clock: str | None = None, move_time: str | None = None,
     return checked(ClockSet(base, increment, move, on_timeout))
 
 
+def from_map(settings: dict | None) -> ClockSet | None:
+    """The :class:`ClockSet` of a map ``{"clock": "20m+10s"?, "move_time": "2m"?,
+    "on_timeout": "act"|"flag"?}`` (``devil new``'s options, POST /games's ``"clock"``), None
+    for an empty one; UsageError naming CLOCK-1 for anything else."""
+    if not settings:
+        return None
+    if not isinstance(settings, dict):
+        raise UsageError("CLOCK-1: a clock is a map of clock, move_time and on_timeout")
+    unknown = set(settings) - {"clock", "move_time", "on_timeout"}
+    if unknown:
+        raise UsageError(f"CLOCK-1: a clock is given by clock, move_time and on_timeout, not "
+                         f"{', '.join(sorted(map(str, unknown)))}")
+    for key in ("clock", "move_time", "on_timeout"):
+        if settings.get(key) is not None and not isinstance(settings[key], str):
+            raise UsageError(f"CLOCK-1: {key} is text such as '20m+10s', not "
+                             f"{settings[key]!r}"[:200])
+    made = control(settings.get("clock"), settings.get("move_time"),
+                   settings.get("on_timeout") or ACT)
+    if made is None:
+        raise UsageError("CLOCK-1: on_timeout needs a clock (--clock or --move-time)")
+    return made
+
+
 def checked(event: ClockSet) -> ClockSet:
     """``event`` if its times are in range (CLOCK-1: a base and a move time of 1 s to 24 h, an
     increment of 0 to 1 h only with a base, ``on_timeout`` act or flag); UsageError."""

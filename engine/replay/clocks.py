@@ -104,3 +104,28 @@ def summary(clocks: Clocks, names: list[str]) -> str:
         parts.append(text)
     return (f"clocks ({readings['control']['text']}): every timeout was due and no seat moved "
             "after its time ran out; at the last record: " + ", ".join(parts))
+
+
+def timeline(log) -> dict:
+    """``{seq: readings}``: every seat's clock (engine.clock.Clocks.readings) just after the
+    command of each record, at that record's time, as the live game showed it then; {} for a
+    game without a time control.  ``log``: an engine.replay.LoadedLog."""
+    from ..clock import ClockFold
+
+    rules = log.rules
+    if rules.to_move is None:
+        return {}
+    records, events = log.records, log.events
+    fold = ClockFold(rules)
+    out: dict = {}
+    start = 0
+    for index, record in enumerate(records):
+        if record.left:
+            continue
+        fold.advance(records[start:index + 1], events[start:index + 1], lambda: events)
+        if fold.clocks.control is not None:
+            reading = fold.clocks.readings(record.ts, rules.seats(fold.fold.state))
+            for earlier in records[start:index + 1]:
+                out[earlier.seq] = reading
+        start = index + 1
+    return out

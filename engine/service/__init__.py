@@ -150,9 +150,15 @@ class GameService:
         """:meth:`view` of a game already loaded (no store read but the damage check)."""
         from ..answers import view_answer
 
+        from .clocks import readings
+
         with self.cache.lock(loaded.game):
             fold = self.cache.fold_of(loaded, viewer)
-            return view_answer(loaded, fold, viewer, self.store.damage(loaded.game))
+            out = view_answer(loaded, fold, viewer, self.store.damage(loaded.game))
+            clocks = readings(self, loaded)
+            if clocks is not None:  # each seat's time, public (CLOCK-8)
+                out["clocks"] = clocks
+            return out
 
     def stream(self, game: str, viewer=REFEREE, after: int = 0) -> list[tuple[Record, Any]]:
         """``(record, event)`` pairs after sequence number ``after`` as ``viewer`` sees them

@@ -106,6 +106,10 @@ class GameCache:
         """``game`` as last folded, without reading the store (None when not held)."""
         return self._games.get(game)
 
+    def held_games(self) -> list[str]:
+        """The ids of the games held (a copy: the cache may change meanwhile)."""
+        return list(self._games)
+
     def refresh(self, game: str) -> Loaded:
         """``game`` advanced by whatever was appended since (call with its lock held).
         Raises UnknownGame, LogDamaged."""

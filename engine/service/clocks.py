@@ -44,15 +44,29 @@ def clock_of(loaded) -> ClockFold | None:
     """The clocks of the game ``loaded`` holds, advanced to its head (None for a kind without
     clocks).  Kept on the Loaded (``clock``) and advanced with what was appended since."""
     rules = loaded.rules
-    if rules.to_move is None:
+    if rules.to_move is None or loaded.desk is None:  # a clock_set is one of the desk's records
         return None
     fold = getattr(loaded, "clock", None)
+    if fold is False:
+        return None
+    if fold is None and not declared(loaded.records):
+        loaded.clock = False  # the second command is not a time control: never will be
+        return None
     if fold is None or fold.seq > loaded.head.seq:
         fold = loaded.clock = ClockFold(rules)
     if fold.seq < loaded.head.seq:
         records, events = loaded.records, loaded.events
         fold.advance(records[fold.seq:], events[fold.seq:], lambda: events)
     return fold
+
+
+def declared(records) -> bool:
+    """Whether a log's second command is a time control (``clock_set``, CLOCK-1)."""
+    if not records:
+        return False
+    second = records[0].left + 1
+    return len(records) > second and isinstance(records[second].event, dict) \
+        and records[second].event.get("type") == ClockSet.TYPE
 
 
 def has_clock(loaded) -> bool:

@@ -12,6 +12,7 @@ from engine.games import players_text
 
 from ...options import (id_option, json_option, reporter_name, reporter_option,
                         seat_entropy_option)
+from ...clocks import clock_options
 from ...submit import print_created, submit_command
 from .. import described
 
@@ -29,6 +30,7 @@ from .. import described
 @click.option("--track", metavar="LABELS", help="Money track labels (house rule, default "
               "0-50,200,300,500,700,1000,1300,1600).")
 @seat_entropy_option
+@clock_options
 @json_option
 @click.pass_obj
 @described("atkr")
