@@ -42,10 +42,10 @@ class LocalClient:
         self.service = service
 
     def create(self, kind: str, options: dict, seed: int | None = None) -> dict:
-        from .clocks import control_of
+        from engine.clock import from_map
 
         loaded = self.service.create(kind, options, seed=seed, seat_entropy=self.seat_entropy,
-                                     clock=control_of(self.clock))
+                                     clock=from_map(self.clock))
         if self.seat_entropy:  # the console is every seat: each gives a value it keeps
             from client.seating import value_for
 

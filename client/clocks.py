@@ -10,8 +10,9 @@ import click
 CLOCK_HELP = ("Per-seat time control, Fischer: BASE+INCREMENT, e.g. 20m+10s (CLOCK-1, CLOCK-3); "
               "measured by the service and recorded.")
 MOVE_HELP = "At most this long for any one move, e.g. 2m (CLOCK-4)."
-TIMEOUT_HELP = ("When a seat's time runs out: 'act' plays the game's timeout action (ATKR-H2, "
-                "CASTLE-H2; CLOCK-5), 'flag' flags the seat for the referee (CLOCK-6).")
+TIMEOUT_HELP = ("When a seat's time runs out: 'act' plays the game's timeout action (its "
+                "house rule, docs/house-rules.md; CLOCK-5), 'flag' flags the seat for the "
+                "referee (CLOCK-6).")
 
 
 def clock_options(f):
@@ -33,13 +34,6 @@ def clock_options(f):
                      callback=callback, help=MOVE_HELP)(f)
     return click.option("--clock", "clock", metavar="BASE+INC", expose_value=False,
                         callback=callback, help=CLOCK_HELP)(f)
-
-
-def control_of(settings: dict | None):
-    """The engine's ClockSet for a client's ``clock`` map (engine.clock.from_map)."""
-    from engine.clock import from_map
-
-    return from_map(settings)
 
 
 def describe_clock(data: dict, names: list[str]) -> str:

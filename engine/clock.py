@@ -12,22 +12,20 @@ until its own command (a move: the increment is added) or until it no longer is 
 
 When a seat's time runs out the service records ``clock_expired`` (actor -1, the service's
 act like the referee's), in the same command as the kind's timeout command's events when the
-game was created ``on_timeout="act"`` (the kind's ``timeout`` hook: ATKR-H2, CASTLE-H2), alone
+game was created ``on_timeout="act"`` (the kind's ``timeout`` hook: its house rule), alone
 when ``"flag"`` (the seat is flagged for the referee and plays nothing more, CLOCK-6).
 
 Times are integers in milliseconds.  Both events are public (every stream carries them whole)
 and never reach a kind's ``evolve``: they are registered with the desk's events
-(engine.desk.events.DESK_CLASSES).
+(engine.desk.clock_events, in engine.desk.events.DESK_CLASSES).
 """
 
 from __future__ import annotations
 
 import re
-from typing import ClassVar
-
 import attrs
 
-from .codec import tagged
+from .desk.clock_events import ACT, CLOCK_CLASSES, FLAG, ClockExpired, ClockSet
 from .errors import IllegalCommand, UsageError
 
 SECOND = 1000
@@ -36,43 +34,13 @@ HOUR = 60 * MINUTE
 #: the longest base time or move time (a day), and the largest increment (an hour)
 MAX_TIME = 24 * HOUR
 MAX_INCREMENT = HOUR
-#: what a timeout does (CLOCK-5, CLOCK-6)
-ACT, FLAG = "act", "flag"
 ON_TIMEOUT = (ACT, FLAG)
+
+__all__ = ["ACT", "CLOCK_CLASSES", "FLAG", "ClockExpired", "ClockSet", "ClockFold", "Clocks"]
 
 _PART = re.compile(r"(\d{1,6})(h|m|s|ms)")
 
 
-@tagged
-class ClockSet:
-    """The game's time control (CLOCK-1), recorded once, as the command right after the game's
-    first: ``base`` ms on each seat's clock (None: no total clock), ``increment`` ms added after
-    each of a seat's moves (Fischer, CLOCK-3), ``move`` ms for any one move (None: no limit per
-    move, CLOCK-4), ``on_timeout``: ``"act"`` (the kind's timeout action, CLOCK-5) or
-    ``"flag"`` (CLOCK-6)."""
-
-    TYPE: ClassVar[str] = "clock_set"
-    base: int | None
-    increment: int
-    move: int | None
-    on_timeout: str
-
-
-@tagged
-class ClockExpired:
-    """Seat ``seat``'s time ran out at ``due`` (ms since the header's ``created``; the record
-    is stamped at or after it): ``limit`` is ``"clock"`` (its remaining time, CLOCK-3) or
-    ``"move"`` (the move time, CLOCK-4); ``action`` is the game's ``on_timeout``.  With
-    ``"act"`` the kind's timeout command's events follow in the same command (CLOCK-5)."""
-
-    TYPE: ClassVar[str] = "clock_expired"
-    seat: int
-    limit: str
-    action: str
-    due: int
-
-
-CLOCK_CLASSES = frozenset({ClockSet, ClockExpired})
 
 
 # -- time controls as text ---------------------------------------------------------------------

@@ -151,7 +151,7 @@ class GameRules:
       referee's report of a draw).  ``None``: the kind's games take no clock.
     * ``timeout(state, seat) -> command | None`` (optional): the command the service applies
       for ``seat`` when its time runs out in a game created ``on_timeout="act"`` (CLOCK-5; the
-      kind's house rule: ATKR-H2, CASTLE-H2), decided from the referee's ``state`` like any
+      kind's house rule in docs/house-rules.md), decided from the referee's ``state`` like any
       command; None when the kind has no action to take there (the seat is flagged, CLOCK-6).
     """
 

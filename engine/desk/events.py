@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 
-from ..clock import CLOCK_CLASSES
 from ..codec import tagged
+from .clock_events import CLOCK_CLASSES
 
 
 @tagged

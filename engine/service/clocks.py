@@ -103,9 +103,10 @@ def stamp(service, loaded, acting) -> int | None:
 def expire_steps(service, game: str, now: int | None = None) -> steps.Steps:
     """Record every timeout of ``game`` due at ``now`` (ms since 1970; default the service's
     clock), earliest first, until none is due (CLOCK-5, CLOCK-6); the records appended."""
-    from .commands import _decide_game
-
     appended: list = []
+    held = service.cache.held(game)
+    if held is not None and (held.desk is None or held.clock is False):
+        return appended  # a game known to have no clock: no read of the store for it
     for _ in range(MAX_TIMEOUTS):
         with service.cache.lock(game):
             loaded = service.cache.refresh(game)
@@ -123,8 +124,7 @@ def expire_steps(service, game: str, now: int | None = None) -> steps.Steps:
             if action == ACT:
                 command = rules.timeout(state, seat) if rules.timeout is not None else None
                 try:
-                    follow = [] if command is None else _decide_game(
-                        service.store, loaded, command, REFEREE)[1]
+                    follow = [] if command is None else _decided(service, loaded, command)
                 except DevilError:
                     follow = []
                 if not follow:  # nothing to play for the seat: flagged instead (CLOCK-6)
@@ -146,6 +146,20 @@ def expire_steps(service, game: str, now: int | None = None) -> steps.Steps:
         if service.signing.enabled and rules.is_over(loaded.state):
             yield from service.seal_steps(game)
     return appended
+
+
+def _decided(service, loaded, command) -> list:
+    """The events of the timeout ``command`` (the kind's ``decide`` on the referee's state with
+    the game's chance, after a correction continued as every command's, DESK-6)."""
+    from .seating import LazyChance
+
+    rules, state = loaded.rules, loaded.state
+    chance = None if rules.physical(state) else LazyChance(service.store, loaded)
+    if loaded.desk is not None and loaded.desk.epoch:
+        from ..desk.chance import continued
+
+        chance = continued(chance, loaded.desk.epoch)
+    return rules.decide(state, command, chance)
 
 
 def apply_due(service, game: str, now: int | None = None) -> list:
