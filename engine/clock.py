@@ -241,6 +241,19 @@ class Clocks:
             out = (start + control.move, "move")
         return out
 
+    def action(self, seat: int, limit: str) -> str:
+        """What ``seat``'s timeout of ``limit`` does: the game's ``on_timeout``, except that a
+        game created to act flags the seat when its whole time ran out and every other
+        seat's has too (CLOCK-5.1: the clock alone would play the game out, or on forever)."""
+        control = self.control
+        assert control is not None
+        if control.on_timeout != ACT or limit != "clock":
+            return control.on_timeout
+        others = [s for s in self.remaining if s != seat and s not in self.bots]
+        if all(self.remaining.get(s, 0) == 0 or s in self.flagged for s in others):
+            return FLAG
+        return ACT
+
     def expired(self, now: int) -> list[tuple[int, int, str]]:
         """``[(due, seat, limit)]`` of every running clock that has run out at ``now`` (ms since
         the header's created), earliest first (CLOCK-5)."""

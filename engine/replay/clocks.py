@@ -56,6 +56,12 @@ def check_batch(rules, clocks: Clocks, state, commands: int, records, events):
                            f"due ({said}; the record says {event.due} ms, {event.limit})"), 0, None
     control = clocks.control
     expected = None
+    if clocks.action(event.seat, event.limit) == FLAG and event.action != FLAG:
+        return (first.seq, "CLOCK-5.1: every seat's time ran out: the seat is flagged, not "
+                           "played"), 0, None
+    if event.action == FLAG and clocks.action(event.seat, event.limit) == FLAG:
+        return (None, 1, None) if len(events) == 1 else (
+            (first.seq, "CLOCK-6: a flag stands alone"), 0, None)
     if control.on_timeout == ACT and rules.timeout is not None:
         expected = rules.timeout(state, event.seat)
     if event.action == ACT:

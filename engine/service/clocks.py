@@ -119,8 +119,8 @@ def expire_steps(service, game: str, now: int | None = None) -> steps.Steps:
             if not due:
                 return appended
             when, seat, limit = due[0]
-            control, rules, state = fold.clocks.control, loaded.rules, loaded.state
-            action, follow = control.on_timeout, []
+            rules, state = loaded.rules, loaded.state
+            action, follow = fold.clocks.action(seat, limit), []
             if action == ACT:
                 command = rules.timeout(state, seat) if rules.timeout is not None else None
                 try:
