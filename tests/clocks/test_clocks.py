@@ -117,32 +117,41 @@ def test_atkr_clock_runs_out_and_bets_0_then_the_draws_clock_runs(tmp_path):
     assert check.ok, check.reason
     assert [s["remaining"] for s in check.clocks["seats"]] == [70_000, 0]
     assert any("every timeout was due" in line for line in check.checks)
-    # her 70 s run out at 150 s: she has a coal, so the timeout stops (ATKR-H2)
+    # her 70 s run out at 150 s; Ben has none left either: the clock alone would play the
+    # game out, so she is flagged for the referee instead of stopped (CLOCK-5.1)
     time.set(151)
     service.apply_timeouts(game)
     got = records(service, game, after=8)
-    assert got[0] == (9, -1, 151_000, {"type": "clock_expired", "seat": 0, "limit": "clock",
-                                       "action": "act", "due": 150_000})
-    assert got[1][3] == {"type": "stopped", "seat": 0}
+    assert got == [(9, -1, 151_000, {"type": "clock_expired", "seat": 0, "limit": "clock",
+                                      "action": "flag", "due": 150_000})]
+    assert verify_bytes(service.store.log_bytes(game)).ok
 
 
-def test_atkr_a_seat_out_of_time_draws_once_and_stops(tmp_path):
+def test_atkr_a_turn_timeout_stops_once_the_seat_has_drawn(tmp_path):
     # ATKR-H2: the turn's timeout stops if the seat has drawn, else draws its one coal
     from engine.games.atkr.clock import timeout
-    from engine.games.atkr.commands import Bet, Draw, Stop
+    from engine.games.atkr.commands import Bet, Draw
 
-    service, game, time = made(tmp_path, "atkr", ["Anna", "Ben"], "1m", first="Anna")
-    state = service.state(game)
-    assert timeout(state, 0) == Bet("Anna", 0)
+    service, game, time = made(tmp_path, "atkr", ["Anna", "Ben"], None, "30s", first="Anna")
+    assert timeout(service.state(game), 0) == Bet("Anna", 0)
+    time.set(1)
     service.submit(game, {"type": "bet", "player": "Anna", "amount": 0})
+    time.set(2)
     service.submit(game, {"type": "bet", "player": "Ben", "amount": 0})
     state = service.state(game)
     assert timeout(state, 0) == Draw("Anna") and timeout(state, 1) is None
-    time.set(1)
-    service.submit(game, {"type": "draw", "player": "Anna"})
-    state = service.state(game)
-    if state.turn == 0:
-        assert timeout(state, 0) == Stop("Anna")
+    time.set(3)
+    service.submit(game, {"type": "draw", "player": "Anna"})  # the seed's first coal: 25
+    time.set(34)  # her move from 3 s ran out at 33 s
+    service.apply_timeouts(game)
+    got = records(service, game, after=6)
+    assert got[0][3] == {"type": "coal_drawn", "seat": 0, "coal": 25}
+    got = got[1:]
+    assert got[0] == (8, -1, 34_000, {"type": "clock_expired", "seat": 0, "limit": "move",
+                                      "action": "act", "due": 33_000})
+    assert got[1][3] == {"type": "stopped", "seat": 0}
+    # Ben's move time runs from 34 s: nothing more is due until 64 s
+    assert seat(service.clocks(game), 1)["move_left"] == 30_000
 
 
 # -- CLOCK-4, CLOCK-6: a move time runs out and the seat is flagged ------------------------
@@ -183,17 +192,23 @@ def test_a_late_command_comes_after_the_timeout_it_missed(tmp_path):
     assert seat(service.clocks(game), 0)["move_left"] == 60_000
 
 
-def test_both_seats_out_of_time_play_the_game_out(tmp_path):
-    # CLOCK-5: a seat with no time left times out at once at each of its turns
+def test_when_every_seat_is_out_of_time_the_last_is_flagged(tmp_path):
+    # CLOCK-5.1: Anna's bet is placed for her (Ben still has time); then Ben's time is out
+    # and so is everyone's: he is flagged, and the game waits for the referee
     from engine.store.memory import MemoryStore
 
     service, game, time = made(tmp_path, "atkr", ["Anna", "Ben"], "1m", first="Anna",
                                store=MemoryStore())
     time.set(61)
     service.apply_timeouts(game)
-    assert service.state(game).phase == "over"
+    got = [r[3] for r in records(service, game, after=3)]
+    assert got == [{"type": "clock_expired", "seat": 0, "limit": "clock", "action": "act",
+                    "due": 60_000}, {"type": "bet_placed", "seat": 0, "amount": 0},
+                   {"type": "clock_expired", "seat": 1, "limit": "clock", "action": "flag",
+                    "due": 60_000}]
+    assert service.apply_timeouts(game) == []
     check = verify_bytes(service.store.log_bytes(game))
-    assert check.ok and check.finished, check.reason
+    assert check.ok and not check.finished, check.reason
 
 
 # -- CASTLE-H2: pass on one's turn, refuse an offer ----------------------------------------
