@@ -38,8 +38,10 @@ def new_atkr(obj, players, first, seed, physical, ring, track, as_json):
     """A new {title} game.
 
     \b
-    Example:
+    Examples:
       devil new atkr --player Gordon --player Pella --player Lucy --player Saul --first Gordon
+      devil new atkr --player Gordon --player Pella --clock 20m+10s --move-time 2m
+        (a Fischer clock per seat; on a timeout the seat bets 0 or stops: ATKR-H2)
     """
     options = {"players": list(players), "first": first, "physical": physical}
     if ring is not None:

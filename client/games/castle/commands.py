@@ -128,6 +128,7 @@ def new_castle(obj, players, first, seed, deal_file, position_file, variants, be
       devil new castle --deal table.json            (a game played with the box)
       devil new castle --position middle.json       (a game already under way)
       devil new castle --player Ann ... --variant smuggling --variant scoring
+      devil new castle --player Ann ... --move-time 2m --on-timeout act   (CLOCK-4, CASTLE-H2)
 
     An impossible deal (a card twice, a card missing, wrong society split) is refused
     with the reason (exit 2).
