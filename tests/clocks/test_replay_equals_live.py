@@ -79,7 +79,7 @@ def play(kind: str, players: list[str], number: int, steps: int) -> dict:
     return {"records": len(live), "timeouts": timeouts}
 
 
-@pytest.mark.parametrize("number", [1, 2, 5])
+@pytest.mark.parametrize("number", [2, 5])
 def test_replay_shows_the_live_clocks_atkr(number):
     done = play("atkr", ["Anna", "Ben", "Cleo"], number, 150)
     assert done["records"] > 80 and done["timeouts"] > 10, done
