@@ -56,21 +56,7 @@ def describe_clock(data: dict, names: list[str]) -> str:
 
 def clock_line(clocks: dict | None) -> str | None:
     """``CLOCKS (20m+10s, on timeout: act): >Anna 19:58.4  Ben 20:00.0  Cleo 0:00.0 flagged``
-    from a view's ``clocks`` (``>`` marks a running clock); None without clocks."""
-    from engine.clock import duration_text
+    from a view's ``clocks`` (engine.clock.readings_text); None without clocks."""
+    from engine.clock import readings_text
 
-    if not clocks:
-        return None
-    parts = []
-    for seat in clocks["seats"]:
-        text = (">" if seat["running"] else "") + seat["player"]
-        if seat["remaining"] is not None:
-            text += f" {duration_text(seat['remaining'])}"
-        if seat["running"] and seat["move_left"] is not None:
-            text += f" (move {duration_text(seat['move_left'])})"
-        if seat["flagged"]:
-            text += " flagged"
-        elif seat["timeouts"]:
-            text += f" [{seat['timeouts']} timeout{'s' if seat['timeouts'] != 1 else ''}]"
-        parts.append(text)
-    return f"CLOCKS ({clocks['control']['text']}): " + "  ".join(parts)
+    return readings_text(clocks)

@@ -136,6 +136,27 @@ def duration_text(ms: int | None) -> str:
     return f"{minutes}:{rest // SECOND:02d}.{rest % SECOND // 100}"
 
 
+def readings_text(clocks: dict | None) -> str | None:
+    """One line of a view's ``clocks`` (:meth:`Clocks.readings`): ``CLOCKS (20m+10s, on
+    timeout: act): >Anna 19:58.4  Ben 20:00.0  Cleo 0:00.0 flagged`` (``>``: the clock runs;
+    a move time left in brackets; ``[n timeouts]``); None without clocks (CLOCK-8)."""
+    if not clocks:
+        return None
+    parts = []
+    for seat in clocks["seats"]:
+        text = (">" if seat["running"] else "") + seat["player"]
+        if seat["remaining"] is not None:
+            text += f" {duration_text(seat['remaining'])}"
+        if seat["running"] and seat["move_left"] is not None:
+            text += f" (move {duration_text(seat['move_left'])})"
+        if seat["flagged"]:
+            text += " flagged"
+        elif seat["timeouts"]:
+            text += f" [{seat['timeouts']} timeout{'s' if seat['timeouts'] != 1 else ''}]"
+        parts.append(text)
+    return f"CLOCKS ({clocks['control']['text']}): " + "  ".join(parts)
+
+
 def control_text(event: ClockSet) -> str:
     """The control as ``devil new`` takes it: ``"20m+10s, 2m a move, on timeout: act"``."""
     def short(ms: int) -> str:

@@ -270,3 +270,26 @@ def test_a_kind_without_clock_hooks_refuses_a_clock_and_a_game_without_clock_sho
     assert service.clocks(loaded.game) is None
     assert "clocks" not in service.view(loaded.game)
     assert service.apply_timeouts(loaded.game) == []
+
+
+def test_a_seated_game_with_a_clock_runs_it_from_the_table_opening(tmp_path):
+    # CLOCK-1, CLOCK-2: the clock_set comes between the table's opening and the seats'
+    # entropy; no clock runs while seating; from the kind's first events it does
+    from engine.service import CONSOLE
+    from engine.store.memory import MemoryStore
+
+    time = Time()
+    service = GameService(MemoryStore(), clock=time)
+    game = service.create("atkr", {"players": ["Anna", "Ben"]}, seat_entropy=True,
+                          clock=control("1m")).game
+    assert [s["running"] for s in service.clocks(game)["seats"]] == [False, False]
+    time.set(100)  # a seat that never sits stalls the table, not a clock
+    assert service.apply_timeouts(game) == []
+    for at, name, value in ((101, "Anna", "ab" * 32), (102, "Ben", "cd" * 32)):
+        time.set(at)
+        service.submit(game, {"type": "seat_entropy", "player": name, "value": value},
+                       actor=CONSOLE)
+    time.set(130)
+    now = service.clocks(game)
+    assert [(s["remaining"], s["running"]) for s in now["seats"]] == [(32_000, True)] * 2
+    assert verify_bytes(service.store.log_bytes(game)).ok

@@ -110,6 +110,10 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
     to_map = rules.events.to_map
     voids = _voids(log) if voids is None else dict(voids)
     created = log.header.created
+    from ...clock import readings_text
+    from ...replay.clocks import timeline
+
+    clocks = timeline(log)  # each seat's time as the live game showed it (CLOCK-8)
     out = []
     item = previous = None
     for item in steps(log, viewer, to):
@@ -121,6 +125,8 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
         desk = getattr(item, "desk", None)  # the voids and disputes as they stood then
         if desk is not None:
             view.update(desk.summary(names))
+        if record.seq in clocks:
+            view["clocks"] = clocks[record.seq]
         text = describe(item.event, names) if describe else _generic_text(event_map)
         actor = ("referee" if record.actor == REFEREE_ACTOR
                  else names[record.actor] if 0 <= record.actor < len(names) else None)
@@ -128,6 +134,8 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
                 "type": event_map.get("type"), "text": text, "rules": rule_ids(event_map, text),
                 "event": event_map,
                 "table": table(view, you) if table and view.get("phase") != "setup" else None}
+        if step["table"] is not None and record.seq in clocks:
+            step["table"] += "\n" + str(readings_text(clocks[record.seq]))
         if previous is None:
             step["view"] = view
         else:
