@@ -86,6 +86,15 @@ def readings(service, loaded, now: int | None = None) -> dict | None:
     return fold.clocks.readings(max(fold.clocks.at, now - loaded.header.created), names)
 
 
+def time_of(service, loaded) -> int | None:
+    """The ``ts`` any record of a game with a clock is recorded at now (the service's clock,
+    never before the last record's; CLOCK-3), or None without a clock (the store stamps it)."""
+    fold = clock_of(loaded)
+    if fold is None or fold.clocks.control is None:
+        return None
+    return max(fold.clocks.at, service.clock() - loaded.header.created)
+
+
 def stamp(service, loaded, acting) -> int | None:
     """The ``ts`` a game command of seat ``acting`` (REFEREE for the referee) is recorded at
     in a game with a clock (None without one: the store stamps it), after checking the seat's
@@ -142,7 +151,7 @@ def expire_steps(service, game: str, now: int | None = None) -> steps.Steps:
             if rules.is_over(loaded.state):
                 from . import seating
 
-                appended.extend((yield from seating.reveal_seats(service, loaded)) or [])
+                appended.extend((yield from seating.reveal_seats(service, loaded, at)) or [])
         if service.signing.enabled and rules.is_over(loaded.state):
             yield from service.seal_steps(game)
     return appended

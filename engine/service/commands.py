@@ -108,7 +108,9 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
             if decided[0] == "seating":
                 outcome = decided[1]
                 if outcome[0] == "open":  # every seat in, the table never opened: open it
-                    yield from seating.open_table(service, loaded)
+                    from .clocks import time_of
+
+                    yield from seating.open_table(service, loaded, time_of(service, loaded))
                     continue  # and decide the command again, now that the game has started
                 if outcome[0] == "repeated":
                     done = outcome[1]
@@ -119,10 +121,10 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
                 events, seated = [event], True
             else:
                 _, acting, events = decided
-            ts = None
-            if not at_desk and not seated:  # a game with a clock: checked and stamped now
-                from .clocks import stamp
+            from .clocks import stamp, time_of
 
+            ts = time_of(service, loaded)  # a game with a clock: the service's time
+            if not at_desk and not seated:  # a seat's move: its clock checked too (CLOCK-7)
                 try:
                     ts = stamp(service, loaded, acting)
                 except DevilError:  # CLOCK-6, CLOCK-7: unless a retry of a recorded command
@@ -144,9 +146,11 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
             cache.advance(loaded, records)
             if seated:
                 if not loaded.state.waiting:
-                    records = records + ((yield from seating.open_table(service, loaded)) or [])
+                    records = records + ((yield from seating.open_table(
+                        service, loaded, time_of(service, loaded))) or [])
             elif not at_desk and loaded.rules.is_over(loaded.state):
-                records = records + (yield from seating.reveal_seats(service, loaded))
+                records = records + (yield from seating.reveal_seats(
+                    service, loaded, time_of(service, loaded)))
             receipt = yield from service.signing.command(loaded, records, service.seal_steps)
             return Submitted(game, records, loaded.appended(len(records)), receipt=receipt,
                              loaded=loaded)

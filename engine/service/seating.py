@@ -87,9 +87,10 @@ def keep_value(store, game: str, name: str, document: dict) -> None:
     store.put_private(game, name, document, replace=True)
 
 
-def open_table(service, loaded) -> Steps:
+def open_table(service, loaded, ts: int | None = None) -> Steps:
     """Run the kind's setup with the mixed chance once every seat is in (the referee's
-    records), or None if another writer did it first (steps: engine.service.steps)."""
+    records), or None if another writer did it first (steps: engine.service.steps).  ``ts``:
+    the records' time in a game with a clock (engine.service.clocks.time_of)."""
     first = entropy.opening(loaded.events)
     assert first is not None  # only a seated game's table is opened
     options = json.loads(first.options)
@@ -97,7 +98,7 @@ def open_table(service, loaded) -> Steps:
     events = loaded.rules.setup(dict(options), chance_)
     maps = [loaded.rules.events.to_map(e) for e in events]
     try:
-        records = yield Append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None, maps)
+        records = yield Append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None, maps, ts)
     except ConcurrencyConflict:
         return None
     loaded.chance = chance_
@@ -105,9 +106,9 @@ def open_table(service, loaded) -> Steps:
     return records
 
 
-def reveal_seats(service, loaded) -> Steps:
+def reveal_seats(service, loaded, ts: int | None = None) -> Steps:
     """At the end of a seated game: append ``seats_revealed`` (every seat's value) once; the
-    records appended (steps: engine.service.steps)."""
+    records appended (steps: engine.service.steps).  ``ts``: as for :func:`open_table`."""
     opened = entropy.opening(loaded.events)
     if opened is None or entropy.revealed_values(loaded.events) is not None:
         return []
@@ -116,7 +117,7 @@ def reveal_seats(service, loaded) -> Steps:
         chance_ = chance(service.store, loaded.game, opened.commitment, loaded)
     event = entropy.SeatsRevealed(list(chance_.seats))
     records = yield Append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None,
-                           [loaded.rules.events.to_map(event)])
+                           [loaded.rules.events.to_map(event)], ts)
     service.cache.advance(loaded, records)
     return records
 
