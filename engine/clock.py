@@ -48,6 +48,9 @@ def parse_duration(text: str, what: str) -> int:
     """``"20m"``, ``"90s"``, ``"1h30m"``, ``"500ms"`` as ms (a bare number is seconds).
     UsageError for anything else (CLOCK-1)."""
     raw = str(text).strip().lower()
+    if len(raw) > 40:
+        raise UsageError(f"CLOCK-1: {what} is a time such as 20m, 90s or 1h30m, not "
+                         f"{raw[:40]!r}...")
     if raw.isdigit():
         return int(raw) * SECOND
     pos, total = 0, 0
