@@ -34,12 +34,18 @@ class LocalClient:
 
     #: create games with seat entropy (`devil new --seat-entropy`): the console sits every seat
     seat_entropy = False
+    #: the new game's time control (`devil new --clock/--move-time/--on-timeout`: a map of
+    #: client.clocks.control_of), None for none
+    clock: dict | None = None
 
     def __init__(self, service: GameService):
         self.service = service
 
     def create(self, kind: str, options: dict, seed: int | None = None) -> dict:
-        loaded = self.service.create(kind, options, seed=seed, seat_entropy=self.seat_entropy)
+        from engine.clock import from_map
+
+        loaded = self.service.create(kind, options, seed=seed, seat_entropy=self.seat_entropy,
+                                     clock=from_map(self.clock))
         if self.seat_entropy:  # the console is every seat: each gives a value it keeps
             from client.seating import value_for
 
@@ -66,6 +72,7 @@ class LocalClient:
         return REFEREE if as_name is None else self.service.seat(game, as_name)
 
     def view(self, game: str, as_name: str | None) -> dict:
+        self.service.apply_timeouts(game)  # the timeouts due now first (CLOCK-5)
         return self.service.view(game, self._viewer(game, as_name))
 
     def legal(self, game: str, as_name: str) -> list[dict]:

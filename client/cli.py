@@ -201,6 +201,10 @@ def show(obj, game, as_name, as_json):
 
     for line in desk_lines(view):  # corrections' voids and open disputes
         click.echo(line)
+    from .clocks import clock_line
+
+    if clock_line(view.get("clocks")):  # each seat's remaining time (CLOCK-8)
+        click.echo(clock_line(view.get("clocks")))
     for line in damage_lines(view.get("damage")):
         click.echo(line)
     if legal is not None:

@@ -182,11 +182,25 @@ def watch(obj, game, as_name, after, timeout, as_json):
                 click.echo(entry_line(render, entry, names))
             after = max(after, entry["seq"])
         after = max(after, data.get("version", after))
+        if data["events"] and not as_json:  # each seat's remaining time (CLOCK-8)
+            _clock_line(client, game, as_name)
         sys.stdout.flush()
         if data.get("over"):
             if not as_json:
                 click.echo("(the game is over)", err=True)
             return
+
+
+def _clock_line(client, game: str, as_name: str | None) -> None:
+    """Print the clocks of a game with a time control (nothing for one without)."""
+    from .clocks import clock_line
+
+    try:
+        line = clock_line(client.view(game, as_name).get("clocks"))
+    except Exception:  # the events were printed; a clock line missed is shown with the next
+        return
+    if line:
+        click.echo(line)
 
 
 def _retrying(call, deadline, attempts: int = 60):

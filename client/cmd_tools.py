@@ -83,13 +83,20 @@ def replay(obj, source, as_name, to_seq, step, events_only, html_path, force, as
     to_map = log.rules.events.to_map
     from .desk import voided_line
 
+    from engine.replay.clocks import timeline
+
+    from .clocks import clock_line
+
     final = log.desk  # a record voided by any correction in the log is shown struck through
+    clocks = timeline(log)  # each seat's time as the live game showed it (CLOCK-8)
     out = []
     for item in steps(log, viewer, to_seq):
         view = view_at(log, item.state, viewer, item.record.seq)
         mark = final.mark(item.record.seq) if final is not None else None
         if item.desk is not None:  # the voids and disputes as they stood at this step
             view.update(item.desk.summary(names, item.record.seq))  # a lapsed takeback too
+        if item.record.seq in clocks:
+            view["clocks"] = clocks[item.record.seq]
         if as_json:
             out.append({"seq": item.record.seq, "event": to_map(item.event), "view": view,
                         "voided": mark is not None,
@@ -99,6 +106,8 @@ def replay(obj, source, as_name, to_seq, step, events_only, html_path, force, as
                                                           mark))
         if not events_only and view.get("phase") != "setup":  # no table before round 1
             click.echo(render.table(view, as_name))
+            if clock_line(view.get("clocks")):
+                click.echo(clock_line(view.get("clocks")))
             click.echo("")
         if step:
             click.echo("-- any key for the next event, q to quit --", err=True)

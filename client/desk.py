@@ -13,7 +13,8 @@ import click
 #: the desk's event tags (engine.desk.events.DESK_TYPES, without importing the engine)
 DESK_TYPES = frozenset({"corrected", "dispute_raised", "ruling_given", "seat_replaced",
                         "adjudicated", "seat_returned", "takeback_asked", "takeback_answered",
-                        "takeback_ruled", "takeback_granted", "amended"})
+                        "takeback_ruled", "takeback_granted", "amended", "clock_set",
+                        "clock_expired"})
 
 
 def _seat(names: list[str], seat: int) -> str:
@@ -62,6 +63,10 @@ def describe_desk(data: dict, names: list[str]) -> str:
         span = (f"#{data['first']}" if data["first"] == data["last"]
                 else f"#{data['first']}-#{data['last']}")
         return f"Takeback {data['number']} granted: {span} void ({data['reason']})"
+    if tag in ("clock_set", "clock_expired"):  # the clocks (engine.clock, CLOCK-1 to 9)
+        from .clocks import describe_clock
+
+        return describe_clock(data, names)
     raise ValueError(f"{tag!r} is not a desk event")  # pragma: no cover
 
 

@@ -64,6 +64,8 @@ class RemoteClient:
 
     #: create games with seat entropy (`devil new --seat-entropy`); each seat then `devil sit`s
     seat_entropy = False
+    #: the new game's time control (client.clocks.clock_options), None for none
+    clock: dict | None = None
 
     def __init__(self, server: str, token: str | None = None, *, timeout: float = 30.0,
                  transport: httpx.BaseTransport | None = None):
@@ -150,6 +152,8 @@ class RemoteClient:
             body["seed"] = seed
         if self.seat_entropy:
             body["seat_entropy"] = True
+        if getattr(self, "clock", None):  # `devil new --clock ...` (CLOCK-1)
+            body["clock"] = dict(self.clock or {})
         created = self._json("POST", "/games", body=body)
         tokens = created.get("tokens") or {}
         if tokens.get("referee"):

@@ -174,8 +174,8 @@ def commitments(events: list) -> list:
         if type(event) is SeatCommitted:
             if 0 <= event.seat < len(out):
                 out[event.seat] = event.commitment
-        elif not is_shared(event):
-            break
+        elif not is_shared(event) and type(event) not in _desk_classes():  # a clock_set may
+            break                                                          # come between
     return out
 
 

@@ -167,6 +167,13 @@ class GameRules:
       tournament's round reveals the seed when it closes, TOUR-11.3).  ``devil verify`` then
       accepts a finished game that revealed no seed, and re-derives its draws when it is given
       the seed (``verify_bytes(..., shared=...)``).
+    * ``to_move(state) -> [seat]`` (optional): the seats whose clock runs in the referee's
+      ``state`` (CLOCK-2, engine.clock): the seats the game waits for a decision from (not the
+      referee's report of a draw).  ``None``: the kind's games take no clock.
+    * ``timeout(state, seat) -> command | None`` (optional): the command the service applies
+      for ``seat`` when its time runs out in a game created ``on_timeout="act"`` (CLOCK-5; the
+      kind's house rule in docs/house-rules.md), decided from the referee's ``state`` like any
+      command; None when the kind has no action to take there (the seat is flagged, CLOCK-6).
     """
 
     kind: str
@@ -204,6 +211,8 @@ class GameRules:
     seed_shared: "Callable[[Any], bool] | None" = None
     amend: "Callable[[Any, Any, dict], Any] | None" = None
     takeback_barrier: "Callable[[Any], str | None] | None" = None
+    to_move: "Callable[[Any], list] | None" = None
+    timeout: "Callable[[Any, int], Any] | None" = None
 
     def barrier(self, event) -> "str | None":
         """What ``event`` (one of the kind's, or the seating stage's) does that no takeback may

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 
 from ..codec import tagged
+from .clock_events import CLOCK_CLASSES
 
 
 @tagged
@@ -128,10 +129,11 @@ class Amended:
 
 from .takeback import EVENTS as TAKEBACK_EVENTS  # noqa: E402 (DESK-12: its own module)
 
-#: the desk's event classes and their tags
+#: the desk's event classes and their tags; the clocks' (engine.clock: ``clock_set``,
+#: ``clock_expired``, CLOCK-1 to 9) are the service's acts and fold the same way
 DESK_CLASSES: frozenset[Any] = frozenset(
     {Corrected, DisputeRaised, RulingGiven, SeatReplaced, Adjudicated, SeatReturned, Amended,
-     *TAKEBACK_EVENTS})
+     *TAKEBACK_EVENTS, *CLOCK_CLASSES})
 DESK_TYPES = frozenset(cls.TYPE for cls in DESK_CLASSES)
 CORRECTED = Corrected.TYPE
 

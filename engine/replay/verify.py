@@ -61,6 +61,8 @@ class Verification:
     #: a physical game's reported draws in force: ``[(seq, reporter or None), ...]`` (the
     #: seq of each draw's first record; None: no name was given), from the strict refold
     reported: list = attrs.field(factory=list)
+    #: the seats' clocks at the last record (engine.clock.Clocks.readings), None without one
+    clocks: dict | None = None
 
     def reporters(self) -> dict[str, int]:
         """How many draws in force each named reporter reported (names in first-report
@@ -86,7 +88,8 @@ class Verification:
                 **({"voided": list(self.voided), "disputes": self.disputes}
                    if self.voided or self.disputes else {}),
                 **({"reporters": self.reporters(), "draws_not_named": self.not_named()}
-                   if self.physical else {})}
+                   if self.physical else {}),
+                **({"clocks": self.clocks} if self.clocks is not None else {})}
 
 
 def _desk_check(desk) -> str:
@@ -120,6 +123,8 @@ def _desk_check(desk) -> str:
                          for s, (b, _r, at) in sorted(desk.replaced.items())) + ")")
     if desk.ended is not None:
         parts.append(f"adjudicated at record {desk.ended[0]} by {desk.ended[2]}")
+    if not parts:  # only the clocks' records (engine.clock): said by their own sentence
+        return ""
     return ("referee's desk: " + ", ".join(parts)
             + "; the game is checked with the voids applied")
 
@@ -195,7 +200,9 @@ def verify_bytes(data: bytes, path: str | None = None, *,
     if desk is not None:  # the referee's desk: voids applied as the corrections came
         result.voided = [void.to_json() for void in desk.voids]
         result.disputes = len(desk.cases)
-        result.checks.append(_desk_check(desk))
+        sentence = _desk_check(desk)
+        if sentence:
+            result.checks.append(sentence)
     final = state
     try:
         return _check_end(result, rules, header, records, events, final,
@@ -314,8 +321,12 @@ def _check_end(result: Verification, rules: GameRules, header: Header, records, 
 def _refold(rules: GameRules, hook, records, events, committed, revealed, physical,
             result: Verification):
     """The strict refold; returns ``(seq, reason)`` of the first bad record, or None."""
+    from ..clock import Clocks
+    from . import clocks as clock_checks
+
     to_map = rules.events.to_map
     fold = Fold(rules)  # the log as re-decided so far (voids applied)
+    clocks = Clocks()  # the seats' clocks from the records' times (engine.clock)
     number = -1  # the kind's batches (0: its setup); the seating stage's are checked apart
     for start, end in batches(records):
         result.commands += 1
@@ -331,6 +342,7 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
             if len(batch_events) != 1:
                 return first_seq, "a seating event is a command of its own"
             fold.advance(batch_events, before)
+            clock_checks.step(rules, clocks, fold, batch_records, batch_events)
             continue
         if type(batch_events[0]) is Amended:  # DESK-9: the amendment and what it re-applied
             bad = _refold_amend(rules, fold, records, start, end, events, physical, committed,
@@ -338,7 +350,18 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
             if bad is not None:
                 return bad
             _advance_amend(rules, hook, fold, batch_events, first_seq, events, physical, result)
+            clock_checks.step(rules, clocks, fold, batch_records, batch_events)
             continue
+        bad, own, timeout = clock_checks.check_batch(rules, clocks, fold.state, result.commands,
+                                                     batch_records, batch_events)
+        if bad is not None:
+            return bad
+        if own and own == len(batch_events):  # a time control or a flag (CLOCK-1, CLOCK-6)
+            fold.advance(batch_events, before)
+            clock_checks.step(rules, clocks, fold, batch_records, batch_events)
+            continue
+        full_records, full_events = batch_records, batch_events
+        batch_records, batch_events = batch_records[own:], batch_events[own:]
         at_desk = [type(e) in DESK_CLASSES for e in batch_events]
         if any(at_desk):
             if number < 0 or not all(at_desk):  # before the game's setup
@@ -348,6 +371,7 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
             if bad is not None:
                 return bad
             fold.advance(batch_events, before)
+            clock_checks.step(rules, clocks, fold, batch_records, batch_events)
             continue
         number += 1
         if fold.desk is not None and fold.desk.ended is not None:
@@ -361,6 +385,10 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
             command, answers = hook(state, batch_events)
         except Exception as exc:
             return first_seq, f"no command can have caused this event: {exc}"
+        if timeout is not None and rules.commands.to_map(command) != \
+                rules.commands.to_map(timeout):
+            return first_seq, (f"CLOCK-5: a timeout applies {rules.commands.to_map(timeout)}, "
+                               f"not {rules.commands.to_map(command)}")
 
         def run(chance):
             if number == 0:
@@ -412,11 +440,15 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
             seq, recorded, expected = mismatch
             return seq, f"the log records {recorded}, but the rules give {expected} here"
         try:
-            fold.advance(batch_events, before)
+            fold.advance(full_events, before)
         except Unfoldable as exc:
             return exc.seq, f"{exc.event.TYPE} cannot be applied at this point ({exc.cause!r})"
+        clock_checks.step(rules, clocks, fold, full_records, full_events)
         if physical and number > 0 and takes_reporter(type(command)):  # a reported draw
             result.reported.append((first_seq, command.reporter))
+    if clocks.control is not None:
+        result.clocks = clocks.readings(clocks.at, rules.seats(fold.state))
+        result.checks.append(clock_checks.summary(clocks, rules.seats(fold.state)))
     if result.reported and fold.desk is not None and fold.desk.voided:  # those in force
         result.reported = [(seq, name) for seq, name in result.reported
                            if seq not in fold.desk.voided]

@@ -39,12 +39,17 @@ class GameService:
     """Games in a store (any :class:`engine.store.EventStore`).
 
     ``sign``: whether answers carry signed receipts and finished games are sealed.
+    ``clock``: the service's clock for games with a time control (engine.clock): a callable
+    giving now in ms since 1970 (default the system's UTC time); the rules never read it.
     """
 
-    def __init__(self, store, *, sign: bool = True):
+    def __init__(self, store, *, sign: bool = True, clock: Callable[[], int] | None = None):
+        from .clocks import default_clock
+
         self.store = store
         self.cache = GameCache(store)
         self.signing = Signing(store, sign)
+        self.clock: Callable[[], int] = clock or default_clock
 
     @property
     def sign(self) -> bool:
@@ -54,7 +59,7 @@ class GameService:
     def create(self, kind: str, options: dict, *, seed: int | None = None,
                private: Callable[[str, list[str]], dict[str, dict]] | None = None,
                seat_entropy: bool = False, salt: str | None = None,
-               chosen: bool | None = None) -> Loaded:
+               chosen: bool | None = None, clock=None) -> Loaded:
         """A new game of ``kind`` with ``options`` (see the kind's ``options`` module).
 
         ``seed`` fixes a digital game's chance (for reproducible games and tests); ``None``
@@ -67,9 +72,17 @@ class GameService:
         tournament's duplicate round's seed (TOUR-11.2); None draws a random one.
         ``chosen``: whether the recorded ``seed_chosen`` says a given seed was chosen (a
         duplicate round's seed is given but drawn at random by the organiser: False); None
-        means ``seed is not None``.  Raises UsageError for bad options.
+        means ``seed is not None``.  ``clock``: the game's time control
+        (engine.clock.ClockSet, CLOCK-1), recorded as its second command; refused
+        (UsageError) for a kind without clocks.  Raises UsageError for bad options.
         """
         rules = rules_for(kind)
+        if clock is not None:
+            from ..clock import checked
+
+            if rules.to_move is None:
+                raise UsageError(f"CLOCK-1: {rules.title} games take no clock")
+            checked(clock)
         if not isinstance(options, dict):
             raise UsageError(f"the options of a new game are a map, not {type(options).__name__}")
         if seed is not None and (type(seed) is not int or not 0 <= seed < 2**64):
@@ -108,7 +121,12 @@ class GameService:
         secret = chance.reveal() if chance is not None else None
         documents = None if private is None else private(game, names)
         self.signing.ready()  # a damaged signing key refuses before anything is written
-        self.store.create(kind, game, REFEREE_ACTOR, maps, secret, private=documents)
+        self.store.create(kind, game, REFEREE_ACTOR, maps, secret, private=documents,
+                          **({} if clock is None else {"created": self.clock()}))
+        if clock is not None:
+            from .clocks import set_clock
+
+            set_clock(self, game, clock)
         return self.load(game)
 
     # -- reading ----------------------------------------------------------------------------
@@ -139,9 +157,15 @@ class GameService:
         """:meth:`view` of a game already loaded (no store read but the damage check)."""
         from ..answers import view_answer
 
+        from .clocks import readings
+
         with self.cache.lock(loaded.game):
             fold = self.cache.fold_of(loaded, viewer)
-            return view_answer(loaded, fold, viewer, self.store.damage(loaded.game))
+            out = view_answer(loaded, fold, viewer, self.store.damage(loaded.game))
+            clocks = readings(self, loaded)
+            if clocks is not None:  # each seat's time, public (CLOCK-8)
+                out["clocks"] = clocks
+            return out
 
     def stream(self, game: str, viewer=REFEREE, after: int = 0) -> list[tuple[Record, Any]]:
         """``(record, event)`` pairs after sequence number ``after`` as ``viewer`` sees them
@@ -219,10 +243,33 @@ class GameService:
         """:meth:`submit` as a path of steps (engine.service.steps): the HTTP app drives it on
         its event loop, the appends going to the store's group-commit writer."""
         from .autoplay import then_bots
+        from .clocks import expire_steps
 
         self.signing.ready()  # a damaged signing key refuses before anything is appended
-        # a seat the referee handed to a bot (DESK-7) is played after the command
-        return then_bots(self, commands.submit_steps(self, game, command, actor, command_id))
+
+        def path():
+            # the timeouts due now are recorded first (CLOCK-5): a late command comes after
+            # them; a seat the referee handed to a bot (DESK-7) is played after the command
+            yield from expire_steps(self, game)
+            return (yield from then_bots(self, commands.submit_steps(self, game, command, actor,
+                                                                     command_id)))
+
+        return path()
+
+    def apply_timeouts(self, game: str, now: int | None = None) -> list:
+        """Record every timeout of ``game`` due at ``now`` (ms since 1970; default
+        :attr:`clock`): engine.service.clocks.apply_due; the records appended."""
+        from .clocks import apply_due
+
+        return apply_due(self, game, now)
+
+    def clocks(self, game: str, now: int | None = None) -> dict | None:
+        """Every seat's clock of ``game`` at ``now`` (engine.clock.Clocks.readings), or None
+        for a game without a time control."""
+        from .clocks import readings
+
+        with self.cache.lock(game):
+            return readings(self, self.cache.refresh(game), now)
 
     # -- receipts, seals, chance --------------------------------------------------------------
     def signer(self):

@@ -48,6 +48,9 @@ class Loaded:
     #: the game's chance once drawn from (engine.service.seating), kept with the game
     chance: Any = None
     fill: Callable[["Loaded"], None] | None = None
+    #: the game's clocks (engine.clock.ClockFold), made when first asked for
+    #: (engine.service.clocks.clock_of)
+    clock: Any = None
 
     @property
     def state(self):
@@ -102,6 +105,10 @@ class GameCache:
     def held(self, game: str) -> Loaded | None:
         """``game`` as last folded, without reading the store (None when not held)."""
         return self._games.get(game)
+
+    def held_games(self) -> list[str]:
+        """The ids of the games held (a copy: the cache may change meanwhile)."""
+        return list(self._games)
 
     def refresh(self, game: str) -> Loaded:
         """``game`` advanced by whatever was appended since (call with its lock held).

@@ -108,7 +108,9 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
             if decided[0] == "seating":
                 outcome = decided[1]
                 if outcome[0] == "open":  # every seat in, the table never opened: open it
-                    yield from seating.open_table(service, loaded)
+                    from .clocks import time_of
+
+                    yield from seating.open_table(service, loaded, time_of(service, loaded))
                     continue  # and decide the command again, now that the game has started
                 if outcome[0] == "repeated":
                     done = outcome[1]
@@ -119,10 +121,21 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
                 events, seated = [event], True
             else:
                 _, acting, events = decided
+            from .clocks import stamp, time_of
+
+            ts = time_of(service, loaded)  # a game with a clock: the service's time
+            if not at_desk and not seated:  # a seat's move: its clock checked too (CLOCK-7)
+                try:
+                    ts = stamp(service, loaded, acting)
+                except DevilError:  # CLOCK-6, CLOCK-7: unless a retry of a recorded command
+                    done = None if command_id is None else store.command(game, command_id)
+                    if done and command_id is not None:
+                        return _repeated(service, loaded, done, command, command_id, actor)
+                    raise
             maps = [loaded.rules.events.to_map(e) for e in events]
             try:
                 records = yield steps.Append(game, loaded.head.seq, actor_code(acting),
-                                             command_id, maps)
+                                             command_id, maps, ts)
             except DuplicateCommand:  # a retry: the id is in the log the command was decided on
                 done = None if command_id is None else store.command(game, command_id)
                 if not done or command_id is None:  # pragma: no cover - an id it does not hold
@@ -133,10 +146,12 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
             cache.advance(loaded, records)
             if seated:
                 if not loaded.state.waiting:
-                    records = records + ((yield from seating.open_table(service, loaded)) or [])
+                    records = records + ((yield from seating.open_table(
+                        service, loaded, time_of(service, loaded))) or [])
             elif (not at_desk or getattr(command, "TYPE", "") == "amend") \
                     and loaded.rules.is_over(loaded.state):
-                records = records + (yield from seating.reveal_seats(service, loaded))
+                records = records + (yield from seating.reveal_seats(
+                    service, loaded, time_of(service, loaded)))
             receipt = yield from service.signing.command(loaded, records, service.seal_steps)
             return Submitted(game, records, loaded.appended(len(records)), receipt=receipt,
                              loaded=loaded)

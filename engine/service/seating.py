@@ -88,9 +88,10 @@ def keep_value(store, game: str, name: str, document: dict) -> None:
     store.put_private(game, name, document, replace=True)
 
 
-def open_table(service, loaded) -> Steps:
+def open_table(service, loaded, ts: int | None = None) -> Steps:
     """Run the kind's setup with the mixed chance once every seat is in (the referee's
-    records), or None if another writer did it first (steps: engine.service.steps)."""
+    records), or None if another writer did it first (steps: engine.service.steps).  ``ts``:
+    the records' time in a game with a clock (engine.service.clocks.time_of)."""
     first = entropy.opening(loaded.events)
     assert first is not None  # only a seated game's table is opened
     options = json.loads(first.options)
@@ -101,7 +102,7 @@ def open_table(service, loaded) -> Steps:
     events = loaded.rules.setup(dict(options), chance_)
     maps = [loaded.rules.events.to_map(e) for e in events]
     try:
-        records = yield Append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None, maps)
+        records = yield Append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None, maps, ts)
     except ConcurrencyConflict:
         return None
     loaded.chance = None if type(chance_) is mixing.Waiting else chance_
@@ -109,16 +110,16 @@ def open_table(service, loaded) -> Steps:
     return records
 
 
-def reveal_seats(service, loaded) -> Steps:
+def reveal_seats(service, loaded, ts: int | None = None) -> Steps:
     """At the end of a seated game: append ``seats_revealed`` (every seat's value) once; the
-    records appended (steps: engine.service.steps)."""
+    records appended (steps: engine.service.steps).  ``ts``: as for :func:`open_table`."""
     opened = entropy.opening(loaded.events)
     if opened is None or entropy.revealed_values(loaded.events) is not None:
         return []
     # this table's own values (a grouped game's chance mixes its group's: engine.service.mixing)
     event = entropy.SeatsRevealed(own_values(service.store, loaded.game, loaded))
     records = yield Append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None,
-                           [loaded.rules.events.to_map(event)])
+                           [loaded.rules.events.to_map(event)], ts)
     service.cache.advance(loaded, records)
     return records
 

@@ -31,6 +31,9 @@ class Append:
     actor: int
     cmd: str | None
     events: list
+    #: the record time (ms since the header's created) the service decided at (a game with a
+    #: clock, engine.clock: CLOCK-3); None: the store stamps its own now
+    ts: int | None = None
 
 
 @attrs.frozen
@@ -53,7 +56,7 @@ def run(steps: Steps, store) -> Any:
             try:
                 if type(step) is Append:
                     result = store.append(step.game, step.expected, step.actor, step.cmd,
-                                          step.events)
+                                          step.events, *(() if step.ts is None else (step.ts,)))
                 else:
                     result = step.fn(*step.args)
             except Exception as exc:  # raised inside the path, at its yield
@@ -77,7 +80,7 @@ async def run_async(steps: Steps, append: Callable[..., Awaitable],
             try:
                 if type(step) is Append:
                     result = await append(step.game, step.expected, step.actor, step.cmd,
-                                          step.events)
+                                          step.events, *(() if step.ts is None else (step.ts,)))
                 else:
                     result = await call(step.fn, *step.args)
             except Exception as exc:

@@ -32,17 +32,17 @@ class GroupWriter:
         self.appends = 0
 
     async def append(self, game: str, expected: int, actor: int, cmd: str | None,
-                     events: list[dict]):
+                     events: list[dict], ts: int | None = None):
         """``store.append(...)`` (its records, or its ConcurrencyConflict, DuplicateCommand ...),
         returning once they are durable."""
         loop = asyncio.get_running_loop()
         if getattr(self.store, "append_many", None) is None:
             return await loop.run_in_executor(None, self.store.append, game, expected, actor,
-                                              cmd, events)
+                                              cmd, events, ts)
         future = loop.create_future()
         if self._thread is None:
             self._start()
-        self._queue.put((loop, future, (game, expected, actor, cmd, events)))
+        self._queue.put((loop, future, (game, expected, actor, cmd, events, ts)))
         return await future
 
     def _start(self) -> None:

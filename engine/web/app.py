@@ -40,6 +40,7 @@ from ..errors import DevilError, NotAllowed, UnknownGame, UsageError
 from ..game import PUBLIC, REFEREE
 from ..jsonsafe import loads as json_loads
 from ..service import GameService
+from . import clocktick
 from ..service.steps import run as run_steps, run_async as run_steps_async
 from ..store import EventStore, open_store
 from ..store.group import GroupWriter
@@ -193,7 +194,9 @@ class Api:
         """The game the path names, if ``role`` may reach it (404 / 403 otherwise)."""
         text = request.path_params["game"]
         if role.kind == "organiser":
-            return await run_in_threadpool(self.service.resolve, text)
+            found = await run_in_threadpool(self.service.resolve, text)
+            await clocktick.tick(self, found)
+            return found
         game = role.game
         assert game is not None  # a game's token (only the organiser's key names none)
         try:  # named as anywhere else: the id, or 3+ characters of its start, end or suffix
@@ -203,6 +206,7 @@ class Api:
             raise NotAllowed(f"this token belongs to game {game}, not {text}") from None
         if not await self.exists(game):
             raise UnknownGame(f"no game {game!r} on this server")
+        await clocktick.tick(self, game)  # the timeouts due now first (CLOCK-5)
         return game
 
     async def exists(self, game: str) -> bool:
@@ -362,9 +366,11 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
     async def lifespan(app):
         # may wait (briefly) for the store's listener to connect
         await run_in_threadpool(api.start, asyncio.get_running_loop())
+        ticking = asyncio.get_running_loop().create_task(clocktick.run(api))  # CLOCK-9
         try:
             yield
         finally:
+            ticking.cancel()
             await run_in_threadpool(api.writer.close)  # what is queued is written first
 
     from starlette.middleware import Middleware

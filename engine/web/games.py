@@ -174,11 +174,14 @@ class GameApi:
                 raise ApiError(403, "only the organiser may create games on this server "
                                     "(the key given is not the organiser key)", 4)
         body = await self.api.read_json(request)
-        unknown = set(body) - {"kind", "options", "seed", "seat_entropy"}
+        unknown = set(body) - {"kind", "options", "seed", "seat_entropy", "clock"}
         if unknown:
             raise ApiError(400, f"unknown field(s) {', '.join(sorted(unknown))}: a new game is "
                                 '{"kind": ..., "options": {...}, "seed": n?, '
-                                '"seat_entropy": bool?}')
+                                '"seat_entropy": bool?, "clock": {...}?}')
+        from ..clock import from_map
+
+        clock = from_map(body.get("clock"))  # CLOCK-1: {"clock", "move_time", "on_timeout"}
         kind = body.get("kind")
         options = body.get("options", {})
         seed = body.get("seed")
@@ -205,7 +208,8 @@ class GameApi:
 
         # the game exists only with its log, its secret and its tokens all in place
         loaded = await run_in_threadpool(self.api.service.create, kind, options, seed=seed,
-                                         private=mint, seat_entropy=seat_entropy)
+                                         private=mint, seat_entropy=seat_entropy,
+                                         clock=clock)
         names = loaded.rules.seats(loaded.state)
         tokens = {"referee": issued.pop("referee"), "spectator": issued.pop("spectator")}
         for seat, name in enumerate(names):

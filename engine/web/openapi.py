@@ -110,7 +110,18 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                 "seat_entropy": {"type": "boolean", "description": "Start only "
                                                  "once every seat gave a random value "
                                                  "(POST a seat_entropy command); every draw "
-                                                 "mixes them with the server's seed"}}},
+                                                 "mixes them with the server's seed"},
+                                "clock": {"type": "object", "additionalProperties": False,
+                                          "description": "A time control per seat (CLOCK-1): "
+                                          "a Fischer clock BASE+INC, a move time, what a "
+                                          "timeout does",
+                                          "properties": {
+                                              "clock": {"type": "string",
+                                                        "examples": ["20m+10s"]},
+                                              "move_time": {"type": "string",
+                                                            "examples": ["2m"]},
+                                              "on_timeout": {"type": "string",
+                                                             "enum": ["act", "flag"]}}}}},
                 "Created": {"type": "object", "properties": {
                     "game": {"type": "string"}, "kind": {"type": "string"},
                     "players": {"type": "array", "items": {"type": "string"}},

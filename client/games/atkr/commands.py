@@ -12,6 +12,7 @@ from engine.games import players_text
 
 from ...options import (id_option, json_option, reporter_name, reporter_option,
                         seat_entropy_option)
+from ...clocks import clock_options
 from ...submit import print_created, submit_command
 from .. import described
 
@@ -29,6 +30,7 @@ from .. import described
 @click.option("--track", metavar="LABELS", help="Money track labels (house rule, default "
               "0-50,200,300,500,700,1000,1300,1600).")
 @seat_entropy_option
+@clock_options
 @json_option
 @click.pass_obj
 @described("atkr")
@@ -36,8 +38,10 @@ def new_atkr(obj, players, first, seed, physical, ring, track, as_json):
     """A new {title} game.
 
     \b
-    Example:
+    Examples:
       devil new atkr --player Gordon --player Pella --player Lucy --player Saul --first Gordon
+      devil new atkr --player Gordon --player Pella --clock 20m+10s --move-time 2m
+        (a Fischer clock per seat; on a timeout the seat bets 0 or stops: ATKR-H2)
     """
     options = {"players": list(players), "first": first, "physical": physical}
     if ring is not None:

@@ -16,6 +16,7 @@ from .. import described
 from ...files import read_json_file
 from ...options import (id_option, json_option, reporter_name, reporter_option,
                         seat_entropy_option)
+from ...clocks import clock_options
 from ...submit import print_created, submit_command
 
 VARIANTS = ("smuggling", "prophecy", "scoring", "advanced-3p")
@@ -113,6 +114,7 @@ def send(obj, game, command: dict, as_name, command_id, as_json):
               "profession and item, and the piles) for the referee; by default only what the "
               "whole table may see is printed.  With --json: the first events, as `events`.")
 @seat_entropy_option
+@clock_options
 @json_option
 @click.pass_obj
 @described("castle")
@@ -126,6 +128,7 @@ def new_castle(obj, players, first, seed, deal_file, position_file, variants, be
       devil new castle --deal table.json            (a game played with the box)
       devil new castle --position middle.json       (a game already under way)
       devil new castle --player Ann ... --variant smuggling --variant scoring
+      devil new castle --player Ann ... --move-time 2m --on-timeout act   (CLOCK-4, CASTLE-H2)
 
     An impossible deal (a card twice, a card missing, wrong society split) is refused
     with the reason (exit 2).

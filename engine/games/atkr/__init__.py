@@ -9,6 +9,7 @@ the regulator's record, ``devil audit --record``), ``chance`` (the reported coal
 """
 
 from ...game import GameRules
+from . import clock as _clock
 from .commands import COMMANDS
 from .decide import decide
 from .events import EVENTS
@@ -106,6 +107,8 @@ RULES = GameRules(
     seed_shared=lambda state: bool(getattr(state, "duplicate", False)),
     notes=lambda state: notes(state),
     takeback_barrier=takeback_barrier,
+    to_move=_clock.to_move,
+    timeout=_clock.timeout,
 )
 
 

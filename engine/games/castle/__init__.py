@@ -14,6 +14,7 @@ logs recorded before the corrected text keep its behaviour (``State.r2`` False).
 from __future__ import annotations
 
 from ...game import GameRules
+from . import clock as _clock
 from .commands import COMMANDS
 from .decide import acting_seat, decide
 from .events import EVENTS
@@ -123,6 +124,8 @@ RULES = GameRules(
     commitment=lambda state: state.commitment, seed_chosen=lambda state: state.seed_chosen,
     revealed=revealed, bots=bots, audit=None, notes=notes, record=record, chance=chance,
     takeback_barrier=takeback_barrier,
+    to_move=_clock.to_move,
+    timeout=_clock.timeout,
 )
 
 

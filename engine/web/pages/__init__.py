@@ -150,6 +150,10 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
     voids = _voids(log) if voids is None else dict(voids)
     follow = follow_ons(log.records)
     created = log.header.created
+    from ...clock import readings_text
+    from ...replay.clocks import timeline
+
+    clocks = timeline(log)  # each seat's time as the live game showed it (CLOCK-8)
     out = []
     item = previous = None
     for item in steps(log, viewer, to):
@@ -161,6 +165,8 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
         desk = getattr(item, "desk", None)  # the voids and disputes as they stood then
         if desk is not None:
             view.update(desk.summary(names))
+        if record.seq in clocks:
+            view["clocks"] = clocks[record.seq]
         text = describe(item.event, names) if describe else _generic_text(event_map)
         follow_on = record.seq in follow
         actor = actor_label(record, names, follow_on,
@@ -175,6 +181,8 @@ def replay_data(log, viewer=REFEREE, texts: Texts | None = None, to: int | None 
         facts = setup(event_map, names) if setup is not None else None
         if facts:
             step["setup"] = [[str(label), str(value)] for label, value in facts]
+        if step["table"] is not None and record.seq in clocks:
+            step["table"] += "\n" + str(readings_text(clocks[record.seq]))
         if previous is None:
             step["view"] = view
         else:
