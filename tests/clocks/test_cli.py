@@ -32,7 +32,10 @@ def test_new_with_a_clock_show_and_a_flagged_seat(tmp_path):
                         r"\(move 1:5\d\.\d\)  >Ben 19:5\d\.\d \(move 1:5\d\.\d\)", line), line
     view = json.loads(run(tmp_path, "show", game, "--json").output)
     assert view["clocks"]["control"]["base"] == 1_200_000
-    # Ben's move time runs out at 2 min: the record the service makes then (CLOCK-6)
+    # Anna bets at once, so only Ben's clock runs on (CLOCK-2), and his move time runs out at
+    # 2 min: the record the service makes then (CLOCK-6).  (Had Anna not bet, her move time
+    # would run out a few ms later, as soon as the machine is slow to send Ben's bet.)
+    assert run(tmp_path, "bet", game, "0", "--as", "Anna").exit_code == 0
     store = FileStore(str(tmp_path))
     flag = {"type": ClockExpired.TYPE, "seat": 1, "limit": "move", "action": "flag",
             "due": 120_000}
