@@ -28,7 +28,8 @@ from tests import needs
 def temp_root() -> str | None:
     """The folder the tests' temporary folders go in: ``DEVIL_TEST_TMPDIR`` if set (empty:
     the system's default), else the system's default when ``TMPDIR`` is set, else ``/dev/shm``
-    when it is a writable tmpfs (RAM: an fsync costs nothing), else None (the default)."""
+    when it is a writable tmpfs with at least 2 GiB free (RAM: an fsync costs nothing), else
+    None (the default)."""
     chosen = os.environ.get("DEVIL_TEST_TMPDIR")
     if chosen is not None:
         return chosen or None
@@ -40,7 +41,13 @@ def temp_root() -> str | None:
             tmpfs = any(line.split()[1:3] == [shm, "tmpfs"] for line in handle)
     except OSError:
         return None
-    return shm if tmpfs and os.access(shm, os.W_OK | os.X_OK) else None
+    if not tmpfs or not os.access(shm, os.W_OK | os.X_OK):
+        return None
+    try:  # a container's /dev/shm is often 64 MB: too small for a cluster and the logs
+        stats = os.statvfs(shm)
+    except OSError:
+        return None
+    return shm if stats.f_bavail * stats.f_frsize >= 2 * 1024 ** 3 else None
 
 
 _ROOT = temp_root()
