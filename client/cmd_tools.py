@@ -319,7 +319,7 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
 @click.option("--consistent", is_flag=True,
               help="SOURCES are checkpoints OLD [NEW] (`devil checkpoint`; NEW default: the "
                    "store's now): prove NEW extends OLD, and name any game cut, edited or "
-                   "forked since (client/cmd_tlog.py).")
+                   "forked since.")
 @jobs_option
 @json_option
 @click.pass_context

@@ -231,7 +231,12 @@ class Clocks:
         control = self.control
         if control is None:
             return
-        moved = actor if actor >= 0 and not expired else None
+        from .desk.events import DESK_CLASSES
+
+        # a move is a game command: a seat's desk record (a dispute, a takeback asked or
+        # answered) neither stops its clock nor earns the increment (CLOCK-3)
+        desk_only = bool(events) and all(type(e) in DESK_CLASSES for e in events)
+        moved = actor if actor >= 0 and not expired and not desk_only else None
         waiting = set(to_move)
         for seat in list(self.running):
             if seat == moved or seat not in waiting:
