@@ -164,8 +164,13 @@ def consistent(ctx, sources, key_text, as_json) -> None:
     if as_json:
         emit({"ok": ok, "checks": lines, "findings": findings})
     else:
-        click.echo(("OK" if ok else "FAILED") + ": " + lines[0])
-        for line in lines[1:]:
+        head, rest = lines[0], lines[1:]
+        if not ok and head.startswith("consistent:"):  # the tree holds; the games do not
+            head = ("the checkpoints are consistent, but the store's games no longer match "
+                    f"its log ({len(findings)} finding{'s' if len(findings) != 1 else ''})")
+            rest = lines
+        click.echo(("OK" if ok else "FAILED") + ": " + head)
+        for line in rest:
             click.echo(f"  - {line}")
     if not ok:
         ctx.exit(3)
