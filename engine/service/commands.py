@@ -148,8 +148,10 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
                 if not loaded.state.waiting:
                     records = records + ((yield from seating.open_table(
                         service, loaded, time_of(service, loaded))) or [])
-            elif (not at_desk or getattr(command, "TYPE", "") == "amend") \
-                    and loaded.rules.is_over(loaded.state):
+            elif ((not at_desk or getattr(command, "TYPE", "") == "amend")
+                  and loaded.rules.is_over(loaded.state)) \
+                    or (getattr(command, "TYPE", "") == "adjudicate"
+                        and type(loaded.state) is not Seating):  # ended at time (DESK-8)
                 records = records + (yield from seating.reveal_seats(
                     service, loaded, time_of(service, loaded)))
             receipt = yield from service.signing.command(loaded, records, service.seal_steps)

@@ -57,6 +57,22 @@ def group_of(store, game: str) -> list | None:
     return [list(entry) for entry in games]
 
 
+class Replaced(WaitingForGroup):
+    """A draw of a game its group no longer lists (a duplicate round's table made again)."""
+
+
+def check_member(store, game: str) -> None:
+    """Refuse any draw of a game of a group that no longer lists it (TOUR-11.8: a duplicate
+    round's table made again by a forfeit or a swap leaves its old game in the store, with the
+    round's seed: it must draw nothing, or its seats would learn the round's coals).  Raises
+    WaitingForGroup while the group's list is not written yet, Replaced once it is without
+    ``game``; nothing for a game of no group."""
+    group = group_of(store, game)
+    if group is not None and game not in [entry[0] for entry in group]:
+        raise Replaced("TOUR-11.8", f"{game} no longer stands for a table of its duplicate "
+                       "round (the table was made again): it draws nothing")
+
+
 def values(store, game: str, own: list[str]) -> list[str]:
     """Every value the draws of ``game`` mix in: ``own`` (its seats' values, checked) for a
     game of no group; else every seat's value of every game of its group, in order.  Raises

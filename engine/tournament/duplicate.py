@@ -219,6 +219,19 @@ def bundle_problem(state, round_: int, data: bytes, label: str,
     return game_problem(data, committed, shared, label)
 
 
+def check_public(state, game: str) -> None:
+    """TOUR-11.7: a table of a duplicate round is shown on the public spectator link only once
+    its round has closed: every table draws the same coals, so a table further on would tell a
+    slower one its coals to come.  Raises NotAllowed (403) before that."""
+    from ..errors import NotAllowed
+
+    round_, table = state.attached[game]
+    if state.furnaces.get(round_) and round_ not in state.revealed:
+        raise NotAllowed(f"TOUR-11.7: table {table} of round {round_} plays a duplicate round: "
+                         "every table draws the same coals, so no table is shown to the public "
+                         "before the round closes")
+
+
 def scores(state) -> dict[str, Fraction]:
     """name -> duplicate score (TOUR-11.5), for every player who played a recorded table of a
     duplicate round: at each round, seat s of a table is compared with seat s at the other

@@ -64,8 +64,7 @@ def make_game(organiser, tournament: str, round_: int, number: int, private=None
         seated = bool(secret.get("seat_entropy"))
         extra = {"seed": secret["seed"], "salt": secret["salt"],
                  "chosen": secret.get("chosen", False), "seat_entropy": seated}
-        if seated:
-            private = _with_mix(private, tournament, round_)
+        private = _with_mix(private, tournament, round_)  # its round's group (TOUR-11.8)
     try:
         loaded = organiser.service.create(created.game, options, private=private, **extra)
     except UsageError:

@@ -142,7 +142,7 @@ class Organiser:
                 if secret is not None:  # the round's commitment is the game's (TOUR-11.2)
                     seed, salt = secret["seed"], secret["salt"]  # (chosen: a rehearsal's)
                 documents = private
-                if secret is not None and seat_entropy:  # TOUR-11.6: one mix for the round
+                if secret is not None:  # one group for the round (TOUR-11.6, 11.8)
                     documents = _with_mix(private, tournament, paired.round)
                 try:
                     loaded = self.service.create(created.game, options, seed=seed,

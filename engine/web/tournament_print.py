@@ -184,6 +184,10 @@ class PrintApi:
                               "opened the spectator link (devil tournament publish)")
         if game is not None and game not in state.attached:
             raise UnknownGame(f"{game} is not a game of tournament {tid}")
+        if game is not None:
+            from ..tournament.duplicate import check_public
+
+            check_public(state, game)  # TOUR-11.7: a duplicate round's tables wait for its close
         return game or tid
 
     def _watch_data(self, tid: str, game: str) -> dict:
