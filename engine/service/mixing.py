@@ -80,6 +80,9 @@ def values(store, game: str, own: list[str]) -> list[str]:
     group = group_of(store, game)
     if group is None:
         return list(own)
+    if game not in [entry[0] for entry in group]:  # its table was made again (TOUR-11.8)
+        raise Replaced("TOUR-11.8", f"{game} no longer stands for a table of its duplicate "
+                       "round (the table was made again): it draws nothing")
     out: list[str] = []
     for entry in group:
         other, seats = entry[0], entry[1]

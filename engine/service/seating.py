@@ -147,7 +147,9 @@ def chance(store, game: str, commitment: str | None, loaded=None) -> SeededChanc
     if commitment is not None and commitment_of(chance_.seed, chance_.salt) != commitment:
         raise SecretDamaged(f"the secret seed of {game} does not match the commitment in its "
                             "first event; refusing to draw from it")
-    mixing.check_member(store, game)  # a duplicate round's replaced table (TOUR-11.8)
+    rules = loaded.rules if loaded is not None else None
+    if rules is not None and rules.seed_shared is not None and rules.seed_shared(loaded.state):
+        mixing.check_member(store, game)  # a duplicate round's replaced table (TOUR-11.8)
     if loaded is not None and entropy.opening(loaded.events) is not None:
         values = mixing.values(store, game, own_values(store, game, loaded))
         chance_ = SeededChance(chance_.seed, chance_.salt, values)

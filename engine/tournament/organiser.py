@@ -102,7 +102,7 @@ class Organiser:
         table's game is created with seat entropy, and the round's shared order mixes every seat
         of every table (TOUR-11.6, engine.service.mixing).  Returns
         ``{"round", "tables": [{"table", "players", "first", "game"}], "byes", "repeats",
-        "skipped": [why a table has no game]}``."""
+        "skipped": [why a table has no game], "final", "seat_entropy"}``."""
         from . import duplicate
 
         state = self.state(tournament)
@@ -126,7 +126,10 @@ class Organiser:
 
         out = {"round": paired.round, "tables": [], "byes": list(paired.byes),
                "repeats": paired.repeats, "skipped": [],
-               "final": is_final(created, paired.round)}
+               "final": is_final(created, paired.round),
+               # whether the round's games were made with seat entropy (TOUR-11.6: only a
+               # duplicate round's; another tournament's games are made as before)
+               "seat_entropy": secret is not None and bool(seat_entropy)}
         made: list = []  # [game, seats, table] of the round's games (engine.service.mixing)
         chosen = None if secret is None else game_seed is not None
         for number, table in enumerate(paired.tables, 1):

@@ -80,3 +80,24 @@ def test_a_seated_table_ended_at_time_reveals_its_seats_and_verifies():
     check = verify_bytes(d.store.log_bytes(game))
     assert check.ok and check.finished, check.reason
     assert any("revealed value" in line for line in check.checks)
+
+
+def test_the_old_game_of_a_swapped_seated_table_draws_nothing():
+    """With seat entropy too: table 1 had sat when the swap made it again; once every seat of
+    both new tables has sat, the old game's seats bet but cannot draw (TOUR-11.8)."""
+    d = organiser()
+    t = _dup(d)
+    one, two = d.pair(t, seat_entropy=True)["tables"]
+    _sit(d.service, one["game"], one["players"], [f"a{s}" * 32 for s in range(4)])
+    ops.swap(d, t, one["players"][1], two["players"][1], "a player asked to change tables")
+    state = d.state(t)
+    for n in (1, 2):
+        _sit(d.service, state.games[(1, n)], state.tables[1][n - 1].players,
+             [f"{n}{s}" * 32 for s in range(4)])
+    old = one["game"]
+    for name in one["players"]:
+        d.service.submit(old, A.Bet(player=name, amount=10))
+    turn = d.service.state(old)
+    with pytest.raises(IllegalCommand) as refused:
+        d.service.submit(old, A.Draw(player=turn.players[turn.turn]))
+    assert refused.value.rule == "TOUR-11.8"
