@@ -1,0 +1,126 @@
+"""A tournament's round time on its games' clocks (CLOCK-10, TOUR-8.5): ``pair`` records the
+round's end as the game's ``deadline``, the service adjudicates the game when it passes (by the
+kind's house rule, ATKR-H1), ``close-round`` reads it as adjudicated (TOUR-8.3) and ``verify``
+re-derives the timeout, catching a forged early one.  Values worked by hand from
+docs/house-rules.md, docs/tournaments.md and the games' rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from client.clocks import describe_clock
+from engine.clock import ClockSet, duration_text
+from engine.errors import IllegalCommand
+from engine.games.atkr import commands as A
+from engine.games.atkr import RULES
+from engine.log import iso_time
+from engine.replay import verify_bytes
+from engine.tournament.clock import MINUTE
+
+from ..tournament.amend_helpers import round_one
+from ..tournament.helpers import by_player, fixed, organiser
+
+P = ["Anna", "Ben", "Cleo", "Dora"]
+REASON = "the round time is over (CLOCK-10)"
+
+
+def _cup(round_time=30):
+    org = organiser()
+    t = org.create(fixed(P, rounds=1, game="atkr", options={"physical": True},
+                         round_time=round_time))
+    game = org.pair(t, seating=[P])["tables"][0]["game"]
+    return org, t, game
+
+
+def _types(org, game):
+    return [r.event["type"] for r in org.service.load(game).records]
+
+
+def test_the_round_deadline_adjudicates_the_game_and_close_round_reads_it():
+    """Round 1 as quick_atkr: Anna 700, the others 600 (ATKR-5).  Round 2 is under way (bets
+    placed, Ben's devil drawn) when the round's 30 min run out: ATKR-H1 abandons it, so the
+    money is 700, 600, 600, 600: Anna 1st (6 points), three tied for 2nd share 4 + 2 + 1 = 7/3
+    each (TOUR-3.2)."""
+    org, t, game = _cup(30)
+    service = org.service
+    loaded = service.load(game)
+    created = loaded.header.created
+    ends = org.state(t).paired_at[1] + 30 * MINUTE
+    second = loaded.records[2].event  # after the setup's two records: the time control
+    assert second == {"type": "clock_set", "base": None, "increment": 0, "move": None,
+                      "on_timeout": "act", "deadline": ends - created}
+    round_one(service, game, P)
+    for name, amount in (("Anna", 300), ("Ben", 600), ("Cleo", 100), ("Dora", 0)):
+        service.submit(game, A.Bet(player=name, amount=amount))
+    service.submit(game, A.Draw(player="Ben", coal=0))
+    head = service.load(game).head.seq
+    assert service.apply_timeouts(game, now=ends - 1) == []  # 1 ms early: nothing
+    made = service.apply_timeouts(game, now=ends)
+    assert [(r.seq, r.actor, r.ts, r.event) for r in made] == [
+        (head + 1, -1, ends - created, {"type": "clock_expired", "seat": -1, "limit": "round",
+                                        "action": "adjudicate", "due": ends - created}),
+        (head + 2, -1, ends - created, {"type": "adjudicated", "reason": REASON,
+                                        "rule": "ATKR-H1"})]
+    assert made[0].cmd == made[1].cmd  # one command (CLOCK-10)
+    assert service.apply_timeouts(game, now=ends + MINUTE) == []  # once
+    with pytest.raises(IllegalCommand) as late:
+        service.submit(game, A.Draw(player="Cleo", coal=0))
+    assert late.value.rule == "DESK-8"
+    check = verify_bytes(org.store.log_bytes(game))
+    assert check.ok and check.finished, check.reason
+    assert "finished: adjudicated at time by the referee (DESK-8)" in check.checks
+    closed = org.close_round(t)
+    assert closed["collected"] == 1 and closed["finished"]
+    state = org.state(t)
+    assert state.adjudicated[(1, 1)].at == ends and state.adjudicated[(1, 1)].forced is False
+    result = state.results[(1, 1)]
+    assert result.adjudicated == "ATKR-H1"
+    assert list(result.values) == [700, 600, 600, 600] and list(result.places) == [1, 2, 2, 2]
+    rows = by_player(org.standings(t))
+    assert rows["Anna"]["points_exact"] == "6" and rows["Ben"]["points_exact"] == "7/3"
+    assert rows["Ben"]["adjudicated"] == [1]
+    assert org.standings(t)["notes"] == [
+        f"round 1, table 1: adjudicated at time ({iso_time(ends, 0)}) by ATKR-H1: {REASON}"]
+    assert verify_bytes(org.store.log_bytes(t)).ok
+    assert describe_clock(made[0].event, P) == (
+        f"The round's time ran out at {duration_text(ends - created)} into the game: the game "
+        "is adjudicated at time (CLOCK-10, TOUR-8.5)")
+
+
+def test_a_forged_early_round_timeout_and_a_move_after_the_deadline_fail_verify():
+    org, t, game = _cup(30)
+    store = org.store
+    deadline = org.service.load(game).records[2].event["deadline"]
+    head = store.head(game).seq
+    maps = [{"type": "clock_expired", "seat": -1, "limit": "round", "action": "adjudicate",
+             "due": deadline}, {"type": "adjudicated", "reason": REASON, "rule": "ATKR-H1"}]
+    store.append(game, head, -1, None, maps, deadline - 1)  # 1 ms before the deadline
+    bad = verify_bytes(store.log_bytes(game))
+    assert not bad.ok and bad.first_bad_seq == head + 1 and "CLOCK-10" in bad.reason
+    assert f"at {deadline - 1} ms was not due" in bad.reason
+
+    org2, t2, game2 = _cup(30)
+    store2 = org2.store
+    deadline2 = org2.service.load(game2).records[2].event["deadline"]
+    head2 = store2.head(game2).seq
+    wrong = [dict(maps[0], due=deadline2), dict(maps[1], rule="CASTLE-H1")]
+    store2.append(game2, head2, -1, None, wrong, deadline2)  # due, but the wrong rule
+    bad2 = verify_bytes(store2.log_bytes(game2))
+    assert not bad2.ok and bad2.first_bad_seq == head2 + 1 and "CLOCK-10" in bad2.reason
+
+    org3, t3, game3 = _cup(30)
+    store3 = org3.store
+    deadline3 = org3.service.load(game3).records[2].event["deadline"]
+    bet = {"type": "bet_placed", "seat": 0, "amount": 100}
+    store3.append(game3, store3.head(game3).seq, 0, None, [bet], deadline3)  # too late
+    bad3 = verify_bytes(store3.log_bytes(game3))
+    assert not bad3.ok and "CLOCK-10" in bad3.reason
+
+
+def test_no_round_time_no_time_control_and_old_bytes_kept():
+    org = organiser()
+    t = org.create(fixed(P, rounds=1, game="atkr", options={"physical": True}))
+    game = org.pair(t, seating=[P])["tables"][0]["game"]
+    assert "clock_set" not in _types(org, game)
+    assert RULES.events.to_map(ClockSet(60_000, 0, None, "act")) == {
+        "type": "clock_set", "base": 60_000, "increment": 0, "move": None, "on_timeout": "act"}
