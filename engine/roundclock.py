@@ -6,7 +6,7 @@ a deadline and no per-seat clock).  When it passes in a game neither finished no
 desk, the service records, as it records the seats' timeouts (engine.service.clocks), one
 command of two events: ``clock_expired`` with ``seat`` -1, ``limit`` ``"round"``, ``action``
 ``"adjudicate"`` and ``due`` the deadline, then the desk's ``adjudicated`` (DESK-8) with
-:data:`REASON` and the kind's house rule (its ``adjudicated`` hook: ATKR-H1, CASTLE-H1).
+:data:`REASON` and the kind's house rule (its ``adjudicated`` hook).
 ``devil verify`` re-derives both (:func:`check`).  Pure: "now" is passed in.
 """
 
