@@ -124,3 +124,31 @@ def test_no_round_time_no_time_control_and_old_bytes_kept():
     assert "clock_set" not in _types(org, game)
     assert RULES.events.to_map(ClockSet(60_000, 0, None, "act")) == {
         "type": "clock_set", "base": 60_000, "increment": 0, "move": None, "on_timeout": "act"}
+
+
+def test_castle_adjudicate_after_the_deadline_takes_the_game_the_service_ended():
+    """CASTLE-H1: four seats all take place 1 and share 6 + 4 + 2 + 1 = 13: 13/4 each, nobody
+    wins (TOUR-3.2).  The organiser's ``adjudicate`` once the round time ran out finds the game
+    ended by its deadline (CLOCK-10) and records only the stream's side (TOUR-8.5)."""
+    from engine.tournament.adjudicate import adjudicate
+
+    org = organiser()
+    t = org.create(fixed(P, rounds=1, game="castle", round_time=10))
+    game = org.pair(t, seating=[P])["tables"][0]["game"]  # a digital game
+    ends = org.state(t).paired_at[1] + 10 * MINUTE
+    org.service.clock = lambda: ends + 5  # the service's clock: 5 ms after the round's end
+    done = adjudicate(org, t, 1, "slow table", at=ends + 5)
+    assert done["rule"] == "CASTLE-H1" and done["forced"] is False and done["ends"] == ends
+    assert done["result"]["places"] == [1] * 4 and done["result"]["winners"] == []
+    assert done["result"]["points"] == ["13/4"] * 4
+    records = org.service.load(game).records
+    created = org.service.load(game).header.created
+    assert [r.event for r in records[-2:]] == [
+        {"type": "clock_expired", "seat": -1, "limit": "round", "action": "adjudicate",
+         "due": ends - created},
+        {"type": "adjudicated", "reason": REASON, "rule": "CASTLE-H1"}]
+    assert records[-1].ts == ends + 5 - created  # recorded when it was looked at (CLOCK-9)
+    assert "slow table" in org.standings(t)["notes"][0]
+    check = verify_bytes(org.store.log_bytes(game))
+    assert check.ok and check.finished, check.reason
+    assert verify_bytes(org.store.log_bytes(t)).ok
