@@ -9,12 +9,13 @@ from __future__ import annotations
 import pytest
 
 from client.clocks import describe_clock
-from engine.clock import ClockSet, duration_text
-from engine.errors import IllegalCommand
+from engine.clock import ClockSet, checked, control_text, duration_text
+from engine.errors import IllegalCommand, UsageError
 from engine.games.atkr import commands as A
 from engine.games.atkr import RULES
 from engine.log import iso_time
 from engine.replay import verify_bytes
+from engine.service.clocks import running
 from engine.tournament.clock import MINUTE
 
 from ..tournament.amend_helpers import round_one
@@ -49,6 +50,9 @@ def test_the_round_deadline_adjudicates_the_game_and_close_round_reads_it():
     second = loaded.records[2].event  # after the setup's two records: the time control
     assert second == {"type": "clock_set", "base": None, "increment": 0, "move": None,
                       "on_timeout": "act", "deadline": ends - created}
+    assert running(loaded)  # the server's tick looks at it though no seat's clock runs yet
+    control = ClockSet(None, 0, None, "act", 30 * MINUTE)
+    assert control_text(control) == "round ends 30:00.0 into the game"
     round_one(service, game, P)
     for name, amount in (("Anna", 300), ("Ben", 600), ("Cleo", 100), ("Dora", 0)):
         service.submit(game, A.Bet(player=name, amount=amount))
@@ -63,6 +67,7 @@ def test_the_round_deadline_adjudicates_the_game_and_close_round_reads_it():
                                         "rule": "ATKR-H1"})]
     assert made[0].cmd == made[1].cmd  # one command (CLOCK-10)
     assert service.apply_timeouts(game, now=ends + MINUTE) == []  # once
+    assert not running(service.load(game))  # ended: nothing more to look at
     with pytest.raises(IllegalCommand) as late:
         service.submit(game, A.Draw(player="Cleo", coal=0))
     assert late.value.rule == "DESK-8"
@@ -122,6 +127,12 @@ def test_no_round_time_no_time_control_and_old_bytes_kept():
     t = org.create(fixed(P, rounds=1, game="atkr", options={"physical": True}))
     game = org.pair(t, seating=[P])["tables"][0]["game"]
     assert "clock_set" not in _types(org, game)
+    with pytest.raises(UsageError) as bad:
+        checked(ClockSet(None, 0, None, "act", -1))
+    assert "CLOCK-10" in bad.value.message
+    with pytest.raises(UsageError) as none:
+        checked(ClockSet(None, 0, None, "act"))  # neither a clock nor a deadline
+    assert "CLOCK-1" in none.value.message
     assert RULES.events.to_map(ClockSet(60_000, 0, None, "act")) == {
         "type": "clock_set", "base": 60_000, "increment": 0, "move": None, "on_timeout": "act"}
 
