@@ -42,8 +42,11 @@ def describe_clock(data: dict, names: list[str]) -> str:
 
     if data.get("type") == "clock_set":
         made = ClockSet(data.get("base"), data.get("increment", 0), data.get("move"),
-                        data.get("on_timeout", "act"))
+                        data.get("on_timeout", "act"), data.get("deadline"))
         return f"Clocks set: {control_text(made)} (CLOCK-1)"
+    if data.get("limit") == "round":  # CLOCK-10: the tournament round's time
+        return (f"The round's time ran out at {duration_text(data.get('due'))} into the game: "
+                "the game is adjudicated at time (CLOCK-10, TOUR-8.5)")
     seat = data.get("seat", -1)
     name = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
     what = "time" if data.get("limit") == "clock" else "move time"

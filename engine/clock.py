@@ -35,6 +35,8 @@ HOUR = 60 * MINUTE
 MAX_TIME = 24 * HOUR
 MAX_INCREMENT = HOUR
 ON_TIMEOUT = (ACT, FLAG)
+#: a tournament round's deadline as a ``clock_expired`` limit, and what it does (CLOCK-10)
+ROUND, ADJUDICATE = "round", "adjudicate"
 
 __all__ = ["ACT", "CLOCK_CLASSES", "FLAG", "ClockExpired", "ClockSet", "ClockFold", "Clocks"]
 
@@ -109,11 +111,16 @@ def from_map(settings: dict | None) -> ClockSet | None:
 
 def checked(event: ClockSet) -> ClockSet:
     """``event`` if its times are in range (CLOCK-1: a base and a move time of 1 s to 24 h, an
-    increment of 0 to 1 h only with a base, ``on_timeout`` act or flag); UsageError."""
+    increment of 0 to 1 h only with a base, ``on_timeout`` act or flag; CLOCK-10: a round's
+    ``deadline`` of 0 ms or more, which may stand alone); UsageError."""
     for name, value in (("base time", event.base), ("move time", event.move)):
         if value is not None and (type(value) is not int or not SECOND <= value <= MAX_TIME):
             raise UsageError(f"CLOCK-1: a {name} is 1s to 24h, not {value!r} ms")
-    if event.base is None and event.move is None:
+    deadline = getattr(event, "deadline", None)
+    if deadline is not None and (type(deadline) is not int or deadline < 0):
+        raise UsageError(f"CLOCK-10: a round's deadline is ms from the game's creation, not "
+                         f"{deadline!r}")
+    if event.base is None and event.move is None and deadline is None:
         raise UsageError("CLOCK-1: a clock needs a base time (--clock) or a move time "
                          "(--move-time)")
     if type(event.increment) is not int or not 0 <= event.increment <= MAX_INCREMENT \
@@ -161,7 +168,8 @@ def readings_text(clocks: dict | None) -> str | None:
 
 
 def control_text(event: ClockSet) -> str:
-    """The control as ``devil new`` takes it: ``"20m+10s, 2m a move, on timeout: act"``."""
+    """The control as ``devil new`` takes it: ``"20m+10s, 2m a move, on timeout: act"``; a
+    tournament round's deadline adds ``"round ends 30:00.0 into the game"`` (CLOCK-10)."""
     def short(ms: int) -> str:
         parts = []
         for unit, size in (("h", HOUR), ("m", MINUTE), ("s", SECOND)):
@@ -177,7 +185,10 @@ def control_text(event: ClockSet) -> str:
         out.append(short(event.base) + (f"+{short(event.increment)}" if event.increment else ""))
     if event.move is not None:
         out.append(f"{short(event.move)} a move")
-    out.append(f"on timeout: {event.on_timeout}")
+    if event.base is not None or event.move is not None:
+        out.append(f"on timeout: {event.on_timeout}")
+    if getattr(event, "deadline", None) is not None:
+        out.append(f"round ends {duration_text(event.deadline)} into the game")
     return ", ".join(out)
 
 
@@ -192,7 +203,8 @@ class Clocks:
     ``flagged``: seats flagged for the referee (CLOCK-6); ``timeouts``: seat -> how many
     timeouts it had; ``moves``: seat -> how many of its own moves it made with the clock on;
     ``at``: the ``ts`` of the last command folded; ``bots``: seats the referee handed to a bot
-    (DESK-7), whose clock no longer runs (CLOCK-6).
+    (DESK-7), whose clock no longer runs (CLOCK-6); ``round_over``: the round's deadline was
+    recorded as passed (CLOCK-10).
     """
 
     control: ClockSet | None = None
@@ -203,6 +215,7 @@ class Clocks:
     moves: dict = attrs.field(factory=dict)
     at: int = 0
     bots: set = attrs.field(factory=set)
+    round_over: bool = False
 
     def step(self, ts: int, actor: int, events: list, to_move: list[int], seats: int) -> None:
         """Fold one command recorded at ``ts`` by ``actor`` (a seat, or -1) whose decoded
@@ -220,6 +233,8 @@ class Clocks:
                 self._charge(event.seat, ts)
                 self.flagged.discard(event.seat)
                 self.bots.add(event.seat)
+            elif cls is ClockExpired and event.limit == ROUND:  # CLOCK-10: no seat's own
+                self.round_over = True
             elif cls is ClockExpired:
                 expired.add(event.seat)
                 self._charge(event.seat, ts)
@@ -295,9 +310,15 @@ class Clocks:
 
     def check_move(self, seat: int, ts: int) -> None:
         """IllegalCommand unless ``seat`` may still move at ``ts``: CLOCK-6 (a flagged seat
-        plays nothing more) and CLOCK-7 (a move is made before its time runs out)."""
+        plays nothing more), CLOCK-7 (a move is made before its time runs out) and CLOCK-10
+        (nor after the round's deadline)."""
         if self.control is None:
             return
+        deadline = self.control.deadline
+        if deadline is not None and ts >= deadline:
+            raise IllegalCommand("CLOCK-10", f"the round's time ran out "
+                                 f"{duration_text(ts - deadline)} ago: the game is adjudicated "
+                                 "at time (TOUR-8.5)")
         if seat in self.flagged:
             raise IllegalCommand("CLOCK-6", "this seat's time ran out and it was flagged for "
                                  "the referee: it plays nothing more (the referee may hand it "
@@ -312,7 +333,8 @@ class Clocks:
         """What every view shows (CLOCK-8): ``{"control": {"base", "increment", "move",
         "on_timeout", "text"}, "at": now, "seats": [{"seat", "player", "remaining" (ms or
         None without a base), "running", "move_left" (ms or None), "flagged", "timeouts",
-        "moves"}]}`` at ``now`` (ms since the header's created), or None without a clock."""
+        "moves"}]}`` (``control`` has ``deadline`` too when the round has one, CLOCK-10) at
+        ``now`` (ms since the header's created), or None without a clock."""
         control = self.control
         if control is None:
             return None
@@ -331,13 +353,16 @@ class Clocks:
                 "moves": self.moves.get(seat, 0)})
         return {"control": {"base": control.base, "increment": control.increment,
                             "move": control.move, "on_timeout": control.on_timeout,
-                            "text": control_text(control)},
+                            "text": control_text(control),
+                            **({} if control.deadline is None
+                               else {"deadline": control.deadline})},
                 "at": now, "seats": seats}
 
     def copy(self) -> "Clocks":
         """An independent copy."""
         return Clocks(self.control, dict(self.remaining), dict(self.running), set(self.flagged),
-                      dict(self.timeouts), dict(self.moves), self.at, set(self.bots))
+                      dict(self.timeouts), dict(self.moves), self.at, set(self.bots),
+                      self.round_over)
 
 
 def waiting(rules, state, desk=None) -> list[int]:

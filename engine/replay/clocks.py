@@ -16,14 +16,22 @@ from ..clock import ACT, FLAG, CLOCK_CLASSES, ClockExpired, ClockSet, Clocks, ch
 from ..errors import DevilError
 
 
-def check_batch(rules, clocks: Clocks, state, commands: int, records, events):
+def check_batch(rules, clocks: Clocks, state, commands: int, records, events, desk=None,
+                before=None):
     """``(bad, game_start, expected)`` for one command: ``bad`` the ``(seq, reason)`` of a
     broken clock rule or None; ``game_start`` the index in the batch where the kind's own
     events begin (1 after a ``clock_expired``); ``expected``: the timeout command those events
     must come from (CLOCK-5), or None.  ``commands``: how many commands the refold has seen,
-    this one included; ``state``: the referee's state before the command."""
+    this one included; ``state``: the referee's state before the command; ``desk``: the
+    referee's desk before it and ``before()`` the ``(records, events)`` before it (for a round's
+    timeout, CLOCK-10: engine.roundclock.check, the whole command then checked)."""
+    from .. import roundclock
+
     first = records[0]
     kinds = [type(e) for e in events]
+    if events and roundclock.is_round(events[0]) and before is not None:
+        return roundclock.check(rules, clocks, state, desk, before, records, events), \
+            len(events), None
     if ClockSet in kinds:
         if len(events) != 1 or commands != 2 or first.actor != -1 or clocks.control is not None:
             return (first.seq, "CLOCK-1: a time control is the game's second command, alone, "

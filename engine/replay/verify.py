@@ -352,8 +352,9 @@ def _refold(rules: GameRules, hook, records, events, committed, revealed, physic
             _advance_amend(rules, hook, fold, batch_events, first_seq, events, physical, result)
             clock_checks.step(rules, clocks, fold, batch_records, batch_events)
             continue
-        bad, own, timeout = clock_checks.check_batch(rules, clocks, fold.state, result.commands,
-                                                     batch_records, batch_events)
+        bad, own, timeout = clock_checks.check_batch(
+            rules, clocks, fold.state, result.commands, batch_records, batch_events, fold.desk,
+            lambda start=start: (records[:start], events[:start]))  # (CLOCK-10: the round's)
         if bad is not None:
             return bad
         if own and own == len(batch_events):  # a time control or a flag (CLOCK-1, CLOCK-6)

@@ -59,7 +59,7 @@ class GameService:
     def create(self, kind: str, options: dict, *, seed: int | None = None,
                private: Callable[[str, list[str]], dict[str, dict]] | None = None,
                seat_entropy: bool = False, salt: str | None = None,
-               chosen: bool | None = None, clock=None) -> Loaded:
+               chosen: bool | None = None, clock=None, deadline: int | None = None) -> Loaded:
         """A new game of ``kind`` with ``options`` (see the kind's ``options`` module).
 
         ``seed`` fixes a digital game's chance (for reproducible games and tests); ``None``
@@ -74,9 +74,17 @@ class GameService:
         duplicate round's seed is given but drawn at random by the organiser: False); None
         means ``seed is not None``.  ``clock``: the game's time control
         (engine.clock.ClockSet, CLOCK-1), recorded as its second command; refused
-        (UsageError) for a kind without clocks.  Raises UsageError for bad options.
+        (UsageError) for a kind without clocks.  ``deadline``: when a tournament round's time
+        runs out (ms since 1970; CLOCK-10, TOUR-8.5), recorded in the time control as ms since
+        the game's ``created`` (a control of the deadline alone without ``clock``); ignored for
+        a kind without clocks.  Raises UsageError for bad options.
         """
         rules = rules_for(kind)
+        created = self.clock()
+        if deadline is not None and rules.to_move is not None:  # CLOCK-10
+            from ..roundclock import with_deadline
+
+            clock = with_deadline(clock, deadline - created)
         if clock is not None:
             from ..clock import checked
 
@@ -122,7 +130,7 @@ class GameService:
         documents = None if private is None else private(game, names)
         self.signing.ready()  # a damaged signing key refuses before anything is written
         self.store.create(kind, game, REFEREE_ACTOR, maps, secret, private=documents,
-                          **({} if clock is None else {"created": self.clock()}))
+                          **({} if clock is None else {"created": created}))
         if clock is not None:
             from .clocks import set_clock
 

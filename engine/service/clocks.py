@@ -22,6 +22,7 @@ from ..clock import ACT, FLAG, ClockExpired, ClockFold, ClockSet, waiting
 from ..errors import ConcurrencyConflict, DevilError
 from ..game import REFEREE
 from ..log import REFEREE_ACTOR, now_ms
+from .. import roundclock
 from . import steps
 
 #: the most timeouts recorded in one call (a seat out of time may time out at each of its
@@ -111,7 +112,8 @@ def stamp(service, loaded, acting) -> int | None:
 
 def expire_steps(service, game: str, now: int | None = None) -> steps.Steps:
     """Record every timeout of ``game`` due at ``now`` (ms since 1970; default the service's
-    clock), earliest first, until none is due (CLOCK-5, CLOCK-6); the records appended."""
+    clock), earliest first, until none is due (CLOCK-5, CLOCK-6), the round's deadline
+    among them (CLOCK-10, engine.roundclock: the game adjudicated); the records appended."""
     appended: list = []
     held = service.cache.held(game)
     if held is not None and (held.desk is None or held.clock is False):
@@ -125,20 +127,15 @@ def expire_steps(service, game: str, now: int | None = None) -> steps.Steps:
             at = max(fold.clocks.at, (service.clock() if now is None else now)
                      - loaded.header.created)
             due = fold.clocks.expired(at)
-            if not due:
-                return appended
-            when, seat, limit = due[0]
             rules, state = loaded.rules, loaded.state
-            action, follow = fold.clocks.action(seat, limit), []
-            if action == ACT:
-                command = rules.timeout(state, seat) if rules.timeout is not None else None
-                try:
-                    follow = [] if command is None else _decided(service, loaded, command)
-                except DevilError:
-                    follow = []
-                if not follow:  # nothing to play for the seat: flagged instead (CLOCK-6)
-                    action = FLAG
-            events = [ClockExpired(seat, limit, action, when), *follow]
+            deadline = roundclock.due(fold.clocks, rules, state, loaded.desk, at)
+            if not due and deadline is None:
+                return appended
+            if deadline is not None and (not due or deadline <= due[0][0]):  # CLOCK-10
+                events = roundclock.timeout_events(rules, loaded.records, loaded.events,
+                                                   loaded.desk, deadline)
+            else:
+                events = _seat_timeout(service, loaded, fold, due[0])
             maps = [rules.events.to_map(e) for e in events]
             head = loaded.head.seq
         try:
@@ -155,6 +152,23 @@ def expire_steps(service, game: str, now: int | None = None) -> steps.Steps:
         if service.signing.enabled and rules.is_over(loaded.state):
             yield from service.seal_steps(game)
     return appended
+
+
+def _seat_timeout(service, loaded, fold, due: tuple) -> list:
+    """The events of seat timeout ``due`` (``(when, seat, limit)``): ``clock_expired`` and, in
+    a game that acts, the kind's timeout command's events (CLOCK-5, CLOCK-6)."""
+    when, seat, limit = due
+    rules, state = loaded.rules, loaded.state
+    action, follow = fold.clocks.action(seat, limit), []
+    if action == ACT:
+        command = rules.timeout(state, seat) if rules.timeout is not None else None
+        try:
+            follow = [] if command is None else _decided(service, loaded, command)
+        except DevilError:
+            follow = []
+        if not follow:  # nothing to play for the seat: flagged instead (CLOCK-6)
+            action = FLAG
+    return [ClockExpired(seat, limit, action, when), *follow]
 
 
 def _decided(service, loaded, command) -> list:
@@ -177,10 +191,17 @@ def apply_due(service, game: str, now: int | None = None) -> list:
 
 
 def running(loaded) -> bool:
-    """Whether a clock of the game runs (for the server's background task)."""
+    """Whether a clock of the game runs, or its round's deadline is still ahead (CLOCK-10;
+    for the server's background task)."""
     fold = clock_of(loaded)
-    return bool(fold is not None and fold.clocks.control is not None and fold.clocks.running
-                and waiting(loaded.rules, loaded.state, loaded.desk))
+    if fold is None or fold.clocks.control is None:
+        return False
+    clocks = fold.clocks
+    if clocks.control.deadline is not None and not clocks.round_over \
+            and (loaded.desk is None or loaded.desk.ended is None) \
+            and not loaded.rules.is_over(loaded.state):
+        return True  # the round's deadline is looked at even while no seat's clock runs
+    return bool(clocks.running and waiting(loaded.rules, loaded.state, loaded.desk))
 
 
 def default_clock() -> int:

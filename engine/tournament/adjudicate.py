@@ -96,6 +96,8 @@ def adjudicate(organiser, tournament: str, table: int, reason: str, force: bool 
     command = ev.Adjudicate(round=round_, table=table, game=game, reason=reason,
                             at=now_ms() if at is None else at, force=force)
     check_adjudicate(state, command)  # before anything is written to the game's log
+    from .roundtime import apply_deadline
+    apply_deadline(organiser, game)  # TOUR-8.5: the round's deadline may have ended it already
     log = load_bytes(organiser.store.log_bytes(game))
     rules = log.rules
     if log.desk is None or log.desk.ended is None:

@@ -65,6 +65,8 @@ def make_game(organiser, tournament: str, round_: int, number: int, private=None
         extra = {"seed": secret["seed"], "salt": secret["salt"],
                  "chosen": secret.get("chosen", False), "seat_entropy": seated}
         private = _with_mix(private, tournament, round_)  # its round's group (TOUR-11.8)
+    from .clock import round_ends
+    extra["deadline"] = round_ends(state, round_)  # TOUR-8.5: the round's end, as pair's games
     try:
         loaded = organiser.service.create(created.game, options, private=private, **extra)
     except UsageError:

@@ -131,6 +131,8 @@ class Organiser:
                # duplicate round's; another tournament's games are made as before)
                "seat_entropy": secret is not None and bool(seat_entropy)}
         made: list = []  # [game, seats, table] of the round's games (engine.service.mixing)
+        from .roundtime import deadline_of
+        ends = deadline_of(created, paired)  # TOUR-8.5: the round's end on each game's clock
         chosen = None if secret is None else game_seed is not None
         for number, table in enumerate(paired.tables, 1):
             row = {"table": number, "players": list(table.players), "first": table.first,
@@ -151,7 +153,7 @@ class Organiser:
                     loaded = self.service.create(created.game, options, seed=seed,
                                                  private=documents, salt=salt, chosen=chosen,
                                                  seat_entropy=secret is not None
-                                                 and seat_entropy)
+                                                 and seat_entropy, deadline=ends)
                 except UsageError as exc:
                     out["skipped"].append(f"table {number}: no game created ({exc.message}); "
                                           "attach the referee's log")
@@ -336,6 +338,8 @@ class Organiser:
             if game is None:
                 waiting.append(f"table {number} has no game attached")
                 continue
+            from .roundtime import apply_deadline
+            apply_deadline(self, game)  # TOUR-8.5: a round time run out is recorded first
             found = self.check_log(tournament, self.store.log_bytes(game), round_, number,
                                    finished=False)
             if found["record"] is None:
@@ -345,7 +349,9 @@ class Organiser:
         if waiting:
             raise IllegalCommand("TOUR-5.2", f"round {round_} cannot close: "
                                  + "; ".join(waiting))
+        from .roundtime import record_timed_out
         for record in pending:
+            record_timed_out(self, tournament, state, record)  # TOUR-8.5
             self.submit(tournament, record)
         secret = self._furnace(tournament, state, round_)
         events = self.submit(tournament, ev.Close(

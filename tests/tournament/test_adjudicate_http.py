@@ -52,7 +52,7 @@ def test_adjudicate_on_the_command_line(tmp_path):
         in run("log", t).output
     # show and games say the game is over (DESK-8), not whose turn it is
     shown = run("show", game).output
-    assert f"ENDED AT TIME by the referee at #4 (ATKR-H1, DESK-8): {t} round 1 table 1: " \
+    assert f"ENDED AT TIME by the referee at #5 (ATKR-H1, DESK-8): {t} round 1 table 1: " \
         "player ill; nothing more is played" in shown
     listed = json.loads(run("games", "--json").output)
     row = next(r for r in (listed if isinstance(listed, list) else listed["games"])
