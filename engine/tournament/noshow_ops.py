@@ -19,23 +19,28 @@ DEFAULT_BOTS = ("sensible", "cautious", "random")
 
 def has_command(organiser, game: str) -> bool:
     """Whether ``game``'s log holds anything after the records of its creation (a seat's
-    command, a referee's report or a desk record).  A game with seat entropy: its seating
-    stage (the seats' commitments, the setup run when the last is in) is not a command; but a
-    game of a duplicate round whose shared order is fixed (every seat of every table has
-    given its value, TOUR-11.6) counts as begun, since another table may have drawn from it."""
+    command, a referee's report or a desk record; not the time control, ``clock_set``).  A
+    game with seat entropy: its seating stage (the seats' commitments, the setup run when the
+    last is in) is not a command; but a game of a duplicate round whose shared order is fixed
+    (every seat of every table has given its value, TOUR-11.6) counts as begun, since another
+    table may have drawn from it."""
     from .. import entropy
     from ..replay import batches
     from ..service import mixing
 
+    from ..desk.clock_events import ClockSet
+
     loaded = organiser.service.load(game)
     if entropy.opening(loaded.events) is None:
         setup_end = 1 + loaded.records[0].left if loaded.records else 0
-        return loaded.version > setup_end
+        # the time control recorded after creation (the round's deadline, TOUR-8.5) is not one
+        return any(type(e) is not ClockSet for e in loaded.events[setup_end:])
     group = mixing.group_of_quiet(organiser.store, game)
     if group is not None and mixing.group_values(organiser.store, group) is not None:
         return True
     kinds = [start for start, _end in batches(loaded.records)
-             if not entropy.is_shared(loaded.events[start])]
+             if not entropy.is_shared(loaded.events[start])
+             and type(loaded.events[start]) is not ClockSet]
     return len(kinds) > 1  # the first is the kind's setup, run when the last seat sat
 
 
