@@ -225,6 +225,23 @@ def test_a_seat_bets_with_the_keyboard_on_a_phone(live, browser, shots):
         anna.close()
 
 
+def test_a_seats_page_shows_every_seats_clock(live, browser):
+    """CLOCK-8 on the seat's page: a game created with 20m+10s and 2m a move shows each
+    seat's time as `devil show` prints it; all three are to bet (CLOCK-2), so all three run
+    (">"), each a few tenths under 20:00 and 2:00."""
+    created = new_game(live, clock={"clock": "20m+10s", "move_time": "2m"})
+    anna = Seat(browser, live, created, "Anna")
+    try:
+        anna.at(3)  # the game's creation, its round and its clock_set
+        line = anna.page.locator("#clocks").inner_text()
+        assert re.fullmatch(r"CLOCKS \(20m\+10s, 2m a move, on timeout: act\): "
+                            + r"\s+".join(rf">{p} 19:5\d\.\d \(move 1:5\d\.\d\)"
+                                        for p in PLAYERS), line), line
+        assert anna.errors == []
+    finally:
+        anna.close()
+
+
 def choose(view: dict) -> tuple[int, str, int | None]:
     """The next command of the scripted game from the referee's view: ``(seat, verb, amount)``.
     Bets: Anna all in, the others 20 or all they have; draws: until one's total reaches the

@@ -210,6 +210,29 @@ function drawView() {
     turn = ui("waiting");
   }
   $("turn").textContent = turn;
+  drawClocks(view.clocks);
+}
+
+function clockTime(ms) {
+  // m:ss.t as `devil show` prints a clock (engine.clock.duration_text)
+  const tenths = Math.floor(ms / 100);
+  const seconds = Math.floor(tenths / 10);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}.${tenths % 10}`;
+}
+
+function drawClocks(clocks) {
+  // each seat's time, public (CLOCK-8): ">" marks a running clock, as `devil show` does
+  const box = $("clocks");
+  box.hidden = !clocks;
+  if (!clocks) return;
+  const parts = clocks.seats.map((seat) => {
+    let text = (seat.running ? ">" : "") + seat.player;
+    if (seat.remaining !== null) text += " " + clockTime(seat.remaining);
+    if (seat.running && seat.move_left !== null) text += ` (move ${clockTime(seat.move_left)})`;
+    if (seat.flagged) text += " flagged";
+    return text;
+  });
+  box.textContent = `CLOCKS (${clocks.control.text}): ` + parts.join("  ");
 }
 
 function randomHex(bytes) {
