@@ -67,7 +67,11 @@ def check_member(store, game: str) -> None:
     round's seed: it must draw nothing, or its seats would learn the round's coals).  Raises
     WaitingForGroup while the group's list is not written yet, Replaced once it is without
     ``game``; nothing for a game of no group."""
-    group = group_of(store, game)
+    _check_listed(game, group_of(store, game))
+
+
+def _check_listed(game: str, group: list | None) -> None:
+    """Replaced (TOUR-11.8) when ``group`` (a group's list) does not list ``game``."""
     if group is not None and game not in [entry[0] for entry in group]:
         raise Replaced("TOUR-11.8", f"{game} no longer stands for a table of its duplicate "
                        "round (the table was made again): it draws nothing")
@@ -80,9 +84,7 @@ def values(store, game: str, own: list[str]) -> list[str]:
     group = group_of(store, game)
     if group is None:
         return list(own)
-    if game not in [entry[0] for entry in group]:  # its table was made again (TOUR-11.8)
-        raise Replaced("TOUR-11.8", f"{game} no longer stands for a table of its duplicate "
-                       "round (the table was made again): it draws nothing")
+    _check_listed(game, group)  # its table was made again (TOUR-11.8)
     out: list[str] = []
     for entry in group:
         other, seats = entry[0], entry[1]
