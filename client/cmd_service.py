@@ -40,10 +40,16 @@ from .desk import entry_line
 @click.option("--loop", "loop_impl", default="auto", show_default=True,
               type=click.Choice(["auto", "uvloop", "asyncio"]),
               help="The event loop: auto is uvloop where it is installed, else asyncio's.")
+@click.option("--window-hold", type=click.FloatRange(0.5, 30), default=3.0, show_default=True,
+              metavar="SECONDS",
+              help="The seat's page's window hold (PAGE-22): with its auto-pass switch on, a "
+                   "seat's page sends every answer in a window that could reveal a hidden card "
+                   "no earlier than this after the ask, and its auto-pass exactly then "
+                   "(CASTLE-H3, docs/service.md).  Example: --window-hold 2")
 @json_option
 @click.pass_obj
 def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
-          seat_entropy=True, http_impl="auto", loop_impl="auto"):
+          seat_entropy=True, http_impl="auto", loop_impl="auto", window_hold=3.0):
     """Serve the games of a store (a folder, or a postgresql:// database shared with other
     nodes) over HTTP (Starlette app run by uvicorn).
 
@@ -61,7 +67,8 @@ def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
     store = obj.store_dir  # --store before or after `serve`; many nodes may share a database
     from .page import texts
 
-    app = create_app(store, organiser_key, max_body=max_body or MAX_BODY, texts=texts)
+    app = create_app(store, organiser_key, max_body=max_body or MAX_BODY, texts=texts,
+                     window_hold=window_hold)
     app.state.api.seat_entropy = seat_entropy
     # every answer carries a receipt: a store whose signing key cannot be read does not start
     # (SigningKeyDamaged, exit 3), rather than append commands it cannot answer

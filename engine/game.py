@@ -174,6 +174,11 @@ class GameRules:
       for ``seat`` when its time runs out in a game created ``on_timeout="act"`` (CLOCK-5; the
       kind's house rule in docs/house-rules.md), decided from the referee's ``state`` like any
       command; None when the kind has no action to take there (the seat is flagged, CLOCK-6).
+    * ``window(view, legal) -> dict | None`` (optional): whether the seat whose own ``view``
+      and ``legal`` commands these are is asked in a window where a pass could tell what it
+      holds, for the seat's page's auto-pass (engine.web.autopass, CASTLE-H3): ``{"name",
+      "rules": [rule ids], "pass": the seat's pass command, "nothing_to_use": bool}`` or None.
+      ``None``: the kind has no such windows.
     """
 
     kind: str
@@ -213,6 +218,7 @@ class GameRules:
     takeback_barrier: "Callable[[Any], str | None] | None" = None
     to_move: "Callable[[Any], list] | None" = None
     timeout: "Callable[[Any, int], Any] | None" = None
+    window: "Callable[[dict, list], dict | None] | None" = None
 
     def barrier(self, event) -> "str | None":
         """What ``event`` (one of the kind's, or the seating stage's) does that no takeback may

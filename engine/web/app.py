@@ -46,6 +46,7 @@ from ..store import EventStore, open_store
 from ..store.group import GroupWriter
 from ..store.protocol import resolve_id
 from .auth import Role, TokenBook, keys_equal
+from .autopass import hold_ms as autopass_hold, routes as autopass_routes
 from .tlog import tlog_routes
 from .errors import HANDLERS, ApiError
 from .games import routes as game_routes
@@ -107,6 +108,7 @@ class Api:
         self.poll_interval = poll_interval
         #: the kinds' words for the replay page (engine.web.pages; create_app sets them)
         self.texts = None
+        self.window_hold_ms = 3000  # the seat's page's window hold (PAGE-22, engine.web.autopass)
         self.body_timeout = BODY_TIMEOUT
         self.hub = Hub()
         #: whether the store's reads may run on the event loop (EventStore's ``local``)
@@ -349,16 +351,20 @@ class Api:
 
 def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
                max_body: int = MAX_BODY, poll_interval: float = POLL_INTERVAL,
-               texts=None) -> Starlette:
+               texts=None, window_hold: float | None = None) -> Starlette:
     """The ASGI app serving every game in ``store`` (an EventStore, or a folder path for a
     FileStore).  ``texts``: the kinds' words for the replay page (engine.web.pages; the CLI passes
-    client.page.texts)."""
+    client.page.texts).  ``window_hold``: the seat's page's window hold in seconds (PAGE-22,
+    engine.web.autopass; None: 3 s; ValueError outside 0.5 to 30)."""
+    hold = autopass_hold(window_hold)  # PAGE-22: a bad hold is refused before the store opens
     api = Api(store, organiser_key, max_body, poll_interval)
     api.texts = texts  # the replay page's words, for the public spectator pages too
+    api.window_hold_ms = hold
     routes = (game_routes(api)  # the games, the key, /openapi.json, /health
               + tournament_routes(api)  # the organiser's tournaments
               + page_routes(api, texts)  # the replay and audit pages (issue 13)
               + moves_routes(api)  # a seat's legal commands as shapes (issue 25.1)
+              + autopass_routes(api)  # the page's auto-pass settings and module (issue 25.4)
               + table_routes(api)  # the seat's and the spectator's page (issue 25.1, 25.3)
               + tlog_routes(api))  # the transparency log (engine/web/tlog.py, issue 20)
 

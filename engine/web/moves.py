@@ -1,5 +1,6 @@
 """The legal commands of one seat as the shapes a page draws controls from (issue 25.1):
-``GET /games/{id}/moves``.  Game-agnostic: the shapes are built from the kind's own
+``GET /games/{id}/moves``, with the ``window`` the seat is asked in (engine.web.autopass: the page's
+auto-pass, PAGE-20).  Game-agnostic: the shapes are built from the kind's own
 ``legal_commands`` hook (the service's ``legal_of``), keeping the commands the seat may send
 itself (the kind's ``acting_seat``), grouped by command type.
 
@@ -23,6 +24,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..game import PUBLIC, REFEREE
+from .autopass import WINDOW_SCHEMA, window_of
 from .errors import ApiError
 
 
@@ -80,13 +82,17 @@ def moves_answer(service, game: str, viewer) -> dict:
     names = rules.seats(loaded.state)
     view = service.view_of(loaded, viewer)
     moves = seating_shapes(view, names[viewer])
+    window = None
     if not moves:
         to_map = rules.commands.to_map
+        legal = service.legal_of(loaded, viewer)
         # only what the seat may send itself: a coal of a physical game is the referee's to
         # report (the kind's acting_seat says None), though the seat's legal list names it
-        moves = shapes([to_map(command) for command in service.legal_of(loaded, viewer)
+        moves = shapes([to_map(command) for command in legal
                         if rules.acting_seat(loaded.state, command) == viewer])
-    return {"game": game, "version": loaded.version, "seat": names[viewer], "moves": moves}
+        window = window_of(rules, view, legal)  # the page's auto-pass (PAGE-20, CASTLE-H3)
+    return {"game": game, "version": loaded.version, "seat": names[viewer], "moves": moves,
+            "window": window}
 
 
 def routes(api) -> list[Route]:
@@ -125,5 +131,6 @@ def openapi_paths(_op, _json, game: dict, as_: dict, errors: dict) -> dict:
         "a seat's token (its own); the referee's with ?as=NAME; not the spectator's",
         {"200": _json({"type": "object", "properties": {
             "game": {"type": "string"}, "version": {"type": "integer"},
-            "seat": {"type": "string"}, "moves": {"type": "array", "items": shape}}},
+            "seat": {"type": "string"}, "moves": {"type": "array", "items": shape},
+            "window": WINDOW_SCHEMA}},
             "The shapes."), **errors}, [game, as_])}}

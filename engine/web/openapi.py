@@ -399,7 +399,9 @@ def _table_paths() -> dict:
     from .moves import openapi_paths as moves
     from .pages.table import openapi_paths as table
 
-    return {**moves(_op, _json, _GAME, _AS, _ERR), **table(_op)}
+    from .autopass import openapi_paths as autopass
+
+    return {**moves(_op, _json, _GAME, _AS, _ERR), **table(_op), **autopass(_op, _json)}
 
 
 def _print_paths() -> dict:

@@ -140,3 +140,15 @@ def _with_placings(rules: GameRules) -> GameRules:
 
 
 RULES = _with_placings(RULES)
+
+
+def _with_windows(rules: GameRules) -> GameRules:
+    """RULES with the auto-pass hook: the hidden-card windows (engine.games.castle.windows,
+    CASTLE-6.10, CASTLE-H3)."""
+    import attrs
+
+    from .windows import window
+    return attrs.evolve(rules, window=window)
+
+
+RULES = _with_windows(RULES)

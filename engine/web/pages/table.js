@@ -5,6 +5,8 @@
 // The token is read from the address's fragment (#token=...) and sent only in the
 // Authorization header, never in a URL.  Everything is set with textContent, never as HTML.
 
+import {AutoPass} from "./autopass.js";  // the seat's auto-pass and window hold (PAGE-20..24)
+
 // one catalogue per language (/pages/i18n/<code>.json): add its file and a line here
 const LANGUAGES = {en: "English", de: "Deutsch"};
 const RULE_ID = /\b[A-Z]{2,}-\d+(?:\.\d+)*\b/g;
@@ -95,6 +97,7 @@ async function api(method, path, body, headers) {
 }
 
 const base = "/games/" + encodeURIComponent(game);
+const autopass = new AutoPass();
 
 // -- drawing ----------------------------------------------------------------------------------
 function nameOf(index) {
@@ -314,6 +317,7 @@ function drawAll() {
   drawView();
   drawMoves();
   drawEvents(true);
+  autopass.draw();
 }
 
 function fail(message) {
@@ -337,6 +341,7 @@ async function refresh() {
   page.moves = moves.moves || [];
   drawView();
   drawMoves();
+  if (page.seat !== null) autopass.seen(moves, view);
   $("game").dataset.version = view.version;  // what the page shows: the log's version
 }
 
@@ -382,10 +387,12 @@ async function send(command) {
   page.busy = true;
   drawMoves();
   fail("");
-  status(ui("sending"));
   let delay = 250;
   try {
-    for (let attempt = 0; ; attempt++) {
+    // PAGE-21: an answer in a window leaves no earlier than the hold; PAGE-23: or not at all
+    const go = await autopass.held(command);
+    if (go) status(ui("sending"));
+    for (let attempt = 0; go; attempt++) {
       try {
         await api("POST", base + "/commands", command, {"Idempotency-Key": key});
         status("");
@@ -418,6 +425,11 @@ async function open(token) {
   if (page.role === "seat") { page.seat = summary.you.seat; page.you = summary.you.name; }
   $("login").hidden = true;
   $("game").hidden = false;
+  if (page.seat !== null) {
+    // its words: the catalogue's "autopass" section
+    const words = (key, params) => fill((page.catalogue.autopass || {})[key] || key, params || {});
+    await autopass.start({ui: words, el, send, fail, box: $("moves-box"), name: page.you});
+  }
   await refresh();
   drawAll();
   follow();
