@@ -45,7 +45,7 @@ from .desk import entry_line
               help="The seat's page's window hold (PAGE-22): with its auto-pass switch on, a "
                    "seat's page sends every answer in a window that could reveal a hidden card "
                    "no earlier than this after the ask, and its auto-pass exactly then "
-                   "(CASTLE-H3, docs/service.md).  Example: --window-hold 2")
+                   "(docs/service.md).  Example: --window-hold 2")
 @json_option
 @click.pass_obj
 def serve(obj, host, port, organiser_key, max_body, log_level, as_json,

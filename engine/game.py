@@ -176,7 +176,7 @@ class GameRules:
       command; None when the kind has no action to take there (the seat is flagged, CLOCK-6).
     * ``window(view, legal) -> dict | None`` (optional): whether the seat whose own ``view``
       and ``legal`` commands these are is asked in a window where a pass could tell what it
-      holds, for the seat's page's auto-pass (engine.web.autopass, CASTLE-H3): ``{"name",
+      holds, for the seat's page's auto-pass (engine.web.autopass, PAGE-20): ``{"name",
       "rules": [rule ids], "pass": the seat's pass command, "nothing_to_use": bool}`` or None.
       ``None``: the kind has no such windows.
     """

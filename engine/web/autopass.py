@@ -1,7 +1,7 @@
-"""The seat's page's auto-pass and window hold (issue 25.4; PAGE-20 to PAGE-24, CASTLE-H3).
+"""The seat's page's auto-pass and window hold (issue 25.4; PAGE-20 to PAGE-24).
 
 A seat may let its page pass for it in every window where it has nothing it could use; what
-the other seats observe must not depend on its hand (CASTLE-6.10).  So the page holds: with
+the other seats observe must not depend on its hand (the kind's rule for its windows).  So the page holds: with
 the switch on, every answer the seat gives in such a window leaves its page no earlier than
 the table's **window hold** H after the page saw the ask, and the auto-pass leaves exactly at
 H.  An auto-pass and a quick pass by hand are then the same record (the seat's own
@@ -13,7 +13,8 @@ statement: a command is decided as before):
 * :func:`window_of`: the ``window`` field of ``GET /games/{id}/moves`` (engine.web.moves), from
   the kind's ``window`` hook (GameRules.window; a kind without it has none): the window the
   seat is asked in, its rule ids, the seat's pass command as a map and ``nothing_to_use``.
-* ``GET /pages/autopass.json``: the table's settings for the page, ``{"hold_ms", "rules"}``;
+* ``GET /pages/autopass.json``: the table's settings for the page, ``{"hold_ms", "kinds",
+  "rules"}`` (``kinds``: those with windows, where the page shows its switch);
   ``hold_ms`` is ``devil serve --window-hold SECONDS`` (default 3 s, PAGE-22), the same for
   every seat's page this server serves.
 * ``GET /pages/autopass.js``: the page's module (the switch, the hold and its countdown).
@@ -38,7 +39,7 @@ HOLD_MS = 3000
 #: half a minute the game stalls
 HOLD_MIN_MS, HOLD_MAX_MS = 500, 30000
 #: the rule ids the page's switch and hold cite
-RULES = ["PAGE-20", "PAGE-21", "PAGE-22", "PAGE-23", "PAGE-24", "CASTLE-H3"]
+RULES = ["PAGE-20", "PAGE-21", "PAGE-22", "PAGE-23", "PAGE-24"]
 
 
 def hold_ms(seconds: float | None) -> int:
@@ -50,6 +51,15 @@ def hold_ms(seconds: float | None) -> int:
     if not HOLD_MIN_MS <= ms <= HOLD_MAX_MS:
         raise ValueError(f"PAGE-22: the window hold is 0.5 to 30 seconds, not {seconds}")
     return ms
+
+
+def kinds_with_windows() -> list[str]:
+    """The kinds whose rules name windows (their ``window`` hook, GameRules): the page shows
+    its switch only in their games."""
+    from ..game import rules_for
+    from ..games import kinds
+
+    return [kind for kind in kinds() if rules_for(kind).window is not None]
 
 
 def window_of(rules, view: dict, legal: list) -> dict | None:
@@ -74,7 +84,7 @@ def routes(api) -> list[Route]:
     from .pages.table import HEADERS
 
     async def settings(request: Request) -> JSONResponse:
-        return JSONResponse({"hold_ms": api.window_hold_ms,
+        return JSONResponse({"hold_ms": api.window_hold_ms, "kinds": kinds_with_windows(),
                              "rules": RULES}, headers=HEADERS)
 
     async def script(request: Request) -> Response:
@@ -94,6 +104,7 @@ def openapi_paths(_op, _json) -> dict:
             "holds in a window leaves no earlier than hold_ms after the ask (engine.web.autopass)",
             "anyone", {"200": _json({"type": "object", "properties": {
                 "hold_ms": {"type": "integer"},
+                "kinds": {"type": "array", "items": {"type": "string"}},
                 "rules": {"type": "array", "items": {"type": "string"}}}}, "The settings.")},
             secured=False)},
         "/pages/autopass.js": {"get": _op(
@@ -105,7 +116,7 @@ def openapi_paths(_op, _json) -> dict:
 
 #: the ``window`` field of the moves answer, for engine.web.moves's OpenAPI schema
 WINDOW_SCHEMA = {"type": ["object", "null"], "description": (
-    "the window a pass could tell something in (CASTLE-6.10), for the page's auto-pass "
+    "the window a pass could tell something in (the kind's rules), for the page's auto-pass "
     "(PAGE-20): its name and rules, the seat's pass command, and whether the pass is the "
     "seat's only legal command"), "properties": {
         "name": {"type": "string"}, "rules": {"type": "array", "items": {"type": "string"}},

@@ -90,7 +90,7 @@ def moves_answer(service, game: str, viewer) -> dict:
         # report (the kind's acting_seat says None), though the seat's legal list names it
         moves = shapes([to_map(command) for command in legal
                         if rules.acting_seat(loaded.state, command) == viewer])
-        window = window_of(rules, view, legal)  # the page's auto-pass (PAGE-20, CASTLE-H3)
+        window = window_of(rules, view, legal)  # the page's auto-pass (PAGE-20)
     return {"game": game, "version": loaded.version, "seat": names[viewer], "moves": moves,
             "window": window}
 

@@ -431,3 +431,8 @@ def test_a_stale_control_is_refused_with_its_rule_and_records_nothing(live, brow
     finally:
         second.close()
         first.close()
+
+
+# the auto-pass's hold logic (PAGE-20 to 24), here to share this module's Chromium
+from tests.page.autopass_pure import (  # noqa: E402,F401
+    test_the_hold_leaves_at_the_ask_plus_h_once_and_never_into_another_window)

@@ -96,13 +96,17 @@ export class AutoPass {
     this.timer = null;
   }
 
-  // ``page``: {ui, el, send, box, name}; reads the table's hold (PAGE-22) and the switch
+  // ``page``: {ui, el, send, fail, box, name, kind}; reads the table's hold (PAGE-22) and the
+  // switch; a game whose kind has no windows gets no switch
   async start(page) {
-    this.page = page;
+    let settings = null;
     try {
       const response = await fetch("/pages/autopass.json", {cache: "no-store"});
-      if (response.ok) this.hold.holdMs = (await response.json()).hold_ms;
-    } catch (error) { /* the default hold */ }
+      if (response.ok) settings = await response.json();
+    } catch (error) { /* no settings: no switch */ }
+    if (!settings || !(settings.kinds || []).includes(page.kind)) return;
+    this.page = page;
+    this.hold.holdMs = settings.hold_ms;
     this.hold.on = localStorage.getItem(STORAGE_KEY) === "on";
     this.draw();
   }

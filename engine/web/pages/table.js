@@ -428,7 +428,8 @@ async function open(token) {
   if (page.seat !== null) {
     // its words: the catalogue's "autopass" section
     const words = (key, params) => fill((page.catalogue.autopass || {})[key] || key, params || {});
-    await autopass.start({ui: words, el, send, fail, box: $("moves-box"), name: page.you});
+    await autopass.start({ui: words, el, send, fail, box: $("moves-box"), name: page.you,
+                          kind: page.kind});
   }
   await refresh();
   drawAll();
