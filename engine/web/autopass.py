@@ -1,10 +1,10 @@
 """The seat's page's auto-pass and window hold (issue 25.4; PAGE-20 to PAGE-24).
 
 A seat may let its page pass for it in every window where it has nothing it could use; what
-the other seats observe must not depend on its hand (the kind's rule for its windows).  So the page holds: with
-the switch on, every answer the seat gives in such a window leaves its page no earlier than
-the table's **window hold** H after the page saw the ask, and the auto-pass leaves exactly at
-H.  An auto-pass and a quick pass by hand are then the same record (the seat's own
+the other seats observe must not depend on its hand (the kind's rule for its windows).  So the
+page holds: with the switch on, every answer the seat gives in such a window leaves its page no
+earlier than the table's **window hold** H after the page saw the ask, and the auto-pass leaves
+exactly at H.  An auto-pass and a quick pass by hand are then the same record (the seat's own
 ``window_passed``, sent with a fresh command id by the same page) at the same moment.
 
 This module is the service's part, all of it off the command path (no store read, no

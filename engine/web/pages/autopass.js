@@ -46,7 +46,7 @@ export class Hold {
   constructor(holdMs) {
     this.holdMs = holdMs;
     this.on = false;
-    this.ask = null;  // {key, name, player, at, until, auto, sent}
+    this.ask = null;  // {key, name, player, at, until, pass, auto, sent, manual}
   }
 
   // a moves answer ``answer`` ({version, window}) seen at ``now`` with ``left`` ms on the
@@ -58,7 +58,7 @@ export class Hold {
     if (!this.ask || this.ask.key !== key) {
       this.ask = {key, name: window.name, player: window.pass.player, at: now,
                   until: leaveAt(now, this.holdMs, left), pass: window.pass,
-                  auto: Boolean(window.nothing_to_use), sent: false};
+                  auto: Boolean(window.nothing_to_use), sent: false, manual: false};
     }
     return this.ask;
   }
@@ -161,14 +161,16 @@ export class AutoPass {
     if (!line) return;
     const ask = this.hold.ask;
     const left = ask ? ask.until - performance.now() : 0;
-    if (!this.hold.on || !ask || left <= 0 || (ask.auto && ask.sent)) {
+    // shown: the auto-pass to come, or the seat's own answer held; nothing before a decision
+    const shown = ask && (ask.manual || (ask.auto && !ask.sent));
+    if (!this.hold.on || !shown || left <= 0) {
       line.textContent = "";
       clearInterval(this.ticking);
       this.ticking = null;
       return;
     }
     const seconds = (left / 1000).toFixed(1);
-    line.textContent = this.page.ui(ask.auto ? "autopass_passing" : "autopass_holding",
+    line.textContent = this.page.ui(ask.manual ? "autopass_holding" : "autopass_passing",
                                     {seconds, window: ask.name});
     if (!this.ticking) this.ticking = setInterval(() => this.tick(), 100);
   }
@@ -178,7 +180,8 @@ export class AutoPass {
   async held(command) {
     if (!this.hold.holds(command)) return true;
     const ask = this.hold.ask;
-    if (ask.auto) ask.sent = true;  // one answer per ask: the auto-pass is not sent as well
+    if (!ask.sent) ask.manual = true;  // the seat's own answer, not the auto-pass
+    ask.sent = true;  // one answer per ask: the auto-pass is not sent as well
     clearTimeout(this.timer);
     this.tick();
     await sleep(ask.until - performance.now());
