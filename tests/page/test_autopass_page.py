@@ -28,6 +28,7 @@ from datetime import datetime
 
 import pytest
 
+from engine.replay.verify import verify_bytes
 from tests.castle.helpers import make_deal
 from tests.castle.test_windows import DEAL
 from tests.page.test_table_page import Seat, ThreadServer, referee_view
@@ -135,6 +136,10 @@ def test_an_auto_pass_and_a_quick_pass_by_hand_look_the_same_to_another_seat(hel
         assert len(holding_seen) == 2 and "abilities" in holding_seen[0], holding_seen
         for seat in seats.values():
             assert seat.errors == []
+        # nothing the service records differs: the log verifies as any game's (CASTLE-H3)
+        log = live.http.get(f"/games/{created['game']}/log",
+                            headers={"Authorization": f"Bearer {created['tokens']['referee']}"})
+        assert verify_bytes(log.content).ok
     finally:
         for seat in seats.values():
             seat.close()

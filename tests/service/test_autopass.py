@@ -77,3 +77,16 @@ def test_a_hold_outside_half_a_second_to_thirty_is_refused(tmp_path):
     assert not (tmp_path / "never").exists()  # refused before the store was opened
     app = create_app(str(tmp_path / "store"), window_hold=1.5)
     assert app.state.api.window_hold_ms == 1500
+
+
+def test_devil_serve_refuses_a_window_hold_outside_its_range_and_documents_it(tmp_path):
+    from click.testing import CliRunner
+
+    from client.cli import cli
+
+    result = CliRunner().invoke(cli, ["--store", str(tmp_path), "serve", "--window-hold", "0.2"])
+    assert result.exit_code == 2 and "--window-hold" in result.output
+    assert not any(tmp_path.iterdir())  # refused before anything was served or written
+    helped = CliRunner().invoke(cli, ["serve", "--help"])
+    assert helped.exit_code == 0 and "--window-hold 2" in helped.output
+    assert "PAGE-22" in helped.output
