@@ -94,6 +94,7 @@ export class AutoPass {
     this.box = null;
     this.ticking = null;
     this.timer = null;
+    this.holding = null;  // the ask an answer is held for (PAGE-21)
   }
 
   // ``page``: {ui, el, send, fail, box, name, kind}; reads the table's hold (PAGE-22) and the
@@ -139,6 +140,11 @@ export class AutoPass {
   // after every refresh: the seat's moves answer and the view (for its clock)
   seen(answer, view) {
     if (!this.page) return;
+    const open = answer && answer.window;
+    const held = this.holding;
+    // a record that changes nothing of the window (a dispute, say) while an answer is held:
+    // the same ask, so no second answer (the auto-pass) is sent into it
+    if (held && open && open.name === held.name && open.pass.player === held.player) return;
     this.hold.seen(answer, performance.now(), clockLeft(view && view.clocks, this.page.name));
     this.schedule();
     this.tick();
@@ -184,7 +190,12 @@ export class AutoPass {
     ask.sent = true;  // one answer per ask: the auto-pass is not sent as well
     clearTimeout(this.timer);
     this.tick();
-    await sleep(ask.until - performance.now());
+    this.holding = ask;
+    try {
+      await sleep(ask.until - performance.now());
+    } finally {
+      this.holding = null;
+    }
     if (this.hold.release(ask)) return true;
     this.page.fail(this.page.ui("autopass_dropped", {window: ask.name}));
     return false;
