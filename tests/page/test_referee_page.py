@@ -190,3 +190,154 @@ def test_the_referees_page_in_english_and_german_on_a_phone(live, browser, shots
         assert not any(token in url for url in referee.urls)
     finally:
         referee.close()
+
+
+def bet(referee: Referee, name: str, amount: int, choices: int) -> None:
+    """Record ``name``'s announced bet from its box: the amounts are 0 to its money in tens
+    (ATKR-3.1), ``choices`` of them."""
+    box = referee.seat(name)
+    amounts = box.get_by_label("Amount")
+    assert amounts.locator("option").count() == choices
+    before = version(referee.server, referee.created)
+    amounts.select_option(label=str(amount))
+    box.get_by_role("button", name="Bet").click()
+    referee.page.wait_for_function(
+        "(v) => Number(document.getElementById('game').dataset.version) > v", arg=before)
+
+
+def desk(referee: Referee, form: str, send: str, **fields: str) -> int:
+    """Fill a desk form (``fields``: element id -> a select's option label or an input's text)
+    and send it; the version it recorded up to."""
+    page = referee.page
+    before = version(referee.server, referee.created)
+    for element, value in fields.items():
+        node = page.locator(f"#{element}")
+        if node.evaluate("(n) => n.tagName") == "SELECT":
+            node.select_option(label=value)
+        else:
+            node.fill(value)
+    page.locator(f"#{form}").get_by_role("button", name=send).click()
+    page.wait_for_function(
+        "(v) => Number(document.getElementById('game').dataset.version) > v", arg=before)
+    return version(referee.server, referee.created)
+
+
+@pytest.mark.slow
+def test_a_whole_physical_game_recorded_from_the_referees_page(live, browser, shots, tmp_path):
+    """Anna and Ben at a real table, every command recorded from the referee's page.
+
+    Round 1 (start Anna, ATKR-1.7): bets 200 and 0; Anna draws 100, 100 (then no 100 button:
+    PAGE-16, ATKR-1.1, 4.7) and stops; Ben draws a devil.  H = 200: Anna's highest bet wins
+    double (ATKR-5.5: 200 + 400) plus both prizes (5.6, 5.7): 700; Ben 200, alone last: the
+    pact (6.2).  45 coals left: no refill (7.1).  Round 2 (start Ben, 2.1): bets 0 and 700
+    (71 amounts, 0 to 700); Ben draws 75 x 3, a 25 tapped by mistake, disputed by Ben (DESK-4)
+    and upheld with a correction back to the third 75 (DESK-5, DESK-10.1: the 25 is back in the
+    furnace); 50 x 7, a 10 tapped by mistake and corrected (DESK-2; a correction without a
+    reason is not sent, PAGE-18); 25 x 5: total 700, stop; Anna busts on a devil: she has
+    nothing off the table, so the bank pays Ben's pact 50 (6.5).  H = 700: Anna's 700 wins
+    double, 2100 (8.1: the game ends); Ben 200 + 50 + 50 + 50 = 350.  The log verifies."""
+    created = physical_game(live, ["Anna", "Ben"])
+    game = created["game"]
+    referee = Referee(browser, live, created)
+    drawn: list[int] = []
+
+    def tap(name: str, value: int) -> int:
+        left = left_after(*drawn)
+        assert referee.reports(name) == labels(left), (name, value, drawn)
+        label = labels({**{v: 0 for v in ORDER}, value: left[value]})[0]
+        seq = referee.tap(name, label)
+        drawn.append(value)
+        return seq
+
+    try:
+        page = referee.page
+        referee.at(2)
+        # round 1
+        bet(referee, "Anna", 200, 21)
+        bet(referee, "Ben", 0, 21)
+        assert referee.seat("Anna").get_by_role("button", name="Stop").count() == 0  # 4.2
+        tap("Anna", 100)
+        tap("Anna", 100)
+        assert not any("coal 100" in text for text in referee.reports("Anna"))
+        referee.tap("Anna", "Stop")
+        tap("Ben", 0)
+        # round 2: Ben starts; Anna bets all her 700
+        page.locator("#turn", has_text="Waiting for: Anna, Ben").wait_for()
+        bet(referee, "Ben", 0, 21)
+        bet(referee, "Anna", 700, 71)
+        for _ in range(3):
+            third = tap("Ben", 75)
+        assert not any("coal 75" in text for text in referee.reports("Ben"))
+        wrong = tap("Ben", 25)
+        assert wrong == third + 1
+        desk(referee, "dispute-form", "Record dispute", **{
+            "dispute-seat": "Ben", "dispute-seq": f"#{wrong} Ben draws 25 (ATKR-4.2)",
+            "dispute-text": "it was a 50"})
+        desk(referee, "ruling-form", "Rule", **{
+            "ruling-dispute": f"Dispute 1: Ben on #{wrong}, \u201cit was a 50\u201d",
+            "ruling-decision": "Uphold: correct the game",
+            "ruling-to": f"#{third} Ben draws 75 (ATKR-4.2)",
+            "ruling-reason": "the coal on the table is a 50"})
+        drawn.pop()  # the voided 25 is back in the furnace
+        page.locator(f'#events li.voided[data-seq="{wrong}"]').wait_for()
+        lines = {int(seq): text for seq, text in page.locator("#events li").evaluate_all(
+            "(items) => items.map((li) => [li.dataset.seq, li.innerText])")}
+        assert lines[wrong + 1] == f"#{wrong + 1} Ben disputes event #{wrong}: it was a 50 (DESK-4)"
+        assert lines[wrong + 2] == (f"#{wrong + 2} The referee upheld dispute 1: the coal on "
+                                    "the table is a 50 (DESK-5, DESK-10.1)")
+        assert lines[wrong + 3] == (f"#{wrong + 3} The referee returned the game to event "
+                                    f"#{third}: the coal on the table is a 50 (DESK-2)")
+        dispute = page.locator('#disputes li[data-dispute="1"]').inner_text()
+        assert dispute.startswith(f"Dispute 1: Ben on #{wrong}, \u201cit was a 50\u201d: "
+                                  "upheld: the coal on the table is a 50"), dispute
+        for _ in range(7):
+            last50 = tap("Ben", 50)
+        assert not any("coal 50" in text for text in referee.reports("Ben"))
+        wrong = tap("Ben", 10)
+        # PAGE-18: no reason, nothing sent
+        before = version(live, created)
+        page.locator("#correct-to").select_option(label=f"#{last50} Ben draws 50 (ATKR-4.2)")
+        page.locator("#correct-form").get_by_role("button", name="Correct").click()
+        page.locator("#error", has_text="PAGE-18: give a reason").wait_for()
+        assert version(live, created) == before
+        desk(referee, "correct-form", "Correct", **{"correct-reason": "a 25, not a 10"})
+        drawn.pop()
+        page.locator(f'#events li.voided[data-seq="{wrong}"]').wait_for()
+        for _ in range(5):
+            tap("Ben", 25)
+        assert page.locator('#players tr[data-player="Ben"] td').nth(4).inner_text() == "700"
+        referee.tap("Ben", "Stop")
+        tap("Anna", 0)
+        page.locator("#turn", has_text="Game over. Winner: Anna").wait_for()
+        assert referee.reports("Anna") == referee.reports("Ben") == []
+        # the log: the referee's records, verifying as `devil verify` checks it
+        data = live.http.get(f"/games/{game}/log",
+                             headers=auth(created["tokens"]["referee"])).content
+        check = verify_bytes(data)
+        assert check.ok and check.finished, check
+        log = load_bytes(data)
+        ended = log.rules.events.to_map(log.events[-1])
+        assert ended["type"] == "game_ended" and ended["money"] == [2100, 350], ended
+        assert ended["winners"] == [0]
+        reported = [log.rules.events.to_map(e)["coal"] for e in log.effective().events
+                    if type(e).TYPE == "coal_drawn"]
+        assert reported == [100, 100, 0] + [75] * 3 + [50] * 7 + [25] * 5 + [0]
+        path = tmp_path / "physical.devlog"
+        path.write_bytes(data)
+        import subprocess
+        import sys
+
+        done = subprocess.run([sys.executable, "-c", "from client.cli import main; main()",
+                               "verify", str(path)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+        layout = page.evaluate(CUT_OFF)
+        assert layout["cut"] == [] and layout["width"] <= layout["inner"], layout
+        page.set_viewport_size({"width": 390, "height": 900})
+        layout = page.evaluate(CUT_OFF)
+        page.screenshot(path=os.path.join(shots, "referee-atkr-over-390.png"), full_page=True)
+        assert layout["cut"] == [] and layout["width"] <= layout["inner"], layout
+        assert referee.errors == []
+        token = created["tokens"]["referee"]
+        assert not any(token in url for url in referee.urls)
+    finally:
+        referee.close()

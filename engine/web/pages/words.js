@@ -109,7 +109,9 @@ export class Words {
   // an event in plain words: the catalogue's sentence for its type, the first variant
   // ("type.field=value") that matches tried first; rule ids are part of the sentence
   describe(event) {
-    const events = Object.assign({}, (this.ctx.catalogue.shared || {}).events, this.kind.events);
+    // the referee page's own sentences of the desk's records (with their rule ids) first
+    const events = Object.assign({}, (this.ctx.catalogue.shared || {}).events, this.kind.events,
+                                 (this.ctx.catalogue.referee || {}).events);
     let template = null;
     for (const [field, value] of Object.entries(event)) {
       const shown = typeof value === "string" ? value : JSON.stringify(value);
