@@ -7,7 +7,7 @@ At a physical table the referee records what the seats announce (a bet, a draw, 
 seat's own commands, given for it) and reports what chance gave (a coal, a card from the
 pile: the commands the kind's ``acting_seat`` says only the referee sends).  A seat's legal
 list is worked out from what the seat may know, so it can name chance reports the referee's
-whole state rules out (a Castle card that is in another seat's hand, CASTLE-7.1); in a
+whole state rules out (a card named from the pile that is in another seat's hand); in a
 physical game each command is therefore also decided against the referee's state, and only
 the ones the rules accept are offered (PAGE-16).  A digital game's commands are not
 re-decided (its chance is the service's: nothing to report).

@@ -86,7 +86,7 @@ function drawTable() {
 }
 
 // one report button per value of a shape's one input, labelled with how many are left
-// (PAGE-16: the catalogue's "each" names the view's counts, e.g. atkr's furnace.coals)
+// (PAGE-16: the catalogue's "each" names the view's counts, e.g. a furnace's coals)
 function eachButtons(shape, each, seat) {
   const input = shape.inputs[0];
   const counts = at(page.view, each.count) || {};
