@@ -19,6 +19,7 @@ that corrects, a correction, the log verifying) is ``slow``.
 from __future__ import annotations
 
 import os
+import time
 import uuid
 
 import pytest
@@ -303,7 +304,34 @@ def test_a_whole_physical_game_recorded_from_the_referees_page(live, browser, sh
         desk(referee, "correct-form", "Correct", **{"correct-reason": "a 25, not a 10"})
         drawn.pop()
         page.locator(f'#events li.voided[data-seq="{wrong}"]').wait_for()
-        for _ in range(5):
+        # PAGE-19: the answer of one tap is lost; the page sends it again with the same
+        # command id and the service records it once
+        lost: list[str] = []
+        sent: list[str] = []
+
+        def lose(route):
+            lost.append(route.request.headers["idempotency-key"])
+            route.fetch()  # the server records the command ...
+            route.abort("connectionreset")  # ... and its answer never arrives
+
+        page.route("**/commands", lose, times=1)
+        page.on("request", lambda request: sent.append(request.headers.get("idempotency-key"))
+                if request.url.endswith("/commands") else None)
+        tap("Ben", 25)  # (the page's long poll may show the record before the retry's answer)
+        deadline = time.monotonic() + 10
+        while sent.count(lost[0]) < 2 and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert len(lost) == 1 and sent.count(lost[0]) == 2
+        # PAGE-19: a double tap records one coal
+        before = version(live, created)
+        label = labels({**{v: 0 for v in ORDER}, 25: left_after(*drawn)[25]})[0]
+        referee.seat("Ben").get_by_role("button", name=label).dblclick()
+        page.wait_for_function(
+            "(v) => Number(document.getElementById('game').dataset.version) > v", arg=before)
+        drawn.append(25)
+        assert version(live, created) == before + 1
+        assert referee.reports("Ben") == labels(left_after(*drawn))
+        for _ in range(3):
             tap("Ben", 25)
         assert page.locator('#players tr[data-player="Ben"] td').nth(4).inner_text() == "700"
         referee.tap("Ben", "Stop")
@@ -322,6 +350,9 @@ def test_a_whole_physical_game_recorded_from_the_referees_page(live, browser, sh
         reported = [log.rules.events.to_map(e)["coal"] for e in log.effective().events
                     if type(e).TYPE == "coal_drawn"]
         assert reported == [100, 100, 0] + [75] * 3 + [50] * 7 + [25] * 5 + [0]
+        # PAGE-17: every command after the game's setup was the referee's, given for a seat
+        assert {r.actor for r in log.records[2:]} == {-1}
+        assert [r.cmd for r in log.records].count(lost[0]) == 1
         path = tmp_path / "physical.devlog"
         path.write_bytes(data)
         import subprocess
@@ -336,8 +367,61 @@ def test_a_whole_physical_game_recorded_from_the_referees_page(live, browser, sh
         layout = page.evaluate(CUT_OFF)
         page.screenshot(path=os.path.join(shots, "referee-atkr-over-390.png"), full_page=True)
         assert layout["cut"] == [] and layout["width"] <= layout["inner"], layout
+        # PAGE-15: a seat's token on the referee's page: the refusal, no game
+        seat = referee.context.new_page()
+        seat.goto(f"{live.url}/games/{created['game']}/referee#token={created['tokens']['Ben']}")
+        seat.locator("#login:not([hidden])").wait_for()
+        assert seat.inner_text("#error").startswith("PAGE-15: this is the referee's page")
+        assert seat.locator("#game").is_hidden()
+        seat.close()
         assert referee.errors == []
         token = created["tokens"]["referee"]
         assert not any(token in url for url in referee.urls)
+    finally:
+        referee.close()
+
+
+#: a physical four-seat Castle deal (CASTLE-7.1): each seat's cards, the item pile the rest
+CASTLE_SEATS = {"Ann": ("order", "thug", ["bag-key"]),
+                "Ben": ("brotherhood", "doctor", ["bag-goblet"]),
+                "Cid": ("order", "priest", ["key-1"]),
+                "Dora": ("brotherhood", "bodyguard", ["dagger"])}
+
+
+@pytest.mark.slow
+def test_a_castle_draw_reported_from_the_referees_page(live, browser):
+    """Castle of the Devil at a real table: Ann trades her bag-key to Cid, who gives key-1
+    back; with the bag gone she draws from the pile (CASTLE-5.1), whose order the engine does
+    not know: the game waits for the card (CASTLE-7.1).  Of the 21 items in play four are in
+    the seats' hands, so the referee's page offers the 17 of the pile, none held (PAGE-16);
+    the card reported lands in Ann's hand beside key-1."""
+    deal = {"seats": {n: {"society": s, "profession": p, "items": i}
+                      for n, (s, p, i) in CASTLE_SEATS.items()}}
+    answer = live.http.post("/games", json={"kind": "castle", "options": {
+        "players": list(CASTLE_SEATS), "first": "Ann", "deal": deal, "physical": True}})
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    for body in ({"type": "trade", "player": "Ann", "to": "Cid", "item": "bag-key"},
+                 {"type": "accept", "player": "Cid", "item": "key-1"},
+                 {"type": "choose", "player": "Ann", "option": "draw"}):
+        command(live, created, body)
+    referee = Referee(browser, live, created)
+    try:
+        referee.at(6)
+        box = referee.seat("Ann")
+        items = box.locator("#ref-0-draw-item option").all_inner_texts()
+        assert len(items) == 17
+        assert not {"bag-key", "bag-goblet", "key-1", "dagger"} & set(items)
+        for name in ("Ben", "Cid", "Dora"):
+            assert referee.seat(name).locator("button").count() == 0
+        box.locator("#ref-0-draw-item").select_option(label="coat-of-arms")
+        referee.tap("Ann", "Report the card drawn")
+        view = live.http.get(f"/games/{created['game']}/view",
+                             headers=auth(created["tokens"]["referee"])).json()
+        assert sorted(view["players"][0]["items"]) == ["coat-of-arms", "key-1"]
+        data = live.http.get(f"/games/{created['game']}/log",
+                             headers=auth(created["tokens"]["referee"])).content
+        assert verify_bytes(data).ok
+        assert referee.errors == []
     finally:
         referee.close()
