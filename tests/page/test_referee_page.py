@@ -173,8 +173,17 @@ def test_the_referees_page_in_english_and_german_on_a_phone(live, browser, shots
         assert referee.seat("Ben").inner_text().endswith("Nothing to record for Ben now.")
         assert referee.reports("Cleo") == []
         assert page.inner_text("#turn") == "Anna's turn"
-        seq = referee.tap("Anna", "Report coal 100 (2 left)")
-        assert seq == 7
+        # keyboard only: Tab from the language switch to the first report, Enter taps it
+        page.locator("#lang").focus()
+        for _ in range(4):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => document.activeElement.textContent") == \
+                    "Report coal 100 (2 left)":
+                break
+        assert page.evaluate("() => document.activeElement.textContent") == \
+            "Report coal 100 (2 left)"
+        page.keyboard.press("Enter")
+        referee.at(7)
         assert page.locator("#events li").last.inner_text() == "#7 Anna draws 100 (ATKR-4.2)"
         assert referee.reports("Anna") == labels(left_after(100))
         assert referee.seat("Anna").get_by_role("button", name="Stop").count() == 1
@@ -239,7 +248,12 @@ def test_a_whole_physical_game_recorded_from_the_referees_page(live, browser, sh
     double, 2100 (8.1: the game ends); Ben 200 + 50 + 50 + 50 = 350.  The log verifies."""
     created = physical_game(live, ["Anna", "Ben"])
     game = created["game"]
-    referee = Referee(browser, live, created)
+    # a named referee token (issue 23.4): Rita's name reports every coal she taps
+    named = live.http.post(f"/games/{game}/referees", json={"name": "Rita"},
+                           headers=auth(created["tokens"]["referee"]))
+    assert named.status_code == 201, named.text
+    rita = named.json()["token"]
+    referee = Referee(browser, live, created, token=rita)
     drawn: list[int] = []
 
     def tap(name: str, value: int) -> int:
@@ -253,6 +267,7 @@ def test_a_whole_physical_game_recorded_from_the_referees_page(live, browser, sh
     try:
         page = referee.page
         referee.at(2)
+        assert page.inner_text("#who").startswith("Referee Rita: ")
         # round 1
         bet(referee, "Anna", 200, 21)
         bet(referee, "Ben", 0, 21)
@@ -350,6 +365,8 @@ def test_a_whole_physical_game_recorded_from_the_referees_page(live, browser, sh
         reported = [log.rules.events.to_map(e)["coal"] for e in log.effective().events
                     if type(e).TYPE == "coal_drawn"]
         assert reported == [100, 100, 0] + [75] * 3 + [50] * 7 + [25] * 5 + [0]
+        assert {log.rules.events.to_map(e)["reporter"] for e in log.events
+                if type(e).TYPE == "coal_drawn"} == {"Rita"}
         # PAGE-17: every command after the game's setup was the referee's, given for a seat
         assert {r.actor for r in log.records[2:]} == {-1}
         assert [r.cmd for r in log.records].count(lost[0]) == 1
@@ -375,8 +392,7 @@ def test_a_whole_physical_game_recorded_from_the_referees_page(live, browser, sh
         assert seat.locator("#game").is_hidden()
         seat.close()
         assert referee.errors == []
-        token = created["tokens"]["referee"]
-        assert not any(token in url for url in referee.urls)
+        assert not any(rita in url for url in referee.urls)
     finally:
         referee.close()
 
@@ -419,6 +435,22 @@ def test_a_castle_draw_reported_from_the_referees_page(live, browser):
         view = live.http.get(f"/games/{created['game']}/view",
                              headers=auth(created["tokens"]["referee"])).json()
         assert sorted(view["players"][0]["items"]) == ["coat-of-arms", "key-1"]
+        # the card was the tome: amended from the desk's form (DESK-9.2: a reported draw's
+        # item); the command is given again with it and Ann holds the tome instead
+        page = referee.page
+        seq = view["version"]  # the report's record, the last
+        page.locator("#amend-seq").select_option(value=str(seq))
+        page.locator("#amend-field").select_option(value="item")
+        page.locator("#amend-value").fill("tome")
+        page.locator("#amend-reason").fill("the card on the table is the tome")
+        before = version(live, created)
+        page.locator("#amend-form").get_by_role("button", name="Amend").click()
+        page.wait_for_function(
+            "(v) => Number(document.getElementById('game').dataset.version) > v", arg=before)
+        page.locator(f'#events li.voided[data-seq="{seq}"]').wait_for()
+        view = live.http.get(f"/games/{created['game']}/view",
+                             headers=auth(created["tokens"]["referee"])).json()
+        assert sorted(view["players"][0]["items"]) == ["key-1", "tome"]
         data = live.http.get(f"/games/{created['game']}/log",
                              headers=auth(created["tokens"]["referee"])).content
         assert verify_bytes(data).ok

@@ -21,7 +21,7 @@ const base = "/games/" + encodeURIComponent(game);
 const page = {
   token: null, players: [], kind: null, after: 0, over: false, view: null, seats: [],
   physical: false, entries: [], busy: false, lang: "en", catalogue: null, asked: 0, shown: 0,
-  following: false,
+  following: false, name: null,
 };
 const words = new Words(page);
 
@@ -187,7 +187,8 @@ function field(id, label, control) {
 // has typed survives the live updates
 function buildDesk() {
   const form = (id, ...kids) => {
-    const node = el("form", {id, className: "desk-form"}, ...kids);
+    const node = el("form", {id, className: "desk-form", "aria-labelledby": id.replace("-form", "-title")},
+                    ...kids);
     node.addEventListener("submit", (event) => { event.preventDefault(); deskSubmit(id); });
     return node;
   };
@@ -325,7 +326,7 @@ function drawEvents(whole) {
 function drawAll() {
   $("title").textContent = words.ref("title", {kind: words.kind.title || page.kind || "", game});
   document.title = game + " - " + words.ref("referee");
-  $("who").textContent = words.ref("who");
+  $("who").textContent = page.name ? words.ref("who_named", {name: page.name}) : words.ref("who");
   $("lang-label").textContent = words.ui("language");
   $("turn-heading").textContent = words.ui("turn");
   $("seats-heading").textContent = words.ref("at_the_table");
@@ -449,11 +450,12 @@ async function send(command) {
 async function open(token) {
   page.token = token;
   const summary = await api("GET", base);
-  if (summary.you.role !== "referee") {
+  if (summary.you.role !== "referee" && summary.you.role !== "organiser") {
     throw new ApiError(words.ref("not_referee"), 403, "PAGE-15", false);
   }
   page.players = summary.players;
   page.kind = summary.kind;
+  page.name = summary.you.name || null;  // a named referee token: its name reports the draws
   $("login").hidden = true;
   $("game").hidden = false;
   buildDesk();
