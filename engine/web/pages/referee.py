@@ -60,8 +60,8 @@ def openapi_paths(_op) -> dict:
     """This module's paths for engine.web.openapi, made with its helper ``_op``."""
     def page(summary: str, media: str, params: list) -> dict:
         return {"get": _op(summary, "anyone", {
-            "200": {"description": "The file.", "content": {media: {"schema": {
-                "type": "string"}}}},
+            "200": {"description": "The file.", "content": {
+                kind: {"schema": {"type": "string"}} for kind in media.split()}},
             "404": {"$ref": "#/components/responses/NotFound"}}, params, secured=False)}
 
     game = {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -75,5 +75,5 @@ def openapi_paths(_op) -> dict:
             "reads the token from #token=... and sends it in the Authorization header only",
             "text/html", [game]),
         "/pages/referee/{name}": page("The referee page's script, its helpers or its style",
-                                      "text/plain", [name]),
+                                      "text/javascript text/css", [name]),
     }
