@@ -49,7 +49,9 @@ def referee_moves(service, game: str) -> dict:
     state = loaded.state
     names = rules.seats(state)
     physical = bool(rules.physical(state))
-    over = bool(rules.is_over(state))
+    # over by the rules, or ended at time by the referee (DESK-8: no game command after it)
+    desk = getattr(loaded.referee, "desk", None)
+    over = bool(rules.is_over(state)) or getattr(desk, "ended", None) is not None
     to_map = rules.commands.to_map
     seats = []
     for seat, name in enumerate(names):

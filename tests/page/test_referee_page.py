@@ -457,3 +457,40 @@ def test_a_castle_draw_reported_from_the_referees_page(live, browser):
         assert referee.errors == []
     finally:
         referee.close()
+
+
+@pytest.mark.slow
+def test_the_referee_decides_a_takeback_from_the_desk(live, browser):
+    """A digital game whose seats play from their own tokens: Anna's sealed bet (nobody saw it,
+    DESK-12.3) and her request to take it back (DESK-12.1); the referee's page shows the
+    request and allows it with a reason (DESK-12.5): the bet's record is void (DESK-12.6) and
+    Anna may bet again (ATKR-3.1).  (In a game the referee records, every command is the
+    referee's, so a seat has none to take back: a correction puts it right.)"""
+    answer = live.http.post("/games", json={"kind": "atkr", "options": {
+        "players": PLAYERS, "first": "Anna"}})
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    game = created["game"]
+
+    def as_anna(body):
+        sent = live.http.post(f"/games/{game}/commands", json=body, headers={
+            **auth(created["tokens"]["Anna"]), "Idempotency-Key": uuid.uuid4().hex})
+        assert sent.status_code == 201, sent.text
+
+    as_anna({"type": "bet", "amount": 60})
+    as_anna({"type": "takeback"})
+    referee = Referee(browser, live, created)
+    try:
+        page = referee.page
+        referee.at(4)  # creation, round 1, the bet (#3) and the request (#4)
+        assert page.inner_text("#takeback-what") == "Takeback 1: Anna asks to take back #3 to #3"
+        assert referee.seat("Anna").locator("form[data-type=bet]").count() == 0
+        desk(referee, "takeback-form", "Decide", **{
+            "takeback-decision": "Allow", "takeback-reason": "a slip of the finger"})
+        page.locator('#events li.voided[data-seq="3"]').wait_for()
+        assert page.locator("#takeback-form").is_hidden()
+        amounts = referee.seat("Anna").get_by_label("Amount").locator("option")
+        assert amounts.count() == 21  # 0 to 200 again: the 60 is back (ATKR-1.3, 3.1)
+        assert referee.errors == []
+    finally:
+        referee.close()

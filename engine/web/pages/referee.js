@@ -72,7 +72,9 @@ function drawTable() {
   $("facts").replaceChildren(...facts.flatMap(([path, label]) =>
     [el("dt", {}, label), el("dd", {"data-fact": path}, words.word(path.split(".").pop(), at(view, path)))]));
   let turn;
-  if (page.over || (view.winners && view.winners.length)) {
+  if (view.adjudicated) {
+    turn = words.ref("adjudicated", {reason: view.adjudicated.reason, rule: view.adjudicated.rule});
+  } else if (page.over || (view.winners && view.winners.length)) {
     turn = words.ui("over", {names: (view.winners || []).join(words.ui("and"))});
   } else if (view.turn) {
     turn = words.ui("turn_of", {name: view.turn});
@@ -82,7 +84,30 @@ function drawTable() {
       : words.ui("moves_none");
   }
   $("turn").textContent = turn;
+  drawClocks(view.clocks);
   $("physical").textContent = words.ref(page.physical ? "physical" : "digital");
+}
+
+function clockTime(ms) {
+  // m:ss.t as `devil show` prints a clock (engine.clock.duration_text; table.js's copy)
+  const tenths = Math.floor(ms / 100);
+  const seconds = Math.floor(tenths / 10);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}.${tenths % 10}`;
+}
+
+function drawClocks(clocks) {
+  // each seat's time, public (CLOCK-8): ">" marks a running clock, as `devil show` does
+  const box = $("clocks");
+  box.hidden = !clocks;
+  if (!clocks) return;
+  const parts = clocks.seats.map((seat) => {
+    let text = (seat.running ? ">" : "") + seat.player;
+    if (seat.remaining !== null) text += " " + clockTime(seat.remaining);
+    if (seat.running && seat.move_left !== null) text += ` (move ${clockTime(seat.move_left)})`;
+    if (seat.flagged) text += " flagged";
+    return text;
+  });
+  box.textContent = `CLOCKS (${clocks.control.text}): ` + parts.join("  ");
 }
 
 // one report button per value of a shape's one input, labelled with how many are left
@@ -205,6 +230,10 @@ function buildDesk() {
          field("dispute-seat", "", el("select")), field("dispute-seq", "", el("select")),
          field("dispute-text", "", el("input", {autocomplete: "off"})),
          el("button", {type: "submit", id: "dispute-send"})),
+    form("takeback-form", el("h3", {id: "takeback-title"}), el("p", {id: "takeback-what"}),
+         field("takeback-decision", "", el("select")),
+         field("takeback-reason", "", el("input", {autocomplete: "off"})),
+         el("button", {type: "submit", id: "takeback-send"})),
     form("ruling-form", el("h3", {id: "ruling-title"}),
          field("ruling-dispute", "", el("select")), field("ruling-decision", "", el("select")),
          field("ruling-to", "", el("select")), field("ruling-reason", "", el("input", {autocomplete: "off"})),
@@ -220,6 +249,7 @@ function drawDesk() {
                            ["dispute-title", "dispute_title"], ["ruling-title", "ruling_title"],
                            ["correct-send", "correct"], ["amend-send", "amend"],
                            ["dispute-send", "dispute"], ["ruling-send", "rule"],
+                           ["takeback-title", "takeback_title"], ["takeback-send", "decide"],
                            ["disputes-heading", "disputes"], ["desk-heading", "desk"]]) {
     $(id).textContent = r(key);
   }
@@ -227,7 +257,8 @@ function drawDesk() {
                   "amend-seq": "record", "amend-field": "field", "amend-value": "new_value",
                   "amend-reason": "reason", "amend-dispute": "answers", "dispute-seat": "seat",
                   "dispute-seq": "record", "dispute-text": "complaint", "ruling-dispute": "open_dispute",
-                  "ruling-decision": "decision", "ruling-to": "back_to", "ruling-reason": "reason"};
+                  "ruling-decision": "decision", "ruling-to": "back_to", "ruling-reason": "reason",
+                  "takeback-decision": "decision", "takeback-reason": "reason"};
   for (const [id, key] of Object.entries(labels)) {
     document.querySelector(`label[for="${id}"]`).textContent = r(key);
   }
@@ -252,6 +283,15 @@ function drawDesk() {
   options($("ruling-decision"), [["none", r("uphold_none")], ["correct", r("uphold_correct")],
                                   ["amend", r("uphold_amend")], ["reject", r("reject")]], "");
   $("ruling-to").parentElement.hidden = $("ruling-decision").value !== "correct";
+  // a takeback waiting for its answers: the referee may decide it instead (DESK-12.5)
+  const waiting = ((page.view && page.view.takebacks) || []).filter((t) => t.state === "open");
+  $("takeback-form").hidden = !waiting.length;
+  if (waiting.length) {
+    const t = waiting[waiting.length - 1];
+    $("takeback-what").textContent = r("takeback_line", {number: t.takeback, name: t.player,
+                                                         from: t.from, to: t.to});
+    options($("takeback-decision"), [["allow", r("allow")], ["deny", r("deny")]], "");
+  }
   $("disputes").replaceChildren(...(disputes.length ? disputes.map((d) => {
     const state = d.open ? r("open") : d.upheld ? r("upheld", {reason: d.reason || ""})
       : r("rejected", {reason: d.reason || ""});
@@ -293,6 +333,10 @@ function deskSubmit(id) {
     if (!need("dispute-seq", "need_record") || !need("dispute-text", "need_complaint")) return;
     command = {type: "dispute", player: value("dispute-seat"), seq: Number(value("dispute-seq")),
                text: value("dispute-text")};
+  } else if (id === "takeback-form") {
+    if (!need("takeback-reason", "need_reason")) return;
+    command = {type: "takeback_decision", allowed: value("takeback-decision") === "allow",
+               reason: value("takeback-reason")};
   } else {
     if (!need("ruling-dispute", "need_dispute") || !need("ruling-reason", "need_reason")) return;
     const decision = value("ruling-decision");
