@@ -130,7 +130,8 @@ def test_the_referee_moves_endpoint_offers_what_the_rules_leave(live):
     """GET /games/{id}/referee/moves: the referee's token only (PAGE-15: a seat's is refused,
     403); in the bets every seat bets 0 to 200 in tens (ATKR-1.3, ATKR-3.1) and nothing is
     reported; at Anna's turn her draw is a report of every kind still in the furnace (PAGE-16:
-    after two 100s none is left, ATKR-1.1, 4.7), and Stop only once she has a coal (ATKR-4.2)."""
+    after two 100s none is left, ATKR-1.1, 4.7), and Stop only once she has a coal (ATKR-4.2);
+    ended at time (DESK-8), nothing is offered."""
     created = physical_game(live)
     game = created["game"]
     seat = live.http.get(f"/games/{game}/referee/moves", headers=auth(created["tokens"]["Ben"]))
@@ -153,6 +154,12 @@ def test_the_referee_moves_endpoint_offers_what_the_rules_leave(live):
         {"type": "draw", "fixed": {"player": "Anna"}, "inputs": [
             {"name": "coal", "values": [75, 50, 25, 20, 10, 0]}]}]}
     assert seats[1]["moves"] == seats[1]["reports"] == seats[2]["moves"] == []
+    # ended at time by the referee (DESK-8): over, nothing more to record for anyone
+    command(live, created, {"type": "adjudicate", "reason": "the round's time", "rule": "ATKR-8.2"})
+    answer = live.http.get(f"/games/{game}/referee/moves",
+                           headers=auth(created["tokens"]["referee"])).json()
+    assert answer["over"] is True
+    assert all(seat["moves"] == seat["reports"] == [] for seat in answer["seats"])
 
 
 def test_the_referees_page_in_english_and_german_on_a_phone(live, browser, shots):
