@@ -126,6 +126,41 @@ class Referee:
         self.context.close()
 
 
+def test_the_referee_sections_of_the_catalogues_agree():
+    """One catalogue per language (issue 25.5): the referee page's words in English and German
+    have the same keys, the same placeholders and the same rule ids (PAGE-18's refusals, the
+    desk's DESK-2 ... in every language)."""
+    import json
+    import re
+
+    from engine.web.pages.table import languages
+
+    folder = os.path.join(os.path.dirname(__file__), "..", "..", "engine", "web", "pages", "i18n")
+    sections = {}
+    for lang in languages():
+        with open(os.path.join(folder, f"{lang}.json"), encoding="utf-8") as handle:
+            sections[lang] = json.load(handle)["referee"]
+
+    def flat(tree, prefix=""):
+        for key, value in tree.items():
+            if isinstance(value, dict):
+                yield from flat(value, prefix + key + ".")
+            elif isinstance(value, str):
+                yield prefix + key, value
+            else:
+                yield prefix + key, json.dumps(value)
+
+    english = dict(flat(sections["en"]))
+    assert english["ui.need_reason"] == "PAGE-18: give a reason; nothing was sent"
+    for lang, section in sections.items():
+        words = dict(flat(section))
+        assert words.keys() == english.keys(), lang
+        for key, text in words.items():
+            for pattern in (r"\{\w+(?::\w+)?\}", r"\b[A-Z]{2,}-\d+(?:\.\d+)*\b"):
+                assert sorted(re.findall(pattern, text)) == \
+                    sorted(re.findall(pattern, english[key])), (lang, key)
+
+
 def test_the_referee_moves_endpoint_offers_what_the_rules_leave(live):
     """GET /games/{id}/referee/moves: the referee's token only (PAGE-15: a seat's is refused,
     403); in the bets every seat bets 0 to 200 in tens (ATKR-1.3, ATKR-3.1) and nothing is
