@@ -447,7 +447,7 @@ CASTLE_SEATS = {"Ann": ("order", "thug", ["bag-key"]),
 
 
 @pytest.mark.slow
-def test_a_castle_draw_reported_from_the_referees_page(live, browser):
+def test_a_castle_draw_reported_from_the_referees_page(live, browser, shots):
     """Castle of the Devil at a real table: Ann trades her bag-key to Cid, who gives key-1
     back; with the bag gone she draws from the pile (CASTLE-5.1), whose order the engine does
     not know: the game waits for the card (CASTLE-7.1).  Of the 21 items in play four are in
@@ -493,6 +493,10 @@ def test_a_castle_draw_reported_from_the_referees_page(live, browser):
         view = live.http.get(f"/games/{created['game']}/view",
                              headers=auth(created["tokens"]["referee"])).json()
         assert sorted(view["players"][0]["items"]) == ["key-1", "tome"]
+        page.set_viewport_size({"width": 390, "height": 900})  # a phone: nothing cut off
+        layout = page.evaluate(CUT_OFF)
+        page.screenshot(path=os.path.join(shots, "referee-castle-390.png"), full_page=True)
+        assert layout["cut"] == [] and layout["width"] <= layout["inner"], layout
         data = live.http.get(f"/games/{created['game']}/log",
                              headers=auth(created["tokens"]["referee"])).content
         assert verify_bytes(data).ok
