@@ -53,6 +53,8 @@ from .games import routes as game_routes
 from .moves import routes as moves_routes
 from .pages.routes import routes as page_routes
 from .pages.table import routes as table_routes
+from .pages.referee import routes as referee_routes
+from .refmoves import routes as refmoves_routes
 from .tournament import routes as tournament_routes
 
 #: default request body limit (bytes)
@@ -366,6 +368,7 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
               + moves_routes(api)  # a seat's legal commands as shapes (issue 25.1)
               + autopass_routes(api)  # the page's auto-pass settings and module (issue 25.4)
               + table_routes(api)  # the seat's and the spectator's page (issue 25.1, 25.3)
+              + refmoves_routes(api) + referee_routes(api)  # the referee's page (issue 25.2)
               + tlog_routes(api))  # the transparency log (engine/web/tlog.py, issue 20)
 
     @contextlib.asynccontextmanager

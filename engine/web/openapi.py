@@ -364,6 +364,7 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
             **_tournament_paths(),
             **_print_paths(),  # engine/web/tournament_print.py (issue 22.9)
             **_table_paths(),  # engine/web/moves.py, engine/web/pages/table.py (issue 25)
+            **_referee_paths(),  # engine/web/refmoves.py, engine/web/pages/referee.py (25.2)
             # the pages (engine/web/pages; docs/service.md#the-replay-and-audit-pages)
             "/games/{game}/replay": {"get": _op(
                 "The replay page (HTML; no game data: it reads the token from #token=...)",
@@ -402,6 +403,13 @@ def _table_paths() -> dict:
     from .autopass import openapi_paths as autopass
 
     return {**moves(_op, _json, _GAME, _AS, _ERR), **table(_op), **autopass(_op, _json)}
+
+
+def _referee_paths() -> dict:
+    from .pages.referee import openapi_paths as page
+    from .refmoves import openapi_paths as moves
+
+    return {**moves(_op, _json, _GAME, _ERR), **page(_op)}
 
 
 def _print_paths() -> dict:
