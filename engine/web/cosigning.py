@@ -21,7 +21,7 @@ import time
 from ..tlog.witness import add_lines, request_body, signature_lines
 
 #: how often the task looks for a grown log (seconds)
-INTERVAL = 0.5
+INTERVAL = 0.25
 #: how long one request to a witness may take (seconds)
 TIMEOUT = 3.0
 #: how long a witness that failed is left alone (seconds)
