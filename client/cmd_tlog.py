@@ -152,9 +152,7 @@ def consistent(ctx, sources, key_text, as_json, witnessed=None) -> None:
         ok = False
         lines.append(f"NOT consistent: the store cannot prove it ({exc}): its log was cut")
     if witnessed is not None:  # NEW must carry the cosignatures asked for (issue 20.4)
-        from engine.tlog.witness import WitnessMissing
-
-        from .cmd_witness import witnessed_line
+        from engine.tlog.witness import WitnessMissing, witnessed_line
 
         try:
             lines.append(witnessed_line(new_note, *witnessed))

@@ -301,21 +301,11 @@ def witness_keys(keys, required) -> tuple[list[str], int | None]:
     return texts, required
 
 
-def witnessed_line(note: str, keys: list[str], required: int | None) -> str:
-    """A sentence saying which witnesses cosigned ``note``; WitnessMissing if too few."""
-    from engine.tlog.witness import check_witnessed
-
-    found = check_witnessed(note, keys, required)
-    need = len(keys) if required is None else required
-    return (f"witnessed: cosigned by {len(found)} of {len(keys)} witnesses ({need} required): "
-            + ", ".join(f["witness"] for f in found))
-
-
 def check_receipts(obj, result, receipts, keys, required) -> None:
     """`devil verify GAME --receipt PROVED --witness VKEY`: each proved receipt's checkpoint
     carries the cosignatures asked for; ``result`` (engine.replay.Verification) marked failed
     naming the witnesses missing otherwise."""
-    from engine.tlog.witness import WitnessMissing
+    from engine.tlog.witness import WitnessMissing, witnessed_line
 
     from .signed import receipt_of
 
@@ -363,7 +353,7 @@ def verify_checkpoint(ctx, source: str, key_text, keys, required, as_json) -> No
     the key of `devil checkpoint --json` output) and its cosignatures.  Exit 3 if either
     fails."""
     from engine.tlog.note import BadNote, open_checkpoint, parse_checkpoint, split_note
-    from engine.tlog.witness import WitnessMissing
+    from engine.tlog.witness import WitnessMissing, witnessed_line
 
     from .cmd_tlog import _key_of, read_checkpoint
     from .signed import _read_text

@@ -167,6 +167,15 @@ def check_witnessed(note: str, keys: list[str], required: int | None = None) -> 
     return found
 
 
+def witnessed_line(note: str, keys: list[str], required: int | None) -> str:
+    """A sentence saying which of the witnesses ``keys`` cosigned ``note`` (what `devil verify
+    --witness` prints); WitnessMissing if fewer than ``required`` (default: all) did."""
+    found = check_witnessed(note, keys, required)
+    need = len(keys) if required is None else required
+    return (f"witnessed: cosigned by {len(found)} of {len(keys)} witnesses ({need} required): "
+            + ", ".join(f["witness"] for f in found))
+
+
 def add_lines(note: str, lines: list[str]) -> str:
     """``note`` with the signature ``lines`` added (each ``— name base64``, with or without its
     newline), a line already there not repeated."""
