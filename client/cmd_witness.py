@@ -287,12 +287,16 @@ def witness_keys(keys, required) -> tuple[list[str], int | None]:
 
     from .signed import _read_text
 
-    texts = [_read_text(k, "the witness key").strip() for k in keys]
-    for text in texts:
+    texts, seen = [], set()
+    for given in keys:
+        text = _read_text(given, "the witness key").strip()
         try:
-            parse_witness_key(text)
+            parsed = parse_witness_key(text)
         except BadNote as exc:
             raise UsageError(f"--witness: {exc}") from None
+        if parsed not in seen:  # a witness named twice counts once
+            seen.add(parsed)
+            texts.append(text)
     if required is not None and not texts:
         raise UsageError("--witnesses-required needs --witness VKEY")
     if required is not None and not 1 <= required <= len(texts):

@@ -149,7 +149,7 @@ def check_witnessed(note: str, keys: list[str], required: int | None = None) -> 
     """Check that ``note`` carries valid cosignatures of at least ``required`` (default: all)
     of the witnesses ``keys`` (verifier keys).  Returns ``[{"witness", "time"}]`` for those
     that cosigned; WitnessMissing naming the others when too few did."""
-    parsed = [parse_witness_key(k) for k in keys]
+    parsed = list(dict.fromkeys(parse_witness_key(k) for k in keys))  # a key named twice: once
     need = len(parsed) if required is None else required
     if not 0 < need <= len(parsed):
         raise ValueError(f"{need} of {len(parsed)} witnesses cannot be required")
@@ -171,8 +171,9 @@ def witnessed_line(note: str, keys: list[str], required: int | None) -> str:
     """A sentence saying which of the witnesses ``keys`` cosigned ``note`` (what `devil verify
     --witness` prints); WitnessMissing if fewer than ``required`` (default: all) did."""
     found = check_witnessed(note, keys, required)
-    need = len(keys) if required is None else required
-    return (f"witnessed: cosigned by {len(found)} of {len(keys)} witnesses ({need} required): "
+    named = len({parse_witness_key(k) for k in keys})
+    need = named if required is None else required
+    return (f"witnessed: cosigned by {len(found)} of {named} witnesses ({need} required): "
             + ", ".join(f["witness"] for f in found))
 
 

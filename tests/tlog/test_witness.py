@@ -116,5 +116,7 @@ def test_k_of_n_counts_only_valid_cosignatures_of_the_keys_named():
         witness.check_witnessed(signed, vkeys)
     with pytest.raises(ValueError):
         witness.check_witnessed(signed, vkeys, 4)
+    with pytest.raises(witness.WitnessMissing, match="1 of the 2 witnesses, 2 required"):
+        witness.check_witnessed(signed, [vkeys[0], vkeys[0], vkeys[2]])  # a key twice: once
     with pytest.raises(note.BadNote, match="hash does not match"):
         witness.parse_witness_key(vkeys[0].replace(vkeys[0].split("+")[1], "00000000"))

@@ -103,6 +103,8 @@ def test_bad_witness_options_are_usage_errors_and_change_nothing(tmp_path):
     (tmp_path / "cp").write_text(devil("checkpoint"))
     devil("verify", tmp_path / "cp", "--witnesses-required", 1, code=2)
     devil("verify", tmp_path / "cp", "--witness", w1, "--witnesses-required", 2, code=2)
+    devil("verify", tmp_path / "cp", "--witness", w1, "--witness", w1, "--witnesses-required",
+          2, code=2)  # one witness named twice is one witness
     devil("verify", tmp_path / "cp", "--witness", "not-a-key", code=2)
     devil("witness", "cosign", "--state", tmp_path / "nowhere", "--from", tmp_path / "cp",
           code=2)
