@@ -42,7 +42,7 @@ class Collector:
                            "error": None, "retry": 0.0} for url in urls]
         self.lines: dict[int, dict[str, list[str]]] = {}  # size -> url -> lines
         self.notes: dict[int, str] = {}  # size -> the log's note of that size
-        self.sent = -1  # the largest size sent to every witness that answered
+        self.busy: dict[str, asyncio.Task] = {}  # url -> its request under way
 
     def status(self) -> list[dict]:
         """Each witness: ``{"url", "name" (from its last cosignature, or None), "cosigned" (the
@@ -83,35 +83,58 @@ class Collector:
         import httpx
 
         async with httpx.AsyncClient(timeout=self.timeout) as http:
-            while True:
-                try:
-                    await self.round(http)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:  # a store that cannot be read now: the next round tries again
-                    pass
-                await asyncio.sleep(self.interval)
+            try:
+                while True:
+                    try:
+                        await self.round(http, wait=False)
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:  # a store that cannot be read now: the next round tries
+                        pass
+                    await asyncio.sleep(self.interval)
+            finally:
+                for task in self.busy.values():
+                    task.cancel()
 
-    async def round(self, http) -> None:
+    async def round(self, http, wait: bool = True) -> None:
         """One look: sign the checkpoint if the log grew since the last round, and send it to
-        every witness that has not cosigned it and is not backing off."""
+        every witness that has not cosigned it, is not backing off and has no request under
+        way (each witness on its own: one that hangs holds up no other).  ``wait``: return
+        once every request sent has been answered (else they run on)."""
         from starlette.concurrency import run_in_threadpool
 
         store = self.api.store
         size = await run_in_threadpool(store.tlog_size)
         now = time.monotonic()
         due = [w for w in self.witnesses
-               if (w["cosigned"] is None or w["cosigned"] < size) and w["retry"] <= now]
+               if (w["cosigned"] is None or w["cosigned"] < size) and w["retry"] <= now
+               and w["url"] not in self.busy]
         if not due or size == 0:
             return
         from ..tlog.log import checkpoint
 
         signed = await run_in_threadpool(checkpoint, store, self.api.service.signer(), size)
         self.notes[size] = signed["checkpoint"]
-        await asyncio.gather(*(self._send(http, w, size, signed["checkpoint"]) for w in due))
         for old in sorted(self.notes)[:-KEEP]:
             self.notes.pop(old, None)
             self.lines.pop(old, None)
+        tasks = []
+        for witness in due:
+            task = asyncio.get_running_loop().create_task(
+                self._guarded(http, witness, size, signed["checkpoint"]))
+            self.busy[witness["url"]] = task
+            tasks.append(task)
+        if wait:
+            await asyncio.gather(*tasks)
+
+    async def _guarded(self, http, witness: dict, size: int, note: str) -> None:
+        """:meth:`_send`, any failure kept as the witness's error; the witness free after."""
+        try:
+            await self._send(http, witness, size, note)
+        except Exception as exc:  # never an unobserved task error
+            self._failed(witness, f"failed ({type(exc).__name__}: {exc})")
+        finally:
+            self.busy.pop(witness["url"], None)
 
     async def _send(self, http, witness: dict, size: int, note: str) -> None:
         from starlette.concurrency import run_in_threadpool

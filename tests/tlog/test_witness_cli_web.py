@@ -156,7 +156,7 @@ def test_a_witness_down_or_hung_does_not_slow_or_fail_a_command(tmp_path):
 def test_the_collector_attaches_each_witnesss_cosignature_to_the_checkpoint(tmp_path):
     store = FileStore(str(tmp_path / "s"))
     store.create("atkr", "atkr-coll11", -1, [{"type": "a"}], created=1)
-    app = create_app(store, witnesses=["http://w1.test", "http://w2.test"])
+    app = create_app(store, witnesses=["http://w1.test", "http://w2.test", "http://hung.test"])
     api = app.state.api
     from engine.tlog.log import checkpoint
 
@@ -169,18 +169,26 @@ def test_the_collector_attaches_each_witnesss_cosignature_to_the_checkpoint(tmp_
 
     class Route(httpx.AsyncBaseTransport):
         async def handle_async_request(self, request):
+            if request.url.host == "hung.test":  # accepts, never answers
+                await asyncio.sleep(3600)
             transport = httpx.ASGITransport(witnesses[request.url.host])
             return await transport.handle_async_request(request)
 
     async def rounds():
         async with httpx.AsyncClient(transport=Route()) as client:
-            await api.cosigning.round(client)                       # size 1, old 0
+            await api.cosigning.round(client, wait=False)           # size 1, old 0
+            for _ in range(200):  # w1 and w2 answer while the hung one still waits
+                if [w["cosigned"] for w in api.cosigning.witnesses] == [1, 1, None]:
+                    break
+                await asyncio.sleep(0.01)
+            assert list(api.cosigning.busy) == ["http://hung.test"]
             store.append("atkr-coll11", 1, 0, "c2", [{"type": "b"}])
             store.append("atkr-coll11", 2, 0, "c3", [{"type": "c"}])
             await api.cosigning.round(client)                       # 1 -> 3 with a proof
             api.cosigning.witnesses[1]["size"] = None  # w2's size forgotten: 409, then again
             store.append("atkr-coll11", 3, 0, "c4", [{"type": "d"}])
             await api.cosigning.round(client)
+            api.cosigning.busy["http://hung.test"].cancel()
 
     asyncio.run(rounds())
     http = TestClient(app)
@@ -192,5 +200,5 @@ def test_the_collector_attaches_each_witnesss_cosignature_to_the_checkpoint(tmp_
     assert [f["witness"] for f in check_witnessed(got.text, keys)] == ["w1.example",
                                                                         "w2.example"]
     data = http.get("/checkpoint", params={"format": "json"}).json()
-    assert [w["cosigned"] for w in data["witnesses"]] == [4, 4] and data["size"] == 4
+    assert [w["cosigned"] for w in data["witnesses"]] == [4, 4, None] and data["size"] == 4
     assert WitnessState(str(tmp_path / "w2")).latest(data["origin"])["size"] == 4
