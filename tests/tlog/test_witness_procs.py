@@ -99,6 +99,19 @@ def test_a_witness_process_cosigns_what_a_serving_process_sends(tmp_path):
         mine = httpx.get(f"{wurl}/{hashlib.sha256(origin.encode()).hexdigest()}"
                          "/checkpoint")
         assert mine.status_code == 200 and mine.text.split("\n")[1] == "2"
+        # a second witness run on a schedule pulls from the service's URL: first on trust,
+        # then with the consistency proof it fetches from its last size
+        w2 = devil("witness", "init", "--state", tmp_path / "w2", "--name", "w.example/2")
+        first = json.loads(devil("witness", "cosign", "--state", tmp_path / "w2", "--from", surl,
+                                 "--log", log_key, "--json"))
+        assert first["ok"] and first["cosigned"].split("\n")[1] == "2"
+        http.post(f"/games/{created['game']}/commands", json={"type": "bet", "amount": 50},
+                  headers={**auth(created["tokens"]["Ben"]), "Idempotency-Key": "b2"})
+        cosigned = devil("witness", "cosign", "--state", tmp_path / "w2", "--from", surl)
+        assert cosigned.split("\n")[1] == "3"
+        (tmp_path / "c3").write_text(cosigned)
+        assert "cosigned by 1 of 1" in devil("verify", tmp_path / "c3", "--witness", w2.strip(),
+                                             "--key", log_key)
     finally:
         http.close()
         for proc in (server, witness):
