@@ -36,6 +36,7 @@ import time as _time
 
 import attrs
 
+from ..errors import DevilError
 from . import merkle
 from .note import BadNote, Checkpoint, ED25519, key_hash, parse_checkpoint, split_note
 
@@ -214,6 +215,12 @@ def request_body(old: int, proof: list[bytes], note: str) -> bytes:
     return ("\n".join(lines) + "\n\n" + note).encode()
 
 
+class StateDamaged(DevilError):
+    """A witness's folder whose files cannot be read (exit 3): nothing is cosigned."""
+
+    exit_code = 3
+
+
 class BadRequest(ValueError):
     """An add-checkpoint body that is malformed (HTTP 400)."""
 
@@ -362,11 +369,14 @@ class WitnessState:
     # -- the logs --------------------------------------------------------------------------
     def logs(self) -> dict[str, str]:
         """origin -> the pinned verifier key of each log witnessed."""
+        path = os.path.join(self.root, "logs.json")
         try:
-            with open(os.path.join(self.root, "logs.json")) as handle:
-                return dict(json.load(handle))
+            with open(path) as handle:
+                return {str(k): str(v) for k, v in dict(json.load(handle)).items()}
         except FileNotFoundError:
             return {}
+        except (OSError, ValueError, TypeError) as exc:
+            raise StateDamaged(f"the witness's pinned logs {path} cannot be read ({exc})") from None
 
     def pin(self, key: str) -> str:
         """Witness the log whose verifier key is ``key`` (its name is the log's origin, as a
@@ -390,11 +400,18 @@ class WitnessState:
     def latest(self, origin: str) -> dict | None:
         """The last checkpoint cosigned for ``origin`` (``{"origin", "size", "root", "note"}``)
         or None."""
+        path = os.path.join(self.root, "logs", origin_hash(origin) + ".json")
         try:
-            with open(os.path.join(self.root, "logs", origin_hash(origin) + ".json")) as handle:
-                return dict(json.load(handle))
+            with open(path) as handle:
+                data = dict(json.load(handle))
+            base64.b64decode(data["root"], validate=True)
+            int(data["size"])
+            return data
         except FileNotFoundError:
             return None
+        except (OSError, ValueError, KeyError, TypeError, binascii.Error) as exc:
+            raise StateDamaged(f"the witness's state {path} cannot be read ({exc}): it was "
+                             "changed behind the witness's back; restore it") from None
 
     def _save_latest(self, origin: str, head: Checkpoint, note: str) -> None:
         data = {"origin": origin, "size": head.size, "root": _b64(head.root), "note": note}

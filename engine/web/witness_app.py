@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from ..errors import DevilError
 from ..tlog.witness import MAX_BODY, Witness, WitnessState, origin_hash
 
 
@@ -34,7 +35,11 @@ def create_witness_app(state: WitnessState, quiet: bool = False) -> Starlette:
             body += chunk
             if len(body) > MAX_BODY:
                 return PlainTextResponse(f"the request is larger than {MAX_BODY} bytes\n", 400)
-        answer = await run_in_threadpool(witness.add_checkpoint, body)
+        try:
+            answer = await run_in_threadpool(witness.add_checkpoint, body)
+        except DevilError as exc:  # its own state unreadable: say so, cosign nothing
+            print(f"devil witness: {exc}", file=sys.stderr)
+            return PlainTextResponse(f"the witness cannot read its state: {exc}\n", 500)
         handshake = answer.status == 409 and answer.split is None \
             and answer.reason.startswith("the witness last cosigned")  # a client learning the size
         if answer.status != 200 and not handshake and not quiet:

@@ -111,6 +111,15 @@ def test_bad_witness_options_are_usage_errors_and_change_nothing(tmp_path):
     devil("witness", "cosign", "--state", tmp_path / "w1", "--from", tmp_path / "cp",
           "--log", "devil.store/x+00000000+AAAA", code=2)
     assert WitnessState(str(tmp_path / "w1")).logs() == {}
+    # a state file changed behind the witness's back: exit 3, nothing cosigned
+    log_key = json.loads(devil("checkpoint", "--json"))["key"]
+    devil("witness", "cosign", "--state", tmp_path / "w1", "--from", tmp_path / "cp", "--log",
+          log_key)
+    (kept,) = os.listdir(tmp_path / "w1" / "logs")
+    (tmp_path / "w1" / "logs" / kept).write_text("{")
+    out = devil("witness", "cosign", "--state", tmp_path / "w1", "--from", tmp_path / "cp",
+                code=3)
+    assert "cannot be read" in out and "restore it" in out
 
 
 def _blackhole() -> socket.socket:
