@@ -150,7 +150,8 @@ def test_a_witness_down_or_hung_does_not_slow_or_fail_a_command(tmp_path):
                                    json={"type": "bet", "amount": 100},
                                    headers={"Authorization": f"Bearer {tokens[name]}",
                                             "Idempotency-Key": f"bet-{name}"})
-                assert answer.status_code == 201 and time.monotonic() - start < 1.0
+                # under the 3 s a hung witness takes to time out: it is not on the command path
+                assert answer.status_code == 201 and time.monotonic() - start < 2.0
             time.sleep(0.2)
             got = http.get("/checkpoint", params={"format": "json"})
             assert got.headers["devil-witnessed-by"] == "none"
