@@ -54,6 +54,7 @@ LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify"
         "db": "client.cmd_store:db", "aside": "client.cmd_store:aside",
         "key": "client.cmd_receipts:key", "receipts": "client.cmd_receipts:receipts",
         "checkpoint": "client.cmd_tlog:checkpoint", "prove": "client.cmd_tlog:prove",
+        "witness": "client.cmd_witness:witness",
         "sit": "client.cmd_seating:sit",
         "correct": "client.cmd_desk:correct", "dispute": "client.cmd_desk:dispute",
         "ruling": "client.cmd_desk:ruling", "disputes": "client.cmd_desk:disputes",

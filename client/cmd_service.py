@@ -46,10 +46,14 @@ from .desk import entry_line
                    "seat's page sends every answer in a window that could reveal a hidden card "
                    "no earlier than this after the ask, and its auto-pass exactly then "
                    "(docs/service.md).  Example: --window-hold 2")
+@click.option("--witness", "witnesses", multiple=True, metavar="URL",
+              help="A C2SP tlog-witness (`devil witness serve`) to send each new checkpoint to, "
+                   "in the background; GET /checkpoint then carries its cosignature.  "
+                   "Repeatable.")
 @json_option
 @click.pass_obj
 def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
-          seat_entropy=True, http_impl="auto", loop_impl="auto", window_hold=3.0):
+          seat_entropy=True, http_impl="auto", loop_impl="auto", window_hold=3.0, witnesses=()):
     """Serve the games of a store (a folder, or a postgresql:// database shared with other
     nodes) over HTTP (Starlette app run by uvicorn).
 
@@ -59,6 +63,12 @@ def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
     URL/games/GAME/replay#token=T steps through a game as token T may see it, and
     URL/games/GAME/audit#token=REFEREE draws the money chart.  With --json the first line on
     stdout is {"url", "store", "organiser_only"} (for a script that starts it on --port 0).
+    With --witness URL each new checkpoint is sent to that witness in the background and
+    GET /checkpoint carries the cosignatures (header Devil-Witnessed-By; docs/trust.md).
+
+    
+    Example:
+      devil --store games serve --port 8350 --witness http://127.0.0.1:8360
     """
     import uvicorn
 
@@ -67,8 +77,13 @@ def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
     store = obj.store_dir  # --store before or after `serve`; many nodes may share a database
     from .page import texts
 
+    for url in witnesses:
+        if not url.startswith(("http://", "https://")):
+            from engine.errors import UsageError
+
+            raise UsageError(f"--witness {url}: give the witness's URL (http://HOST:PORT)")
     app = create_app(store, organiser_key, max_body=max_body or MAX_BODY, texts=texts,
-                     window_hold=window_hold)
+                     window_hold=window_hold, witnesses=witnesses)
     app.state.api.seat_entropy = seat_entropy
     # every answer carries a receipt: a store whose signing key cannot be read does not start
     # (SigningKeyDamaged, exit 3), rather than append commands it cannot answer

@@ -112,10 +112,12 @@ def prove(obj, receipt, game, output, as_json):
     click.echo(text)
 
 
-def consistent(ctx, sources, key_text, as_json) -> None:
+def consistent(ctx, sources, key_text, as_json, witnessed=None) -> None:
     """`devil verify --consistent OLD [NEW]`: NEW (default: the store's checkpoint now)
     extends OLD, both signed by one key; then, for a local store, every leaf is still its
-    game's head (a game cut, edited or forked is named).  Exit 3 naming what fails."""
+    game's head (a game cut, edited or forked is named).  ``witnessed``: ``(witness keys, K)``
+    that NEW's cosignatures must satisfy (`--witness`, client.cmd_witness).  Exit 3 naming
+    what fails."""
     from engine.tlog.log import audit, check_consistent
     from engine.tlog.note import BadNote, parse_checkpoint, split_note, verifier_key
 
@@ -149,6 +151,14 @@ def consistent(ctx, sources, key_text, as_json) -> None:
     except UsageError as exc:  # the store cannot prove it (it has fewer leaves now)
         ok = False
         lines.append(f"NOT consistent: the store cannot prove it ({exc}): its log was cut")
+    if witnessed is not None:  # NEW must carry the cosignatures asked for (issue 20.4)
+        from engine.tlog.witness import WitnessMissing, witnessed_line
+
+        try:
+            lines.append(witnessed_line(new_note, *witnessed))
+        except WitnessMissing as exc:
+            ok = False
+            lines.append(f"NOT witnessed: the newer checkpoint: {exc.message}")
     if not ctx.obj.server:
         report = audit(ctx.obj.client.service.store, old_note, key)
         findings = report["findings"]

@@ -320,11 +320,22 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
               help="SOURCES are checkpoints OLD [NEW] (`devil checkpoint`; NEW default: the "
                    "store's now): prove NEW extends OLD, and name any game cut, edited or "
                    "forked since.")
+@click.option("--witness", "witnesses", multiple=True, metavar="VKEY",
+              help="A witness's verifier key (`devil witness init`; or a file holding it): the "
+                   "checkpoint (of a proved --receipt, the NEW of --consistent, or SOURCE as a "
+                   "checkpoint file) must carry its valid cosignature.  Repeatable.")
+@click.option("--witnesses-required", "witnesses_required", type=int, metavar="K",
+              help="How many of the --witness keys must have cosigned (default: all).")
+@click.option("--split-view", "split_view", is_flag=True,
+              help="SOURCES are two checkpoints A B of one size (or a witness's split-view "
+                   "proof): both signed by the log (--key), different roots prove a split view "
+                   "(printed, exit 3).")
 @jobs_option
 @json_option
 @click.pass_context
 def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=None,
-           seal_path=None, consistent=False):
+           seal_path=None, consistent=False, witnesses=(), witnesses_required=None,
+           split_view=False):
     """Check recorded games: format, hash chain, seed, and a strict re-fold.
 
     Every command is rebuilt from its events and decided again: it must give exactly the
@@ -347,10 +358,30 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
       devil verify k3f9qz --finished --json
       devil verify archive/ --finished --jobs 2      (one line per game, then a summary)
       devil verify --consistent seen.json            (the store still extends a checkpoint)
+      devil verify seen.checkpoint --witness "$W1" --witness "$W2" --witnesses-required 1
+      devil verify --split-view a.checkpoint b.checkpoint --key LOGKEY
     """
+    if split_view:  # issue 20.4: two signed checkpoints of one size, two roots
+        from .cmd_witness import split_view as check_split
+
+        return check_split(ctx, sources, key_text, as_json)
+    if witnesses or witnesses_required is not None:
+        from .cmd_witness import is_checkpoint_file, verify_checkpoint, witness_keys
+
+        witness_list, witnesses_required = witness_keys(witnesses, witnesses_required)
+        if not consistent and not receipts:
+            if len(sources) != 1 or not is_checkpoint_file(sources[0]):
+                raise UsageError("--witness checks a checkpoint: give a checkpoint file, a "
+                                 "proved --receipt, or --consistent OLD [NEW]")
+            return verify_checkpoint(ctx, sources[0], key_text, witness_list,
+                                     witnesses_required, as_json)
+        witnesses = tuple(witness_list)
     if consistent:
         from .cmd_tlog import consistent as check
 
+        if witnesses:
+            return check(ctx, sources, key_text, as_json,
+                         witnessed=(list(witnesses), witnesses_required))
         return check(ctx, sources, key_text, as_json)
     from engine.archive import verify_row
 
@@ -386,6 +417,10 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
         from .signed import check_signed
 
         check_signed(ctx.obj, source, result, receipts, key_text, seal_path)
+    if witnesses and receipts:  # each proved receipt's checkpoint cosigned (issue 20.4)
+        from .cmd_witness import check_receipts
+
+        check_receipts(ctx.obj, result, receipts, list(witnesses), witnesses_required)
     from .seating import check_kept
 
     check_kept(result, lambda: source.data if source.data is not None else _read(source.path))

@@ -7,4 +7,6 @@ of every stream, and signed checkpoints of it in the C2SP tlog-checkpoint / sign
 * :mod:`engine.tlog.leaves`: what a leaf is (a stream's head after one write) and the two
   leaf lists the stores keep (in memory, and the file store's ``.devil-tlog`` file).
 * :mod:`engine.tlog.log`: the store-side part: a store's checkpoint, proofs and audit.
+* :mod:`engine.tlog.witness`: witnesses (issue 20.4): C2SP cosignature/v1, the witness side of
+  tlog-witness add-checkpoint, and the witness's folder (its only I/O).
 """

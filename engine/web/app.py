@@ -47,6 +47,7 @@ from ..store.group import GroupWriter
 from ..store.protocol import resolve_id
 from .auth import Role, TokenBook, keys_equal
 from .autopass import hold_ms as autopass_hold, routes as autopass_routes
+from .cosigning import Collector
 from .tlog import tlog_routes
 from .errors import HANDLERS, ApiError
 from .games import routes as game_routes
@@ -120,6 +121,8 @@ class Api:
         #: the default of POST /games's "seat_entropy" for a digital game without a chosen
         #: seed (`devil serve --seat-entropy`)
         self.seat_entropy = False
+        #: the witnesses' cosignatures (engine.web.cosigning.Collector; `devil serve --witness`)
+        self.cosigning: Collector | None = None
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """For the server's ``loop``: if the store tells of appends by other nodes (PostgreSQL's
@@ -353,15 +356,20 @@ class Api:
 
 def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
                max_body: int = MAX_BODY, poll_interval: float = POLL_INTERVAL,
-               texts=None, window_hold: float | None = None) -> Starlette:
+               texts=None, window_hold: float | None = None,
+               witnesses: "tuple[str, ...] | list[str]" = ()) -> Starlette:
     """The ASGI app serving every game in ``store`` (an EventStore, or a folder path for a
     FileStore).  ``texts``: the kinds' words for the replay page (engine.web.pages; the CLI passes
     client.page.texts).  ``window_hold``: the seat's page's window hold in seconds (PAGE-22,
-    engine.web.autopass; None: 3 s; ValueError outside 0.5 to 30)."""
+    engine.web.autopass; None: 3 s; ValueError outside 0.5 to 30).  ``witnesses``: URLs of C2SP
+    tlog-witnesses the log's checkpoints are sent to in the background
+    (engine/web/cosigning.py, ``devil serve --witness``)."""
     hold = autopass_hold(window_hold)  # PAGE-22: a bad hold is refused before the store opens
     api = Api(store, organiser_key, max_body, poll_interval)
     api.texts = texts  # the replay page's words, for the public spectator pages too
     api.window_hold_ms = hold
+    if witnesses:  # issue 20.4: cosignatures collected off the request path
+        api.cosigning = Collector(api, list(witnesses))
     routes = (game_routes(api)  # the games, the key, /openapi.json, /health
               + tournament_routes(api)  # the organiser's tournaments
               + page_routes(api, texts)  # the replay and audit pages (issue 13)
@@ -376,10 +384,14 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
         # may wait (briefly) for the store's listener to connect
         await run_in_threadpool(api.start, asyncio.get_running_loop())
         ticking = asyncio.get_running_loop().create_task(clocktick.run(api))  # CLOCK-9
+        cosigning = None if api.cosigning is None else \
+            asyncio.get_running_loop().create_task(api.cosigning.run())  # issue 20.4
         try:
             yield
         finally:
             ticking.cancel()
+            if cosigning is not None:
+                cosigning.cancel()
             await run_in_threadpool(api.writer.close)  # what is queued is written first
 
     from starlette.middleware import Middleware

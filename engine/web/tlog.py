@@ -4,6 +4,12 @@
   ``?format=json`` as ``{"checkpoint", "origin", "size", "root", "key"}``;
 * ``GET /checkpoint/consistency?old=N[&new=M]``: ``{"old", "new", "proof"}``;
 * ``GET /checkpoint/inclusion?game=G&seq=S&link=L``: ``{"checkpoint", "index", "proof"}``.
+
+With ``devil serve --witness URL`` (engine/web/cosigning.py) the checkpoint notes carry the
+witnesses' cosignatures kept for their size, the header ``Devil-Witnessed-By`` names those
+witnesses (``none`` if none), the JSON adds ``"witnessed_by"`` and (``/checkpoint``)
+``"witnesses"``: each witness's state; ``GET /checkpoint?witnessed=1`` is the newest checkpoint
+any witness cosigned (404 before the first).
 """
 
 from __future__ import annotations
@@ -31,9 +37,22 @@ def tlog_routes(api) -> list[Route]:
         except DevilError as exc:
             status = 404 if "no leaf" in str(exc) else 400
             return JSONResponse({"error": exc.message, "code": exc.exit_code}, status_code=status)
+        cosigning = getattr(api, "cosigning", None)
+        headers = {}
+        if cosigning is not None and what in ("checkpoint", "inclusion"):  # issue 20.4
+            if what == "checkpoint" and request.query_params.get("witnessed"):
+                data = cosigning.witnessed() or {"error": "no witness has cosigned a checkpoint "
+                                                          "of this log yet", "code": 2}
+                if "error" in data:
+                    return JSONResponse(data, status_code=404)
+            else:
+                data = cosigning.attach(data)
+            if what == "checkpoint":
+                data["witnesses"] = cosigning.status()
+            headers["Devil-Witnessed-By"] = ", ".join(data["witnessed_by"]) or "none"
         if what == "checkpoint" and request.query_params.get("format") != "json":
-            return PlainTextResponse(data["checkpoint"])
-        return JSONResponse(data)
+            return PlainTextResponse(data["checkpoint"], headers=headers)
+        return JSONResponse(data, headers=headers)
 
     async def get_checkpoint(request: Request) -> Response:
         return await handle(request, "checkpoint")
