@@ -395,6 +395,7 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
         data["path"] = source.label
         data["damage"] = source.damage
         data["ok"] = not failed
+        data["pinned"] = bool(key_text)  # TOUR-6.16: --key checked the seal and receipts
         emit(data)
     else:
         state = "finished" if result.finished else "in progress (not finished)"
