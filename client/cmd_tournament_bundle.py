@@ -37,13 +37,13 @@ def _old(obj, text: str | None) -> tuple:
         return None, None
     import os
 
-    from engine.tournament.bundle import is_bundle
+    from engine.tournament.bundle import Reader, is_bundle
     from engine.tournament.bundle_auth import old_from_bundle
 
     from .cmd_tlog import read_checkpoint
 
     if os.path.exists(text) and is_bundle(text):
-        old = old_from_bundle(text)
+        old = old_from_bundle(Reader(text), text)
     else:
         old = {"note": read_checkpoint(text)[0], "label": text}
     return old, lambda m, n: _consistency(obj, m, n)

@@ -245,14 +245,13 @@ def _inclusions(seen: list[dict], head, problems: list[str], checks: list[str]) 
                       f"{head.size} leaves (inclusion proofs checked)")
 
 
-def old_from_bundle(path: str) -> dict:
-    """What an auditor kept, read from an earlier bundle (a folder or .zip): ``{"note": its
-    checkpoint, "heads": [manifest entries], "logs": {game: bytes}, "label"}``.  UsageError
-    (TOUR-6.15) for a bundle without a checkpoint (version 1)."""
+def old_from_bundle(reader, path: str) -> dict:
+    """What an auditor kept, read from an earlier bundle ``path`` through ``reader`` (an
+    engine.tournament.bundle.Reader of it): ``{"note": its checkpoint, "heads": [manifest
+    entries], "logs": {game: bytes}, "label"}``.  UsageError (TOUR-6.15) for a bundle without
+    a checkpoint (version 1)."""
     from ..jsonsafe import loads
-    from .bundle import Reader
 
-    reader = Reader(path)
     raw = reader.read("manifest.json")
     manifest = loads(raw, "manifest.json") if raw is not None else None
     tlog = manifest.get("tlog") if isinstance(manifest, dict) else None

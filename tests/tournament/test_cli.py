@@ -36,7 +36,10 @@ def test_simulate_standings_bundle_verify(tmp_path):
     assert shown.exit_code == 0 and "table 1" in shown.output
     out = str(tmp_path / "b")
     assert run(store, "bundle", t, out).exit_code == 0
-    ok = run(store, "verify", out + ".zip")
+    unpinned = run(store, "verify", out + ".zip")  # TOUR-6.13: verified, the key not pinned
+    assert unpinned.exit_code == 5 and f"verified, NOT pinned: {t}" in unpinned.output
+    key = CliRunner().invoke(cli, ["--store", store, "key"]).output.strip()
+    ok = run(store, "verify", out + ".zip", "--key", key)
     assert ok.exit_code == 0 and f"verified: {t}" in ok.output
     assert run(store, "verify", t).exit_code == 0
     manifest = json.load(open(os.path.join(out, "manifest.json")))
