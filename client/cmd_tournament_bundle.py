@@ -14,7 +14,7 @@ from .output import emit
 
 
 #: `tournament verify`'s exit code when everything holds but no key was pinned (TOUR-6.13)
-UNPINNED_EXIT = 5
+UNPINNED_EXIT = 6
 
 
 def _pin(text: str | None) -> str | None:
@@ -64,7 +64,7 @@ def _consistency(obj, old: int, new: int) -> tuple[list[str], str]:
 
 
 def _report(result: dict, as_json: bool) -> None:
-    """Print ``tournament verify``'s result and exit 3 (a failure), 5 (not pinned) or 0."""
+    """Print ``tournament verify``'s result and exit 3 (a failure), 6 (not pinned) or 0."""
     unpinned = result["ok"] and not (result["pinned"] and result["authenticated"])
     if as_json:
         emit(result)
@@ -134,7 +134,7 @@ def register(tournament: click.Group, _organiser, _size, _GAMES) -> None:
 
         \b
         Exit codes: 0 verified and pinned (--key, or a tournament of the local store: its key);
-        3 anything fails (naming the game or the manifest field); 5 verified, but the key is
+        3 anything fails (naming the game or the manifest field); 6 verified, but the key is
         NOT pinned (no --key: whoever rewrote the bundle could have re-signed it all) or the
         bundle is version 1 (unauthenticated); 2 a bad command.  --json: the checks,
         problems, "ok", "pinned", "key", "version", "authenticated".

@@ -370,7 +370,7 @@ def verify(path: str, key: str | None = None, old: dict | None = None,
     found: dict = {}
     result = _integrity(path, key, found)
     manifest, seen = found.get("manifest"), found.get("seen", [])
-    auth = (check(manifest, seen, key) if manifest is not None else
+    auth = (check(manifest, seen, key, not result["problems"]) if manifest is not None else
             {"problems": [], "checks": [], "key": key, "version": None, "checkpoint": None,
              "authenticated": False})
     result["problems"] += auth["problems"]

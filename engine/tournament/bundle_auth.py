@@ -125,10 +125,11 @@ def _label(entry: dict) -> str:
     return f"the tournament stream {entry.get('game')}"
 
 
-def check(manifest: dict, seen: list[dict], pin: str | None) -> dict:
+def check(manifest: dict, seen: list[dict], pin: str | None, complete: bool = True) -> dict:
     """Check a bundle's authentication (TOUR-6.11, 6.13, 6.14).  ``seen``: the logs that read
     and verified, each ``{"entry": manifest entry, "data": bytes, "finished": bool}``;
-    ``pin``: the key the reader pinned (64 hex digits) or None.  Returns ``{"problems",
+    ``pin``: the key the reader pinned (64 hex digits) or None; ``complete``: whether every
+    log of the bundle verified (else no line says that all of them hold).  Returns ``{"problems",
     "checks", "pinned", "key", "version", "authenticated", "checkpoint"}`` (``key`` the key
     the checks used, None if there was none to use; ``checkpoint`` the opened
     engine.tlog.note.Checkpoint or None)."""
@@ -166,10 +167,10 @@ def check(manifest: dict, seen: list[dict], pin: str | None) -> dict:
     head = _checkpoint(manifest, trusted, pin is not None, problems)
     out["checkpoint"] = head
     if head is not None:
-        _inclusions(seen, head, problems, out["checks"])
+        _inclusions(seen, head, problems, out["checks"] if complete else [])
     if not problems:
-        out["authenticated"] = True
-        if pin is not None:
+        out["authenticated"] = complete
+        if pin is not None and complete:
             out["checks"].append(f"pinned: every seal and the checkpoint are signed by key "
                                  f"{pin}")
     return out
@@ -252,13 +253,20 @@ def old_from_bundle(reader, path: str) -> dict:
     a checkpoint (version 1)."""
     from ..jsonsafe import loads
 
+    from ..errors import DevilError
+
     raw = reader.read("manifest.json")
-    manifest = loads(raw, "manifest.json") if raw is not None else None
+    try:
+        manifest = loads(raw, "manifest.json") if raw is not None else None
+    except (DevilError, ValueError):
+        manifest = None
     tlog = manifest.get("tlog") if isinstance(manifest, dict) else None
-    if not isinstance(tlog, dict) or not isinstance(tlog.get("checkpoint"), str):
+    if not isinstance(manifest, dict) or not isinstance(tlog, dict) \
+            or not isinstance(tlog.get("checkpoint"), str):
         raise UsageError(f"TOUR-6.15: {path} holds no checkpoint (a version 1 bundle?): keep "
                          "a version 2 bundle, or a checkpoint (`devil checkpoint --json`)")
-    heads = [e for e in manifest.get("logs") or [] if isinstance(e, dict)]
+    listed = manifest.get("logs")
+    heads = [e for e in listed if isinstance(e, dict)] if isinstance(listed, list) else []
     logs = {}
     for e in heads:
         data = reader.read(e["file"]) if isinstance(e.get("file"), str) else None
@@ -276,7 +284,6 @@ def check_old(head, trusted: str, old: dict, seen: list[dict],
     UsageError if it cannot).  Each head the kept bundle proved must still be a record of the
     same log in this bundle: a log cut, or cut and written again, is named with the last
     record both hold.  Returns ``{"problems", "checks"}``."""
-    from ..tlog import merkle
     from ..tlog.note import BadNote, open_checkpoint
 
     problems: list[str] = []

@@ -28,7 +28,7 @@ from engine.tournament.bundle import write
 from .helpers import fixed, organiser, quick_atkr
 
 #: "verified, but the key is not pinned" (docs/commands.md, TOUR-6.13)
-UNPINNED = 5
+UNPINNED = 6
 
 
 def _cup(root: str):
@@ -144,7 +144,7 @@ def test_every_seal_resigned_with_a_fresh_key_put_in_the_manifest(cup, tmp_path)
     assert "FAILED: TOUR-6.11: the checkpoint (manifest field tlog.checkpoint) is not signed " \
            f"by key {fresh.public}" in got.output
     # the whole bundle re-signed, the checkpoint too: it holds together, so without a pin it
-    # says whose key it found and that nobody vouched for it (exit 5, never 0) ...
+    # says whose key it found and that nobody vouched for it (exit 6, never 0) ...
     whole = _reman(cup["out"], str(tmp_path / "whole"), lambda m: _resign(m, fresh, True))
     got = run("tournament", "verify", whole, code=UNPINNED)
     assert f"key {fresh.public} found in the bundle is NOT pinned" in got.output

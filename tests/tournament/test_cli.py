@@ -37,7 +37,7 @@ def test_simulate_standings_bundle_verify(tmp_path):
     out = str(tmp_path / "b")
     assert run(store, "bundle", t, out).exit_code == 0
     unpinned = run(store, "verify", out + ".zip")  # TOUR-6.13: verified, the key not pinned
-    assert unpinned.exit_code == 5 and f"verified, NOT pinned: {t}" in unpinned.output
+    assert unpinned.exit_code == 6 and f"verified, NOT pinned: {t}" in unpinned.output
     key = CliRunner().invoke(cli, ["--store", store, "key"]).output.strip()
     ok = run(store, "verify", out + ".zip", "--key", key)
     assert ok.exit_code == 0 and f"verified: {t}" in ok.output
