@@ -46,21 +46,33 @@ def _old(obj, text: str | None) -> tuple:
         old = old_from_bundle(Reader(text), text)
     else:
         old = {"note": read_checkpoint(text)[0], "label": text}
-    return old, lambda m, n: _consistency(obj, m, n)
+    return old, lambda origin, m, n: _consistency(obj, origin, m, n)
 
 
-def _consistency(obj, old: int, new: int) -> tuple[list[str], str]:
-    """The consistency proof from ``old`` to ``new`` leaves, asked of the store devil points at
-    (its log's origin is checked by the proof itself: another log's proof does not hold)."""
+def _consistency(obj, origin: str, old: int, new: int) -> tuple[list[str], str]:
+    """The consistency proof from ``old`` to ``new`` leaves of the log ``origin``, asked of the
+    store devil points at (``--store`` or ``--server``); UsageError if that store keeps
+    another log (its proof would not be of this one) or cannot answer."""
     from engine.errors import DevilError
 
     from .cmd_tlog import ask
 
+    where = obj.server or obj.store_dir
     try:
+        if obj.server:
+            theirs = ask(obj, "checkpoint").get("origin")
+        else:
+            from engine.tlog.log import ORIGIN_DOCUMENT
+
+            document = obj.client.service.store.store_private(ORIGIN_DOCUMENT)
+            theirs = document.get("origin") if isinstance(document, dict) else None
+        if theirs != origin:
+            raise UsageError(f"it keeps {'the log ' + str(theirs) if theirs else 'no log'}, not "
+                             f"{origin}: name the bundle's store with --store or --server")
         proof = ask(obj, "consistency", old=old, new=new)["proof"]
     except DevilError as exc:
-        raise UsageError(f"{obj.server or obj.store_dir}: {exc.message}") from None
-    return proof, obj.server or obj.store_dir
+        raise UsageError(f"{where}: {exc.message}") from None
+    return proof, where
 
 
 def _report(result: dict, as_json: bool) -> None:

@@ -6,7 +6,7 @@
     <tournament>.devlog           the tournament stream
     games/<game>.devlog           every attached game's log
 
-The manifest (``"format": "devil-tournament-bundle"``, ``"version": 1``) lists each log with
+The manifest (``"format": "devil-tournament-bundle"``, ``"version": 2``) lists each log with
 its role (``tournament`` or ``game``, with round and table), file, size, SHA-256, head (last
 ``seq`` and ``link``) and its ``seal`` (the finished game's signed final record,
 engine.receipts, made when the bundle is written if the store never sealed it; null only
@@ -14,9 +14,11 @@ for a game not finished), the store's public ``key`` that
 checks the seals, ``files`` (further files by name -> SHA-256; empty for now), the published
 ``standings``, and ``merkle``: the root of an RFC 6962 Merkle tree whose leaves are the logs'
 bytes in the order listed (leaf = SHA-256(0x00 || bytes), node = SHA-256(0x01 || left ||
-right), split at the largest power of two below the count).
+right), split at the largest power of two below the count).  Version 2 (engine.tournament.
+bundle_auth, TOUR-6.10) also seals the stream and holds the store's checkpoint and each log
+head's inclusion proof; version 1 bundles are still read, reported unauthenticated.
 
-``verify(path)`` needs nothing but the bundle (a folder or the .zip): every log verifies
+``verify(path, key)`` needs nothing but the bundle (and the pinned key) (a folder or the .zip): every log verifies
 strictly and is finished, each file is the one listed, every result in the stream matches its
 game's log, the standings recomputed equal the published ones, and the root matches.  A
 removed, altered, swapped or cut-off game is named.

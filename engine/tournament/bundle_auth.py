@@ -276,11 +276,11 @@ def old_from_bundle(reader, path: str) -> dict:
 
 
 def check_old(head, trusted: str, old: dict, seen: list[dict],
-              consistency: Callable[[int, int], tuple[list[str], str]] | None) -> dict:
+              consistency: Callable[[str, int, int], tuple[list[str], str]] | None) -> dict:
     """The bundle's checkpoint ``head`` against what an auditor kept (TOUR-6.15): ``old`` as
     :func:`old_from_bundle` gives it (or ``{"note"}`` alone for a checkpoint).  The kept
     checkpoint must be signed by ``trusted``, of the same log, and the bundle's must extend it
-    (``consistency(old_size, new_size)`` gives the RFC 9162 proof and where it came from;
+    (``consistency(origin, old_size, new_size)`` gives the RFC 9162 proof and where it came from;
     UsageError if it cannot).  Each head the kept bundle proved must still be a record of the
     same log in this bundle: a log cut, or cut and written again, is named with the last
     record both hold.  Returns ``{"problems", "checks"}``."""
@@ -318,7 +318,7 @@ def _extends(kept, head, consistency, problems: list[str], checks: list[str]) ->
         problems.append("TOUR-6.15: no store to ask for the consistency proof")
         return
     try:
-        proof, where = consistency(kept.size, head.size)
+        proof, where = consistency(head.origin, kept.size, head.size)
         hashes = [bytes.fromhex(p) for p in proof]
     except UsageError as exc:
         problems.append(f"TOUR-6.15: the consistency proof from {kept.size} to {head.size} "

@@ -43,14 +43,27 @@ def _cup(root: str):
     return d, t, g1, g2
 
 
-@pytest.fixture
-def cup(tmp_path):
-    d, t, g1, g2 = _cup(str(tmp_path))
-    out = str(tmp_path / "cup")
+@pytest.fixture(scope="module")
+def cup(tmp_path_factory):
+    """The cup and its bundle, made once: tests change copies only (``own_cup`` for the
+    store)."""
+    root = tmp_path_factory.mktemp("cup")
+    d, t, g1, g2 = _cup(str(root))
+    out = str(root / "cup")
     write(d.store, t, out)
     key = Signer.of(d.store).public
-    return {"store": d.store.root, "t": t, "g1": g1, "g2": g2, "out": out, "key": key,
-            "organiser": d}
+    return {"store": d.store.root, "t": t, "g1": g1, "g2": g2, "out": out, "key": key}
+
+
+@pytest.fixture
+def own_cup(cup, tmp_path):
+    """A copy of the cup's store and bundle that a test may change."""
+    shutil.copytree(cup["store"], tmp_path / "store")
+    shutil.copytree(cup["out"], tmp_path / "cup")
+    shutil.copy(cup["out"] + ".zip", tmp_path / "cup.zip")
+    store = str(tmp_path / "store")
+    return {**cup, "store": store, "out": str(tmp_path / "cup"),
+            "organiser": organiser(FileStore(store))}
 
 
 def run(*args, code: int | None = None):
@@ -76,6 +89,15 @@ def _reman(src: str, dst: str, edit) -> str:
 
 
 # -- the pin ---------------------------------------------------------------------------------
+
+def test_the_stream_is_sealed_when_the_tournament_finishes(cup):
+    """8 records: tournament_created, round_paired, game_attached and result_recorded for each
+    table, round_closed, tournament_finished; the last one sealed by the store (TOUR-6.10)."""
+    seal = FileStore(cup["store"]).private(cup["t"], "seal")
+    assert (seal["game"], seal["seq"], seal["key"]) == (cup["t"], 8, cup["key"])
+    stream = _manifest(cup["out"])["logs"][0]
+    assert stream["role"] == "tournament" and stream["seal"] == seal and stream["seq"] == 8
+
 
 def test_pinned_to_the_stores_key_a_bundle_verifies_exit_0(cup, tmp_path):
     out = run("tournament", "verify", cup["out"], "--key", cup["key"], code=0).output
@@ -199,58 +221,76 @@ def _offset_after(data: bytes, seq: int) -> int:
     return unpacker.tell()
 
 
-def test_the_stream_cut_before_the_last_close_round_and_closed_again(cup, tmp_path):
+def test_the_stream_cut_before_the_last_close_round_and_closed_again(own_cup, tmp_path):
     """The operator cuts the stream before the last close-round (records 7 and 8:
     round_closed, tournament_finished), adds a -20 penalty for the leader E and closes again,
     through the store, so the new end is sealed and in the log with the store's own key."""
-    t, store = cup["t"], FileStore(cup["store"])
-    assert _manifest(cup["out"])["standings"][0]["player"] == "E"
+    t, store = own_cup["t"], FileStore(own_cup["store"])
+    assert _manifest(own_cup["out"])["standings"][0]["player"] == "E"
     path = store.path(t)
     with open(path, "rb") as handle:
         data = handle.read()
     with open(path, "r+b") as handle:
         handle.truncate(_offset_after(data, 6))
-    d = organiser(FileStore(cup["store"]))
+    d = organiser(FileStore(own_cup["store"]))
     d.adjust(t, "E", "-20", "late")
     d.close_round(t)
     forged = str(tmp_path / "forged")
     write(d.store, t, forged)
     assert _manifest(forged)["standings"][0]["player"] == "A"  # another winner
     # the bundle alone holds together: every seal and proof is the store's own ...
-    run("tournament", "verify", forged, "--key", cup["key"], code=0)
+    run("tournament", "verify", forged, "--key", own_cup["key"], code=0)
     # ... but whoever kept the first bundle holds the store's signed word for the old end
-    got = run("--store", cup["store"], "tournament", "verify", forged, "--key", cup["key"],
-              "--checkpoint", cup["out"], code=3)
+    got = run("--store", own_cup["store"], "tournament", "verify", forged, "--key",
+              own_cup["key"], "--checkpoint", own_cup["out"], code=3)
     assert (f"FAILED: TOUR-6.15: the tournament stream {t} was cut and written again after "
             "record 6: the checkpoint kept shows record 8 with link") in got.output
     assert "ok: TOUR-6.15: the checkpoint of" in got.output  # the log itself: append-only
-    data = json.loads(run("--store", cup["store"], "tournament", "verify", forged, "--key",
-                          cup["key"], "--checkpoint", cup["out"] + ".zip", "--json",
+    data = json.loads(run("--store", own_cup["store"], "tournament", "verify", forged, "--key",
+                          own_cup["key"], "--checkpoint", own_cup["out"] + ".zip", "--json",
                           code=3).output)
     assert data["ok"] is False and data["pinned"] is True
 
 
-def test_an_earlier_checkpoint_the_bundle_extends_holds(cup, tmp_path):
+def test_an_earlier_checkpoint_the_bundle_extends_holds(own_cup, tmp_path):
     seen = tmp_path / "seen.json"
-    seen.write_text(run("--store", cup["store"], "checkpoint", "--json", code=0).output)
-    d = cup["organiser"]
+    seen.write_text(run("--store", own_cup["store"], "checkpoint", "--json", code=0).output)
+    d = own_cup["organiser"]
     quick_atkr(d.service, list("ABCD"), {"A": 600, "B": 300, "C": 0, "D": 0})  # the log grows
     later = str(tmp_path / "later")
-    write(d.store, cup["t"], later)
-    got = run("--store", cup["store"], "tournament", "verify", later, "--key", cup["key"],
-              "--checkpoint", seen, code=0)
+    write(d.store, own_cup["t"], later)
+    got = run("--store", own_cup["store"], "tournament", "verify", later, "--key",
+              own_cup["key"], "--checkpoint", seen, code=0)
     assert "ok: TOUR-6.15: the checkpoint of" in got.output
     # a checkpoint of a log rewritten (leaves cut back and written again) does not extend it
-    with open(os.path.join(cup["store"], ".devil-tlog"), "rb") as handle:
+    with open(os.path.join(own_cup["store"], ".devil-tlog"), "rb") as handle:
         lines = handle.read().splitlines(keepends=True)
     bad = tmp_path / "bad-store"
-    shutil.copytree(cup["store"], bad)
+    shutil.copytree(own_cup["store"], bad)
     with open(bad / ".devil-tlog", "wb") as handle:
         handle.write(b"".join(lines[:-1]) + b"devil-leaf|1|atkr-zzzz99|1|0011223344556677\n"
                      + lines[-1])
-    got = run("--store", bad, "tournament", "verify", later, "--key", cup["key"],
+    got = run("--store", bad, "tournament", "verify", later, "--key", own_cup["key"],
               "--checkpoint", seen, code=3)
-    assert "FAILED: TOUR-6.15:" in got.output
+    assert "FAILED: TOUR-6.15: the bundle's checkpoint of" in got.output
+    assert "does not extend the kept one of" in got.output
+    # another store is not asked for the proof of this log
+    elsewhere = tmp_path / "elsewhere"
+    FileStore(str(elsewhere)).create("atkr", "atkr-else01", -1, [{"type": "a"}], created=1)
+    got = run("--store", elsewhere, "tournament", "verify", later, "--key", own_cup["key"],
+              "--checkpoint", seen, code=3)
+    assert "could not be fetched" in got.output and "it keeps no log, not devil.store/" \
+        in got.output
+
+
+def test_a_version_1_bundle_kept_is_no_checkpoint(cup, tmp_path):
+    def downgrade(manifest):
+        manifest["version"] = 1
+        manifest.pop("tlog")
+    old = _reman(cup["out"], str(tmp_path / "v1"), downgrade)
+    got = run("--store", cup["store"], "tournament", "verify", cup["out"], "--checkpoint", old,
+              code=2)
+    assert got.output.startswith("error: TOUR-6.15: ") and "holds no checkpoint" in got.output
 
 
 def test_key_deleted_and_every_seal_nulled(cup, tmp_path):
