@@ -18,8 +18,8 @@ right), split at the largest power of two below the count).  Version 2 (engine.t
 bundle_auth, TOUR-6.10) also seals the stream and holds the store's checkpoint and each log
 head's inclusion proof; version 1 bundles are still read, reported unauthenticated.
 
-``verify(path, key)`` needs nothing but the bundle (and the pinned key) (a folder or the .zip): every log verifies
-strictly and is finished, each file is the one listed, every result in the stream matches its
+``verify(path, key)`` needs nothing but the bundle (a folder or the .zip) and the pinned key:
+every log verifies strictly and is finished, each file is the one listed, every result in the stream matches its
 game's log, the standings recomputed equal the published ones, and the root matches.  A
 removed, altered, swapped or cut-off game is named.
 """
