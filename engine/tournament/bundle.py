@@ -19,9 +19,10 @@ bundle_auth, TOUR-6.10) also seals the stream and holds the store's checkpoint a
 head's inclusion proof; version 1 bundles are still read, reported unauthenticated.
 
 ``verify(path, key)`` needs nothing but the bundle (a folder or the .zip) and the pinned key:
-every log verifies strictly and is finished, each file is the one listed, every result in the stream matches its
-game's log, the standings recomputed equal the published ones, and the root matches.  A
-removed, altered, swapped or cut-off game is named.
+every log verifies strictly and is finished, each file is the one listed, every result in the
+stream matches its game's log, the standings recomputed equal the published ones, the root
+matches, and the seals, the checkpoint and the inclusion proofs hold.  A removed, altered,
+swapped or cut-off game is named.
 """
 
 from __future__ import annotations
