@@ -44,6 +44,8 @@ def _old(obj, text: str | None) -> tuple:
 
     if os.path.exists(text) and is_bundle(text):
         old = old_from_bundle(Reader(text), text)
+    elif not os.path.exists(text) and "\n" not in text and not text.lstrip().startswith("{"):
+        raise UsageError(f"TOUR-6.15: --checkpoint {text}: no such file, bundle or checkpoint")
     else:
         old = {"note": read_checkpoint(text)[0], "label": text}
     return old, lambda origin, m, n: _consistency(obj, origin, m, n)
@@ -88,8 +90,13 @@ def _report(result: dict, as_json: bool) -> None:
         if result["ok"] and not result["pinned"] and result["key"]:
             click.echo(f"key {result['key']} found in the bundle is NOT pinned: pass --key to "
                        "check who signed it")
-        click.echo(("verified: " if not unpinned else "verified, NOT pinned: ")
-                   if result["ok"] else "NOT verified: ", nl=False)
+        if not result["ok"]:
+            head = "NOT verified: "
+        elif result.get("version") == 1:
+            head = "verified, NOT authenticated (version 1): "
+        else:
+            head = "verified, NOT pinned: " if unpinned else "verified: "
+        click.echo(head, nl=False)
         click.echo(str(result["tournament"]))
     if not result["ok"]:
         raise click.exceptions.Exit(3)

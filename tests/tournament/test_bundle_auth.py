@@ -291,6 +291,10 @@ def test_a_version_1_bundle_kept_is_no_checkpoint(cup, tmp_path):
     got = run("--store", cup["store"], "tournament", "verify", cup["out"], "--checkpoint", old,
               code=2)
     assert got.output.startswith("error: TOUR-6.15: ") and "holds no checkpoint" in got.output
+    got = run("tournament", "verify", cup["out"], "--checkpoint", tmp_path / "nosuch.json",
+              code=2)
+    assert got.output == (f"error: TOUR-6.15: --checkpoint {tmp_path / 'nosuch.json'}: no such "
+                          "file, bundle or checkpoint\n")
 
 
 def test_key_deleted_and_every_seal_nulled(cup, tmp_path):
@@ -328,6 +332,7 @@ def test_a_version_1_bundle_is_read_and_reported_unauthenticated(cup, tmp_path):
     old = _reman(cup["out"], str(tmp_path / "v1"), downgrade)
     got = run("tournament", "verify", old, "--key", cup["key"], code=UNPINNED)
     assert "version 1: unauthenticated" in got.output
+    assert got.output.endswith(f"verified, NOT authenticated (version 1): {cup['t']}\n")
     # downgraded with its key and seals stripped: pinned, the finished games' seals are missed
     def strip(manifest):
         downgrade(manifest)
