@@ -32,9 +32,9 @@ def _pin(text: str | None) -> str | None:
 
 
 def _old(obj, text: str | None) -> tuple:
-    """``(old, consistency)`` for ``--checkpoint OLD`` (TOUR-6.15), or ``(None, None)``."""
+    """``(old, consistency, leaves)`` for ``--checkpoint OLD`` (TOUR-6.15), or Nones."""
     if text is None:
-        return None, None
+        return None, None, None
     import os
 
     from engine.tournament.bundle import Reader, is_bundle
@@ -48,7 +48,23 @@ def _old(obj, text: str | None) -> tuple:
         raise UsageError(f"TOUR-6.15: --checkpoint {text}: no such file, bundle or checkpoint")
     else:
         old = {"note": read_checkpoint(text)[0], "label": text}
-    return old, lambda origin, m, n: _consistency(obj, origin, m, n)
+    return (old, lambda origin, m, n: _consistency(obj, origin, m, n),
+            lambda origin, size: _leaves(obj, origin, size))
+
+
+def _leaves(obj, origin: str, size: int) -> list[bytes] | None:
+    """The first ``size`` leaf entries of the local store when it keeps the log ``origin``
+    (None with --server: a server does not give its leaves)."""
+    if obj.server:
+        return None
+    from engine.tlog.log import ORIGIN_DOCUMENT
+
+    store = obj.client.service.store
+    document = store.store_private(ORIGIN_DOCUMENT)
+    if not isinstance(document, dict) or document.get("origin") != origin:
+        return None
+    entries = store.tlog_entries(0, size)
+    return entries if len(entries) == size else None
 
 
 def _consistency(obj, origin: str, old: int, new: int) -> tuple[list[str], str]:

@@ -361,10 +361,10 @@ def _check_shape(manifest: dict, path: str) -> None:
 
 
 def verify(path: str, key: str | None = None, old: dict | None = None,
-           consistency=None) -> dict:
+           consistency=None, leaves=None) -> dict:
     """Check a bundle with nothing but its files (see the module doc), authenticated by the
     pinned ``key`` (64 hex digits; None: by the manifest's own, unpinned; TOUR-6.11 to 6.14)
-    and, given ``old`` and ``consistency``, against what an auditor kept (TOUR-6.15:
+    and, given ``old``, ``consistency`` and ``leaves``, against what an auditor kept (TOUR-6.15:
     engine.tournament.bundle_auth.check_old).  Returns ``{"ok", "tournament", "problems":
     [sentences naming the game], "checks": [what holds], "games": count, "root", "pinned",
     "key", "version", "authenticated"}``.  UsageError when ``path`` is not a bundle at all."""
@@ -379,7 +379,7 @@ def verify(path: str, key: str | None = None, old: dict | None = None,
     result["problems"] += auth["problems"]
     result["checks"] += auth["checks"]
     if old is not None and auth["checkpoint"] is not None:
-        later = check_old(auth["checkpoint"], auth["key"], old, seen, consistency)
+        later = check_old(auth["checkpoint"], auth["key"], old, seen, consistency, leaves)
         result["problems"] += later["problems"]
         result["checks"] += later["checks"]
     elif old is not None:

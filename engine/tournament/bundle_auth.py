@@ -276,14 +276,19 @@ def old_from_bundle(reader, path: str) -> dict:
 
 
 def check_old(head, trusted: str, old: dict, seen: list[dict],
-              consistency: Callable[[str, int, int], tuple[list[str], str]] | None) -> dict:
+              consistency: Callable[[str, int, int], tuple[list[str], str]] | None,
+              leaves: Callable[[str, int], list[bytes] | None] | None = None) -> dict:
     """The bundle's checkpoint ``head`` against what an auditor kept (TOUR-6.15): ``old`` as
     :func:`old_from_bundle` gives it (or ``{"note"}`` alone for a checkpoint).  The kept
     checkpoint must be signed by ``trusted``, of the same log, and the bundle's must extend it
     (``consistency(origin, old_size, new_size)`` gives the RFC 9162 proof and where it came from;
     UsageError if it cannot).  Each head the kept bundle proved must still be a record of the
     same log in this bundle: a log cut, or cut and written again, is named with the last
-    record both hold.  Returns ``{"problems", "checks"}``."""
+    record both hold.  ``leaves(origin, size)``, when it gives them (a local store of that
+    log), is the store's first ``size`` leaf entries: they must make the bundle's root, and
+    every leaf naming a log of the bundle must be a record of it (what ``devil verify
+    --consistent`` audits), so a fork is named from a bare checkpoint too.  Returns
+    ``{"problems", "checks"}``."""
     from ..tlog.note import BadNote, open_checkpoint
 
     problems: list[str] = []
@@ -305,6 +310,10 @@ def check_old(head, trusted: str, old: dict, seen: list[dict],
     else:
         _extends(kept, head, consistency, problems, checks)
     problems.extend(_forks(old, kept, seen))
+    entries = leaves(head.origin, head.size) if leaves is not None else None
+    if entries is not None:
+        named = {p.split(" was cut")[0] for p in problems if " was cut" in p}
+        problems.extend(_leaf_audit(head, entries, seen, named, checks))
     if old.get("heads") and not any("TOUR-6.15: " in p and " was cut" in p for p in problems):
         checks.append(f"TOUR-6.15: every log of the kept bundle {old.get('label')} is still "
                       "held by this one, record for record")
@@ -377,4 +386,46 @@ def _forks(old: dict, kept, seen: list[dict]) -> list[str]:
                             f"{link.hex()}, this bundle's log "
                             + (f"has {records[seq - 1].link.hex()}" if len(records) >= seq
                                else f"ends at record {len(records)}"))
+    return problems
+
+
+def _leaf_audit(head, entries: list[bytes], seen: list[dict], named: set[str],
+                checks: list[str]) -> list[str]:
+    """The store's leaf ``entries`` against the bundle's logs (see :func:`check_old`): a
+    problem for each log (not in ``named`` already) some leaf of which it no longer holds."""
+    from ..log import scan
+    from ..tlog import merkle
+    from ..tlog.leaves import parse
+
+    if merkle.root([merkle.leaf_hash(e) for e in entries]) != head.root:
+        return [f"TOUR-6.15: the store's first {head.size} leaves do not make the root of the "
+                "bundle's checkpoint: the store's log was rewritten"]
+    logs = {str(item["entry"].get("game")): item for item in seen}
+    records = {game: scan(item["data"]).records for game, item in logs.items()}
+    good: dict[str, int] = {}
+    problems = []
+    done: set[str] = set()
+    for index, data in enumerate(entries):
+        try:
+            leaf = parse(data)
+        except ValueError:
+            continue
+        if leaf.game not in logs or leaf.game in done:
+            continue
+        got = records[leaf.game]
+        if len(got) >= leaf.seq and got[leaf.seq - 1].link == leaf.link:
+            good[leaf.game] = leaf.seq
+            continue
+        done.add(leaf.game)
+        label = _label(logs[leaf.game]["entry"])
+        if f"TOUR-6.15: {label}" in named:
+            continue
+        now = (f"has {got[leaf.seq - 1].link.hex()}" if len(got) >= leaf.seq
+               else f"ends at record {len(got)}")
+        problems.append(f"TOUR-6.15: {label} was cut and written again after record "
+                        f"{good.get(leaf.game, 0)}: leaf {index} of the store's log shows "
+                        f"record {leaf.seq} with link {leaf.link.hex()}, this bundle's log {now}")
+    if not problems:
+        checks.append(f"TOUR-6.15: the store's {head.size} leaves make the checkpoint's root, "
+                      "and every leaf of the bundle's logs is a record of them")
     return problems

@@ -250,6 +250,13 @@ def test_the_stream_cut_before_the_last_close_round_and_closed_again(own_cup, tm
                           own_cup["key"], "--checkpoint", own_cup["out"] + ".zip", "--json",
                           code=3).output)
     assert data["ok"] is False and data["pinned"] is True
+    # a bare checkpoint kept from then: the store's own leaves name the old end
+    seen = tmp_path / "seen.checkpoint"
+    seen.write_text(_manifest(own_cup["out"])["tlog"]["checkpoint"])
+    got = run("--store", own_cup["store"], "tournament", "verify", forged, "--key",
+              own_cup["key"], "--checkpoint", seen, code=3)
+    assert (f"FAILED: TOUR-6.15: the tournament stream {t} was cut and written again after "
+            "record 6: leaf ") in got.output and "of the store's log shows record 8" in got.output
 
 
 def test_an_earlier_checkpoint_the_bundle_extends_holds(own_cup, tmp_path):
@@ -262,6 +269,7 @@ def test_an_earlier_checkpoint_the_bundle_extends_holds(own_cup, tmp_path):
     got = run("--store", own_cup["store"], "tournament", "verify", later, "--key",
               own_cup["key"], "--checkpoint", seen, code=0)
     assert "ok: TOUR-6.15: the checkpoint of" in got.output
+    assert "every leaf of the bundle's logs is a record of them" in got.output
     # a checkpoint of a log rewritten (leaves cut back and written again) does not extend it
     with open(os.path.join(own_cup["store"], ".devil-tlog"), "rb") as handle:
         lines = handle.read().splitlines(keepends=True)
