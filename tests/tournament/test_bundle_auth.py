@@ -365,3 +365,20 @@ def test_devil_verify_of_a_game_pinned_to_another_key_fails(cup, tmp_path):
     run("verify", log, "--key", cup["key"], code=0)
     got = run("verify", log, "--key", _fresh_signer().public, code=3)
     assert "not by the key given" in got.output
+
+
+def test_an_unfinished_tournament_verifies_pinned(tmp_path):
+    """Round 1 open: table 1's game played out and its result recorded (stream records 1 to 4:
+    created, paired, attached, result), table 2 without a game yet.  The stream is sealed at
+    its head as of the bundle (TOUR-6.10) without keeping that seal: the tournament goes on."""
+    d = organiser(FileStore(str(tmp_path / "store")))
+    t = d.create(fixed(list("ABCDEFGH"), rounds=1, game="atkr", options={"physical": True}))
+    d.pair(t, seating=[list("ABCD"), list("EFGH")], games=False)
+    d.attach(t, quick_atkr(d.service, list("ABCD"), {"A": 600, "B": 300, "C": 0, "D": 0}))
+    write(d.store, t, str(tmp_path / "open"))
+    manifest = _manifest(str(tmp_path / "open"))
+    assert manifest["finished"] is False and manifest["logs"][0]["seal"]["seq"] == 4
+    assert d.store.private(t, "seal") is None
+    key = Signer.of(d.store).public
+    got = run("tournament", "verify", tmp_path / "open", "--key", key, code=0)
+    assert "ok: the tournament is not finished (round 1 of 1)" in got.output
