@@ -305,6 +305,21 @@ def test_a_version_1_bundle_kept_is_no_checkpoint(cup, tmp_path):
                           "file, bundle or checkpoint\n")
 
 
+def test_the_stores_key_replaced(own_cup, tmp_path):
+    """The operator moves the signing key aside: the store makes a new one, and every bundle
+    after it is signed by a key the readers did not pin (docs/trust.md)."""
+    os.remove(os.path.join(own_cup["store"], ".devil-signing.json"))
+    store = FileStore(own_cup["store"])
+    fresh = Signer.of(store).public
+    write(store, own_cup["t"], str(tmp_path / "after"))
+    got = run("tournament", "verify", tmp_path / "after", "--key", own_cup["key"], code=3)
+    assert f"manifest field key is {fresh}, not the pinned key {own_cup['key']}" in got.output
+    # the seals the store kept are still the old key's and hold; its checkpoint is the new's
+    assert "FAILED: TOUR-6.11: the checkpoint (manifest field tlog.checkpoint) is not signed " \
+           f"by key {own_cup['key']} (pinned)" in got.output
+    assert "sealed by key" not in got.output
+
+
 def test_key_deleted_and_every_seal_nulled(cup, tmp_path):
     def strip(manifest):
         del manifest["key"]
