@@ -113,6 +113,11 @@ def test_pinned_to_the_stores_key_a_bundle_verifies_exit_0(cup, tmp_path):
                           code=0).output)
     assert (data["ok"], data["pinned"], data["key"], data["version"]) == (
         True, True, cup["key"], 2)
+    # files holding `devil key --json` or `devil checkpoint --json` output
+    for name, args in (("key.json", ("key", "--json")), ("seen.json", ("checkpoint", "--json"))):
+        held = tmp_path / name
+        held.write_text(run("--store", cup["store"], *args, code=0).output)
+        run("tournament", "verify", cup["out"], "--key", held, code=0)
 
 
 def test_without_key_it_checks_integrity_and_says_the_key_is_not_pinned_exit_5(cup):
