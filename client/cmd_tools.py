@@ -310,9 +310,11 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
                    "file holding one, or a sequence number among the receipts this client kept: "
                    "`devil receipts GAME`); fails on a log cut before it.  Repeatable.")
 @click.option("--key", "key_text", metavar="PUB",
-              help="The service's public key (`devil key`: 64 hex digits, or a file holding "
-                   "them or `devil key --json`): receipts and the seal must be signed by it, and "
-                   "a finished game must have its seal.")
+              help="Pin the service's public key (`devil key`: 64 hex digits, or a file "
+                   "holding them or `devil key --json`): receipts, a proved receipt's checkpoint "
+                   "and the seal must be signed by it, and a finished game must have its seal. "
+                   "Without it a seal or receipt is checked by the key it names, reported NOT "
+                   "pinned (TOUR-6.16).")
 @click.option("--seal", "seal_path", type=click.Path(dir_okay=False, exists=True), metavar="FILE",
               help="The game's seal (`devil export --seal`); default: FILE.seal.json beside the "
                    "log, or the store's for a game in the local store.")
@@ -430,6 +432,7 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
         data["path"] = source.label
         data["damage"] = source.damage
         data["ok"] = not failed
+        data["pinned"] = bool(key_text)  # TOUR-6.16: --key checked the seal and receipts
         emit(data)
     else:
         state = "finished" if result.finished else "in progress (not finished)"

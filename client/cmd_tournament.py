@@ -87,7 +87,8 @@ def tournament():
       ... the tables play; a referee's log of a real box: devil tournament attach T FILE
       devil tournament close-round T   (collects the finished games)
       devil tournament standings T
-      devil tournament bundle T OUT    then anyone: devil tournament verify OUT.zip
+      devil tournament bundle T OUT    then anyone: devil tournament verify OUT.zip --key KEY
+                                       (KEY: the store's, `devil key`, published beforehand)
     """
 
 

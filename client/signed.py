@@ -101,3 +101,7 @@ def check_signed(obj, source, result, receipts, key_text, seal_path) -> None:
         result.checks.append("signed: " + exc.message)
     if key is not None and result.ok and (parsed or seal is not None):
         result.checks.append(f"signed by key {key}")
+    elif key is None and result.ok and (parsed or seal is not None):  # TOUR-6.16
+        what, named = ("seal", seal) if seal is not None else ("receipt", parsed[0])
+        result.checks.append(f"key {named.get('key')} found in the {what} is NOT pinned: pass "
+                             "--key to check who signed it")

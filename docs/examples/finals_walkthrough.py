@@ -77,7 +77,8 @@ def duplicate() -> None:
     run(f"devil tournament close-round {short}")
     run(f"devil tournament standings {short}")
     run(f"devil tournament bundle {short} dup-bundle")
-    run("devil tournament verify dup-bundle")
+    key = run("devil key").strip()  # the organiser publishes it: the pin (TOUR-6.12)
+    run(f"devil tournament verify dup-bundle --key {key}")
 
 
 if __name__ == "__main__":

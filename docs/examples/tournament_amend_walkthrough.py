@@ -103,7 +103,8 @@ def main() -> None:
     run(f"devil tournament close-round {short}")
     run(f"devil tournament standings {short}")
     run(f"devil tournament bundle {short} autumn-cup")
-    run("devil tournament verify autumn-cup.zip")
+    key = run("devil key").strip()  # the organiser publishes it: the pin (TOUR-6.12)
+    run(f"devil tournament verify autumn-cup.zip --key {key}")
     print("\n".join(SHOWN))
 
 

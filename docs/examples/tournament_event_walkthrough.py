@@ -183,7 +183,8 @@ def main() -> None:
     run(f"devil tournament standings {short}")
     run(f"devil tournament publish {short}")
     run(f"devil tournament bundle {short} devil-open")
-    run("devil tournament verify devil-open.zip")
+    key = run("devil key").strip()  # the organiser publishes it: the pin (TOUR-6.12)
+    run(f"devil tournament verify devil-open.zip --key {key}")
     print("\n".join(SHOWN))
 
 

@@ -90,14 +90,15 @@ def main() -> None:
     run(f"devil tournament close-round {short}")
     run(f"devil tournament standings {short} --html standings.html --csv standings.csv")
     run(f"devil tournament bundle {short} spring-cup")
-    run("devil tournament verify spring-cup.zip")
+    key = run("devil key").strip()  # the organiser publishes it: the pin (TOUR-6.12)
+    run(f"devil tournament verify spring-cup.zip --key {key}")
     victim = sorted(os.listdir(os.path.join(ROOT, "spring-cup", "games")))[0]
     path = os.path.join(ROOT, "spring-cup", "games", victim)
     data = bytearray(open(path, "rb").read())
     data[300] ^= 0x01
     open(path, "wb").write(bytes(data))
     SHOWN.append(f"(one byte of spring-cup/games/{victim} changed)\n")
-    run("devil tournament verify spring-cup", code=3)
+    run(f"devil tournament verify spring-cup --key {key}", code=3)
     run(f"devil verify {t}")
     print("\n".join(SHOWN))
 

@@ -6,7 +6,7 @@
     <tournament>.devlog           the tournament stream
     games/<game>.devlog           every attached game's log
 
-The manifest (``"format": "devil-tournament-bundle"``, ``"version": 1``) lists each log with
+The manifest (``"format": "devil-tournament-bundle"``, ``"version": 2``) lists each log with
 its role (``tournament`` or ``game``, with round and table), file, size, SHA-256, head (last
 ``seq`` and ``link``) and its ``seal`` (the finished game's signed final record,
 engine.receipts, made when the bundle is written if the store never sealed it; null only
@@ -14,12 +14,15 @@ for a game not finished), the store's public ``key`` that
 checks the seals, ``files`` (further files by name -> SHA-256; empty for now), the published
 ``standings``, and ``merkle``: the root of an RFC 6962 Merkle tree whose leaves are the logs'
 bytes in the order listed (leaf = SHA-256(0x00 || bytes), node = SHA-256(0x01 || left ||
-right), split at the largest power of two below the count).
+right), split at the largest power of two below the count).  Version 2 (engine.tournament.
+bundle_auth, TOUR-6.10) also seals the stream and holds the store's checkpoint and each log
+head's inclusion proof; version 1 bundles are still read, reported unauthenticated.
 
-``verify(path)`` needs nothing but the bundle (a folder or the .zip): every log verifies
-strictly and is finished, each file is the one listed, every result in the stream matches its
-game's log, the standings recomputed equal the published ones, and the root matches.  A
-removed, altered, swapped or cut-off game is named.
+``verify(path, key)`` needs nothing but the bundle (a folder or the .zip) and the pinned key:
+every log verifies strictly and is finished, each file is the one listed, every result in the
+stream matches its game's log, the standings recomputed equal the published ones, the root
+matches, and the seals, the checkpoint and the inclusion proofs hold.  A removed, altered,
+swapped or cut-off game is named.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from ..errors import LogDamaged, UsageError
 from . import KIND
 
 FORMAT = "devil-tournament-bundle"
-VERSION = 1
+VERSION = 2  # 2: the stream sealed, the checkpoint and inclusion proofs (bundle_auth)
 #: the largest file a bundle's reader takes (bytes): a game's log is far smaller
 MAX_FILE = 256 * 1024 * 1024
 
@@ -177,6 +180,8 @@ def write(store, tournament: str, out: str) -> dict:
             entry["seal"] = _seal(store, entry["game"], data)
         manifest["logs"].append(entry)
         entry["_data"] = data
+    from .bundle_auth import authenticate  # TOUR-6.10: the stream's seal, the checkpoint
+    authenticate(store, manifest, [e["_data"] for e in manifest["logs"]])
     manifest["merkle"] = {"algorithm": "RFC 6962, SHA-256; leaves: each log's bytes, in the "
                                        "order of logs",
                           "root": merkle_root([e["_data"] for e in manifest["logs"]]).hex()}
@@ -355,10 +360,40 @@ def _check_shape(manifest: dict, path: str) -> None:
         raise UsageError(f"{path}: manifest.json is not a {FORMAT} manifest ({bad})")
 
 
-def verify(path: str) -> dict:
-    """Check a bundle with nothing but its files (see the module doc).  Returns ``{"ok",
-    "tournament", "problems": [sentences naming the game], "checks": [what holds],
-    "games": count, "root"}``.  UsageError when ``path`` is not a bundle at all."""
+def verify(path: str, key: str | None = None, old: dict | None = None,
+           consistency=None, leaves=None) -> dict:
+    """Check a bundle with nothing but its files (see the module doc), authenticated by the
+    pinned ``key`` (64 hex digits; None: by the manifest's own, unpinned; TOUR-6.11 to 6.14)
+    and, given ``old``, ``consistency`` and ``leaves``, against what an auditor kept (TOUR-6.15:
+    engine.tournament.bundle_auth.check_old).  Returns ``{"ok", "tournament", "problems":
+    [sentences naming the game], "checks": [what holds], "games": count, "root", "pinned",
+    "key", "version", "authenticated"}``.  UsageError when ``path`` is not a bundle at all."""
+    from .bundle_auth import check, check_old
+
+    found: dict = {}
+    result = _integrity(path, key, found)
+    manifest, seen = found.get("manifest"), found.get("seen", [])
+    auth = (check(manifest, seen, key, not result["problems"]) if manifest is not None else
+            {"problems": [], "checks": [], "key": key, "version": None, "checkpoint": None,
+             "authenticated": False})
+    result["problems"] += auth["problems"]
+    result["checks"] += auth["checks"]
+    if old is not None and auth["checkpoint"] is not None:
+        later = check_old(auth["checkpoint"], auth["key"], old, seen, consistency, leaves)
+        result["problems"] += later["problems"]
+        result["checks"] += later["checks"]
+    elif old is not None:
+        result["problems"].append("TOUR-6.15: the kept checkpoint was not compared: the bundle "
+                                  "holds no checkpoint signed by the key")
+    result["ok"] = not result["problems"]
+    result.update(pinned=key is not None, key=auth["key"], version=auth["version"],
+                  authenticated=auth["authenticated"] and result["ok"])
+    return result
+
+
+def _integrity(path: str, key: str | None, found: dict) -> dict:
+    """:func:`verify`'s check of the files (every log, result, the standings, the root);
+    ``found`` gets the ``manifest`` (once it is one) and ``seen`` (the logs that verified)."""
     from ..jsonsafe import loads
     from ..replay import load_bytes, verify_bytes
     from .adjudicate import placed_of
@@ -380,12 +415,14 @@ def verify(path: str) -> dict:
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise UsageError(f"{path}: manifest.json is not a {FORMAT} manifest")
     _check_shape(manifest, path)
+    found["manifest"] = manifest
     tournament = manifest.get("tournament")
     logs = manifest.get("logs") or []
     leaves = []
     by_game: dict[str, dict] = {}
     stream_bytes = None
     stream_ok = False
+    seen: list[dict] = found.setdefault("seen", [])  # the logs that verified (bundle_auth)
     for entry in logs:
         game, name, role = entry.get("game"), entry.get("file"), entry.get("role")
         label = (f"game {game} (round {entry.get('round')}, table {entry.get('table')})"
@@ -424,8 +461,10 @@ def verify(path: str) -> dict:
             continue
         if entry.get("role") == "game" and not check.finished:
             problems.append(f"{label} is not finished (cut off?)")
-        if entry.get("role") == "game":
-            problem = _check_seal(entry, data, check.finished, manifest.get("key"))
+        seen.append({"entry": entry, "data": data, "finished": check.finished or (
+            entry.get("role") == "game" and _adjudicated(data))})
+        if entry.get("role") == "game" and manifest.get("version") == 1:  # v2: bundle_auth
+            problem = _check_seal(entry, data, check.finished, key or manifest.get("key"))
             if problem is not None:
                 problems.append(f"{label}: its seal does not hold: {problem}")
         head = _head(data)
