@@ -320,11 +320,16 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
               help="SOURCES are checkpoints OLD [NEW] (`devil checkpoint`; NEW default: the "
                    "store's now): prove NEW extends OLD, and name any game cut, edited or "
                    "forked since.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="OUT.html",
+              help="Also write one self-contained page that re-checks the hash chain, the seed "
+                   "commitment, every seat's entropy and every draw in the browser, offline, "
+                   "beside this verdict (one game).")
+@click.option("--force", is_flag=True, help="Overwrite the --html file if it exists.")
 @jobs_option
 @json_option
 @click.pass_context
 def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=None,
-           seal_path=None, consistent=False):
+           seal_path=None, consistent=False, html_path=None, force=False):
     """Check recorded games: format, hash chain, seed, and a strict re-fold.
 
     Every command is rebuilt from its events and decided again: it must give exactly the
@@ -347,7 +352,10 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
       devil verify k3f9qz --finished --json
       devil verify archive/ --finished --jobs 2      (one line per game, then a summary)
       devil verify --consistent seen.json            (the store still extends a checkpoint)
+      devil verify replays/GAME.devlog --html check.html   (the page re-checks it offline)
     """
+    if html_path is not None and (consistent or len(sources) != 1):
+        raise UsageError("--html writes the page of one game: name one file or game id")
     if consistent:
         from .cmd_tlog import consistent as check
 
@@ -358,6 +366,9 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
         raise UsageError("--key is empty: give the public key (`devil key`: 64 hex digits) or "
                          "a file holding it")
     items, archive = sources_of(ctx.obj, sources)
+    if archive and html_path is not None:
+        raise UsageError(f"--html writes the page of one game, and {sources[0]} is a folder: "
+                         "name one file or game id")
     if archive:
         if receipts or seal_path:
             raise UsageError("--receipt and --seal check one game; name one file or game "
@@ -390,8 +401,15 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
 
     check_kept(result, lambda: source.data if source.data is not None else _read(source.path))
     failed = not result.ok or bool(damage) or (need_finished and not result.finished)
+    written = None
+    if html_path is not None:
+        from .verify_html import write_page
+
+        written = write_page(source, result, html_path, force)
     if as_json:
         data = result.to_json()
+        if html_path is not None:
+            data["html"] = html_path if written else None
         data["path"] = source.label
         data["damage"] = source.damage
         data["ok"] = not failed
@@ -416,6 +434,12 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
                 click.echo(f"  - {check}")
             for line in damage:
                 click.echo(f"  - {line}")
+    if written:
+        click.echo(f"wrote {html_path}: the page re-checks the chain, the seed and every draw "
+                   "in the browser (opens offline)", err=True)
+    elif html_path is not None:
+        click.echo(f"no page written: {source.label} is not a devil log (its header, record 0, "
+                   "is damaged), so there is no game to show", err=True)
     if failed:
         ctx.exit(3)
 
