@@ -53,17 +53,34 @@ def write_page(source, result, path: str, force: bool) -> bool:
 
     if not result.ok and result.first_bad_seq == 0:
         return False
-    if result.kind not in page_kinds():
-        raise UsageError(f"--html writes the page of a game, and {source.label} is a "
-                         f"{result.kind} log: the page knows the games "
-                         + ", ".join(page_kinds()))
     if source.data is not None:
         data = source.data
     else:
         with open(source.path, "rb") as handle:
             data = handle.read()
-    title = f"{result.game}: verified in the browser"
+    header = _header(data)
+    if header is None:  # pragma: no cover - verify named record 0 for such a file
+        return False
+    if header.kind not in page_kinds():
+        raise UsageError(f"--html writes the page of a game, and {source.label} is a "
+                         f"{header.kind} log: the page knows the games "
+                         + ", ".join(page_kinds()))
+    title = f"{header.game}: verified in the browser"
     html = verify_html(data, python_verdict(result), title,
                        f"{source.label} ({len(data):,} bytes, {result.events} records)")
     write_atomic(path, html, force)
     return True
+
+
+def _header(data: bytes):
+    """The log's header (engine.log.Header) when it reads, else None: a log damaged after its
+    header still names its game (verify's result does not, when the chain breaks)."""
+    from engine.errors import LogDamaged
+    from engine.log import Walk, walk
+
+    info = Walk()
+    try:
+        next(walk(data, info), None)
+    except LogDamaged:
+        pass
+    return info.header
