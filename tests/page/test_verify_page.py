@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import json
 import os
-import random
 
 import pytest
 from click.testing import CliRunner
 
 from client.cli import cli
-from tests.tools.helpers import rechain
 
-from .verify_helpers import agree, objects, page_check, python_verdict, record_ends, with_event
+from .verify_helpers import objects, page_check, python_verdict, record_ends, with_event
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REPLAYS = os.path.join(ROOT, "replays")
@@ -75,6 +73,7 @@ def page(browser):
 #: the worked example of docs/log-format.md ("Chance nobody can choose")
 VECTORS = """() => {
   const V = DevilVerify, a = (t) => V.utf8(t), million = new Uint8Array(1000000).fill(97);
+  const mixed = new V.chance.Chance(V.chance.mixedSeed(42, ["11".repeat(32), "22".repeat(32)]));
   return {
     sha_abc: V.hex(V.sha256(a("abc"))),
     sha_448: V.hex(V.sha256(a("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))),
@@ -86,9 +85,10 @@ VECTORS = """() => {
     seat0: V.chance.seatCommitment("atkr-k3f9qz", 0, "11".repeat(32)),
     seat1: V.chance.seatCommitment("atkr-k3f9qz", 1, "22".repeat(32)),
     mixed: V.chance.mixedSeed(42, ["11".repeat(32), "22".repeat(32)]),
-    first: new V.chance.Chance(V.chance.mixedSeed(42, ["11".repeat(32), "22".repeat(32)])).randbelow(2, ["first"]),
-    coal: new V.chance.Chance(V.chance.mixedSeed(42, ["11".repeat(32), "22".repeat(32)])).randbelow(48, ["draw", 0]),
-    big: V.msgpack.decode(new Uint8Array([0xcf, 255, 255, 255, 255, 255, 255, 255, 255]), 0)[0].toString(),
+    first: mixed.randbelow(2, ["first"]),
+    coal: mixed.randbelow(48, ["draw", 0]),
+    big: V.msgpack.decode(new Uint8Array([0xcf, 255, 255, 255, 255, 255, 255, 255, 255]), 0)[0]
+      .toString(),
   };
 }"""
 
