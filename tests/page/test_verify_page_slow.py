@@ -167,3 +167,32 @@ def test_any_one_byte_changed_gets_the_same_verdict(page, name):
         at = rng.randrange(len(copy))
         copy[at] = (copy[at] + rng.randrange(1, 256)) % 256
         assert agree(page_check(page, bytes(copy)), bytes(copy)), at
+
+
+def test_a_corrected_game_draws_on_with_the_epoch(page):
+    """DESK-6: after a correction the draws go on, labelled with its epoch; the voided draw
+    replayed in its place (chain recomputed) fails at that record, on both sides."""
+    from engine.store import MemoryStore
+
+    for seed in range(1, 40):
+        svc = GameService(MemoryStore())
+        game = svc.create("atkr", {"players": NAMES[:2], "first": "Anna"}, seed=seed).game
+        svc.submit(game, {"type": "bet", "player": "Anna", "amount": 60})
+        svc.submit(game, {"type": "bet", "player": "Ben", "amount": 40})
+        before = svc.load(game).version
+        voided = svc.submit(game, {"type": "draw", "player": "Anna"}).events[0].coal
+        svc.submit(game, {"type": "correct", "to": before, "reason": "Anna's hand slipped"})
+        again = svc.submit(game, {"type": "draw", "player": "Anna"})
+        if again.events[0].coal != voided:
+            break
+    bots = {s: make_bot("atkr", "cautious", random.Random(seed + s)) for s in range(2)}
+    assert play_out(svc, game, bots)["over"]
+    data = svc.store.log_bytes(game)
+    assert python_verdict(data) == (True, None, True)
+    got = page_check(page, data)
+    assert got["state"] == "verified", got
+    seq = again.records[0].seq
+    copy = with_event(data, seq, coal=voided)
+    assert python_verdict(copy)[:2] == (False, seq)
+    got = page_check(page, copy)
+    assert (got["state"], got["seq"]) == ("failed", seq)

@@ -36,7 +36,7 @@ def agree(page_result: dict, data: bytes) -> bool:
     ok, seq, finished = python_verdict(data)
     if not ok:
         return page_result["state"] == "failed" and page_result["seq"] == seq
-    want = {"verified", "physical", "unrevealed", "not-checked"} if finished else \
+    want = {"verified", "physical", "unrevealed", "ended", "not-checked"} if finished else \
         {"in-progress", "physical"}
     return page_result["state"] in want
 

@@ -32,47 +32,53 @@
                reveal: seed === null || seed === undefined ? null : { seed: seed, salt: e.get("salt") },
                shared: c.get("duplicate") === true };
     },
-    /** Every draw re-derived from `chance` (DevilVerify.chance.Chance): {problem: {seq,
-     * reason} of the first record whose draw differs, or null; draws: how many were checked}. */
-    draws: function (records, chance) {
-      var furnace = COAL_COUNTS.slice(), draws = 0, first = null, checked = 0, started = false;
-      for (var i = 0; i < records.length; i++) {
-        var r = records[i], e = r.event, type = e.get("type");
+    /** A checker of the kind's records in log order: ``step(record, chance, check)``
+     * follows the furnace and, with ``check``, re-derives the record's draw from ``chance``
+     * (DevilVerify.chance.Chance): the first problem {seq, reason}, else null.  ``draws``
+     * counts the draws re-derived.  (A correction, DESK-2, starts a new checker and steps
+     * the records in force through it unchecked.) */
+    checker: function () {
+      var furnace = COAL_COUNTS.slice(), draws = 0, first = null, started = false;
+      var self = { draws: 0 };
+      function bad(r, reason) { return { seq: r.seq, reason: reason }; }
+      self.step = function (r, chance, check) {
+        var e = r.event, type = e.get("type");
         if (type === "game_created") {
           furnace = COAL_COUNTS.slice();
           var players = e.get("players") || [];
           first = e.get("first");
-          if (e.get("first_drawn") === true) {
+          if (check && e.get("first_drawn") === true) {
             var want = chance.randbelow(players.length, ["first"]);
-            checked++;
+            self.draws++;
             if (first !== want)
-              return { problem: { seq: r.seq, reason: "the start player drawn from the seed is " +
-                players[want] + ", the log records " + players[first] + " (ATKR-1.7)" }, draws: checked };
+              return bad(r, "the start player drawn from the seed is " + players[want] +
+                         ", the log records " + players[first] + " (ATKR-1.7)");
           }
         } else if (type === "round_started" && !started) {
           started = true;
-          if (e.get("start") !== first)
-            return { problem: { seq: r.seq, reason: "round 1 starts with the start player " +
-              "(ATKR-1.7, 2.1), the log records another seat" }, draws: checked };
+          if (check && e.get("start") !== first)
+            return bad(r, "round 1 starts with the start player (ATKR-1.7, 2.1), the log records another seat");
         } else if (type === "coal_drawn") {
-          var left = furnace.reduce(function (a, b) { return a + b; }, 0);
+          var left = furnace.reduce(function (x, y) { return x + y; }, 0);
           var coal = e.get("coal"), index = COAL_KINDS.indexOf(coal);
           if (left === 0 || index < 0)
-            return { problem: { seq: r.seq, reason: "coal #" + draws + " cannot be drawn: the furnace " +
-              (left === 0 ? "is empty" : "holds no coal " + String(coal)) + " (ATKR-1.1, 4.6)" }, draws: checked };
-          var drawn = COAL_KINDS[chance.pick(furnace, ["draw", draws])];
-          checked++;
-          if (drawn !== coal)
-            return { problem: { seq: r.seq, reason: "coal #" + draws + ": the seed draws " + name(drawn) +
-              " from the furnace's " + left + " coals, the log records " + name(coal) + " (ATKR-4.2)" },
-              draws: checked };
+            return bad(r, "coal #" + draws + " cannot be drawn: the furnace " +
+                       (left === 0 ? "is empty" : "holds no coal " + String(coal)) + " (ATKR-1.1, 4.6)");
+          if (check) {
+            var drawn = COAL_KINDS[chance.pick(furnace, ["draw", draws])];
+            self.draws++;
+            if (drawn !== coal)
+              return bad(r, "coal #" + draws + ": the seed draws " + name(drawn) + " from the furnace's " +
+                         left + " coals, the log records " + name(coal) + " (ATKR-4.2)");
+          }
           furnace[index] -= 1;
           draws += 1;
         } else if (type === "furnace_refilled") {
           furnace = COAL_COUNTS.slice();
         }
-      }
-      return { problem: null, draws: checked };
+        return null;
+      };
+      return self;
     }
   };
 })(DevilVerify);

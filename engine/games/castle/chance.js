@@ -88,16 +88,22 @@
                  ? { seed: reveal.get("seed"), salt: reveal.get("salt") } : null,
                shared: false };
     },
-    draws: function (records, chance) {
-      var checked = 0, first = null, started = false, pile = [], known = 0, turn = 0, created = null;
-      function bad(r, reason) { return { problem: { seq: r.seq, reason: reason }, draws: checked }; }
-      function top(r, item, why) {  // an item drawn from the pile: its known top card
+    /** A checker of the kind's records in log order, as atkr's: ``step(record, chance,
+     * check)`` follows the pile and the turn and, with ``check``, re-derives the record's
+     * draws; the first problem {seq, reason}, else null; ``draws`` counts them. */
+    checker: function () {
+      var first = null, started = false, pile = [], known = 0, turn = 0, created = null;
+      var self = { draws: 0 };
+      function bad(r, reason) { return { seq: r.seq, reason: reason }; }
+      function top(r, item, why, check) {  // an item drawn from the pile: its known top card
         if (!pile.length) return null;
         if (known > 0) {
-          checked++;
-          if (item !== pile[0])
-            return bad(r, "the pile's top card is " + pile[0] + " (dealt and arranged from the seed), " +
-                       "the log records " + item + " drawn (" + why + ")");
+          if (check) {
+            self.draws++;
+            if (item !== pile[0])
+              return bad(r, "the pile's top card is " + pile[0] + " (dealt and arranged from the seed), " +
+                         "the log records " + item + " drawn (" + why + ")");
+          }
           pile.shift(); known--;
         } else {
           var at = pile.indexOf(item);
@@ -105,23 +111,24 @@
         }
         return null;
       }
-      for (var i = 0; i < records.length; i++) {
-        var r = records[i], e = r.event, type = e.get("type"), problem = null;
+      self.step = function (r, chance, check) {
+        var e = r.event, type = e.get("type");
         if (type === "game_created") {
           created = e;
           first = e.get("first");
           var players = e.get("players") || [];
-          if (e.get("first_drawn") === true) {
+          if (check && e.get("first_drawn") === true) {
             var want = chance.randbelow(players.length, ["first"]);
-            checked++;
+            self.draws++;
             if (first !== want)
               return bad(r, "the start player drawn from the seed is " + players[want] +
                          ", the log records " + players[first] + " (CASTLE-2.8)");
           }
         } else if (type === "cards_dealt" && created !== null) {
-          var n = (created.get("players") || []).length;
-          var expected = null;
-          if (created.get("deal_given") !== true) {
+          var n = (created.get("players") || []).length, expected = null;
+          if (!check) {
+            expected = null;
+          } else if (created.get("deal_given") !== true) {
             expected = randomDeal(n, created.get("beginner") === true, chance,
                                   has(created.get("variants") || [], "advanced-3p"));
           } else if (e.get("pile_shuffled") === true) {
@@ -130,7 +137,7 @@
                                                     ["deal", "pile"]) };
           }
           if (expected !== null) {
-            checked++;
+            self.draws++;
             var fields = Object.keys(expected);
             for (var f = 0; f < fields.length; f++) {
               if (text(plain(e.get(fields[f]))) !== text(expected[fields[f]]))
@@ -144,29 +151,31 @@
         } else if (type === "turn_started") {
           if (!started) {
             started = true;
-            if (e.get("player") !== first)
+            if (check && e.get("player") !== first)
               return bad(r, "the first turn is the start player's (CASTLE-2.8, 3.1), the log records another seat");
           }
           turn = e.get("turn");
         } else if (type === "item_drawn") {
-          problem = top(r, e.get("item"), e.get("reason") === "tie" ? "CASTLE-6.6" : "CASTLE-5.1");
+          return top(r, e.get("item"), e.get("reason") === "tie" ? "CASTLE-6.6" : "CASTLE-5.1", check);
         } else if (type === "fight_tied") {
-          if (e.get("drew") === true) problem = top(r, e.get("item"), "CASTLE-6.6");
+          if (e.get("drew") === true) return top(r, e.get("item"), "CASTLE-6.6", check);
         } else if (type === "pile_arranged") {
           var arranged = plain(e.get("pile")) || [];
-          var need = Math.min(2, pile.length), chosen = arranged.slice(0, need);
-          var rest = pile.filter(function (c) { return !has(chosen, c); });
-          var want2 = chosen.concat(chance.shuffled(rest, ["clairvoyant", turn, pile.length]));
-          checked++;
-          if (text(arranged) !== text(want2))
-            return bad(r, "the Clairvoyant's shuffle of the rest of the pile re-derived from the seed " +
-                       "gives " + text(want2) + ", the log records " + text(arranged) + " (CASTLE-7.1)");
+          if (check) {
+            var need = Math.min(2, pile.length), chosen = arranged.slice(0, need);
+            var rest = pile.filter(function (c) { return !has(chosen, c); });
+            var want2 = chosen.concat(chance.shuffled(rest, ["clairvoyant", turn, pile.length]));
+            self.draws++;
+            if (text(arranged) !== text(want2))
+              return bad(r, "the Clairvoyant's shuffle of the rest of the pile re-derived from the seed " +
+                         "gives " + text(want2) + ", the log records " + text(arranged) + " (CASTLE-7.1)");
+          }
           pile = arranged;
           known = e.get("known") === null || e.get("known") === undefined ? pile.length : e.get("known");
         }
-        if (problem) return problem;
-      }
-      return { problem: null, draws: checked };
+        return null;
+      };
+      return self;
     }
   };
 })(DevilVerify);

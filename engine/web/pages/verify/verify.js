@@ -16,7 +16,7 @@ DevilVerify.kinds = DevilVerify.kinds || {};
 
   /** Check a .devlog's bytes.  `deskTypes`: the referee's desk's event types (engine.desk,
    * given by the page's data).  Returns {state: "verified" | "failed" | "in-progress" |
-   * "physical" | "unrevealed" | "not-checked", seq (failed: the first bad record), reason,
+   * "physical" | "unrevealed" | "ended" | "not-checked", seq (failed: the first bad record), reason,
    * kind, game, records, draws (how many draws were re-derived), checks: [sentences]}. */
   function check(data, deskTypes) {
     var desk = {};
@@ -40,10 +40,10 @@ DevilVerify.kinds = DevilVerify.kinds || {};
     var kind = V.kinds[scanned.header.kind];
     if (!kind) return bad(0, "this page knows no game of kind " + scanned.header.kind);
     if (!records.length) { if (!out.state) out.state = "in-progress"; out.checks.push("the log holds no events yet"); return out; }
-    var own = [], corrected = false;
+    var own = [], amended = false;
     records.forEach(function (r) {
       var type = r.event.get("type");
-      if (desk[type]) { if (type === "corrected" || type === "amended") corrected = true; }
+      if (desk[type]) { if (type === "amended") amended = true; }
       else if (!SHARED[type]) own.push(r);
     });
     var facts = kind.facts(own);
@@ -75,25 +75,55 @@ DevilVerify.kinds = DevilVerify.kinds || {};
       return out;
     }
     if (!reveal) {
-      if (!out.state) out.state = facts.finished ? "unrevealed" : "in-progress";
+      var adjudicated = records.some(function (r) { return r.event.get("type") === "adjudicated"; });
+      if (!out.state) out.state = facts.finished ? "unrevealed" : adjudicated ? "ended" : "in-progress";
       out.checks.push(facts.shared ? "the seed is shared by the tournament's round and revealed by its round_closed (TOUR-11.3): " +
                                      "the commitment and the draws cannot be checked from this log alone"
                                    : "in progress: no seed revealed yet, so the commitment cannot be checked and no draw derived yet");
       return out;
     }
-    if (corrected) {
+    if (amended) {
       if (!out.state) out.state = "not-checked";
-      out.checks.push("the referee corrected or amended this game (DESK-6, DESK-9): the page does not re-derive the draws of a corrected game; `devil verify` does");
+      out.checks.push("the referee amended this game (DESK-9): the page does not re-derive the draws of an amended game; `devil verify` does");
       return out;
     }
     var prefix = values ? V.chance.mixedSeed(reveal.seed, values) : String(reveal.seed);
     if (values) out.checks.push("draws derived from the seed mixed with every seat's value: " + prefix);
-    var drawn = kind.draws(own, new V.chance.Chance(prefix, 0));
+    var drawn = derive(kind, records, desk, prefix);
     out.draws = drawn.draws;
     if (drawn.problem) return bad(drawn.problem.seq, "this draw does not match the revealed seed: " + drawn.problem.reason);
-    out.checks.push("every draw re-derived from the revealed seed: " + drawn.draws + " draws, each as recorded");
+    out.checks.push("every draw re-derived from the revealed seed: " + drawn.draws + " draws, each as recorded" +
+                    (drawn.epoch ? " (" + drawn.epoch + " correction" + (drawn.epoch > 1 ? "s" : "") +
+                     ": later draws labelled with the epoch, DESK-6)" : ""));
     if (!out.state) out.state = facts.finished ? "verified" : "in-progress";
     return out;
+  }
+
+  // every draw of the kind's records re-derived, in log order, as the strict refold meets
+  // them: a correction (DESK-2) voids the records after its `to` and returns the game to the
+  // records in force; later draws are labelled with its epoch (DESK-6, engine.desk.chance)
+  function derive(kind, records, desk, prefix) {
+    var checker = kind.checker(), chance = new V.chance.Chance(prefix, 0), inForce = [];
+    var voided = {}, epoch = 0, draws = 0;
+    for (var i = 0; i < records.length; i++) {
+      var r = records[i], type = r.event.get("type");
+      if (type === "corrected") {
+        var to = r.event.get("to");
+        records.forEach(function (x) { if (x.seq > to && x.seq < r.seq && !voided[x.seq]) voided[x.seq] = r.seq; });
+        epoch = r.event.get("epoch");
+        chance = new V.chance.Chance(prefix, epoch);
+        inForce = inForce.filter(function (x) { return !voided[x.seq]; });
+        draws += checker.draws;
+        checker = kind.checker();
+        inForce.forEach(function (x) { checker.step(x, null, false); });
+        continue;
+      }
+      if (desk[type] || SHARED[type]) continue;
+      var problem = checker.step(r, chance, true);
+      if (problem) return { problem: problem, draws: draws + checker.draws, epoch: epoch };
+      inForce.push(r);
+    }
+    return { problem: null, draws: draws + checker.draws, epoch: epoch };
   }
 
   // engine.entropy.check_seating: {problem: [seq, reason] or null, values, sentences}
@@ -151,7 +181,7 @@ DevilVerify.kinds = DevilVerify.kinds || {};
 
   var WORDS = { "verified": "verified", "failed": "FAILED", "in-progress": "in progress",
                 "physical": "physical game", "unrevealed": "seed not revealed here",
-                "not-checked": "draws not checked by this page",
+                "not-checked": "draws not checked by this page", "ended": "ended by the referee",
                 // devil verify's own words
                 "ok-finished": "OK, finished", "ok-open": "OK, in progress" };
 
@@ -159,10 +189,11 @@ DevilVerify.kinds = DevilVerify.kinds || {};
     if (result.state === "failed")
       return "FAILED at record " + result.seq + ": " + result.reason;
     if (result.state === "verified") return "verified: the chain, the seed commitment and every draw (" + result.draws + ") hold";
+    if (result.state === "ended") return "ended by the referee (DESK-8) before its end: the chain holds; no seed revealed, so no draw derived";
     if (result.state === "in-progress") return "in progress: no seed revealed yet, so the commitment cannot be checked yet (the chain holds)";
     if (result.state === "physical") return "physical game: no seed; the referee reported every draw, so draws are reported, not derived (the chain holds)";
     if (result.state === "unrevealed") return "seed not revealed in this log (a tournament round's shared seed): the chain holds; the draws cannot be derived here";
-    return "the chain and the seed hold; the draws of a corrected game are not re-derived by this page";
+    return "the chain and the seed hold; the draws of an amended game (DESK-9) are not re-derived by this page";
   }
 
   function el(tag, text, cls) {
