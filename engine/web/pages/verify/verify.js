@@ -101,17 +101,23 @@ DevilVerify.kinds = DevilVerify.kinds || {};
 
   // every draw of the kind's records re-derived, in log order, as the strict refold meets
   // them: a correction (DESK-2) voids the records after its `to` and returns the game to the
-  // records in force; later draws are labelled with its epoch (DESK-6, engine.desk.chance)
+  // records in force; later draws are labelled with its epoch (DESK-6, engine.desk.chance);
+  // a granted takeback (DESK-12.6) voids one command's records, the epoch unchanged
   function derive(kind, records, desk, prefix) {
     var checker = kind.checker(), chance = new V.chance.Chance(prefix, 0), inForce = [];
     var voided = {}, epoch = 0, draws = 0;
     for (var i = 0; i < records.length; i++) {
       var r = records[i], type = r.event.get("type");
-      if (type === "corrected") {
-        var to = r.event.get("to");
-        records.forEach(function (x) { if (x.seq > to && x.seq < r.seq && !voided[x.seq]) voided[x.seq] = r.seq; });
-        epoch = r.event.get("epoch");
-        chance = new V.chance.Chance(prefix, epoch);
+      if (type === "corrected" || type === "takeback_granted") {
+        // a correction voids every record after `to` still in force; a granted takeback
+        // (DESK-12.6) its command's records `first` to `last`, and keeps the epoch
+        var low = type === "corrected" ? r.event.get("to") + 1 : r.event.get("first");
+        var high = type === "corrected" ? r.seq - 1 : r.event.get("last");
+        records.forEach(function (x) { if (x.seq >= low && x.seq <= high && !voided[x.seq]) voided[x.seq] = r.seq; });
+        if (type === "corrected") {
+          epoch = r.event.get("epoch");
+          chance = new V.chance.Chance(prefix, epoch);
+        }
         inForce = inForce.filter(function (x) { return !voided[x.seq]; });
         draws += checker.draws;
         checker = kind.checker();
