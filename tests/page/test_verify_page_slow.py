@@ -196,3 +196,27 @@ def test_a_corrected_game_draws_on_with_the_epoch(page):
     assert python_verdict(copy)[:2] == (False, seq)
     got = page_check(page, copy)
     assert (got["state"], got["seq"]) == ("failed", seq)
+
+
+def test_a_game_with_a_takeback_verifies_on_both_sides(page, tmp_path):
+    """DESK-12.6: Ben's sealed bet taken back with every seat's consent (record 4 voided, the
+    epoch unchanged), the game then played to its end: every draw as the seed gives it."""
+    from tests.desk.helpers import ok
+
+    store = tmp_path / "store"
+    game = ok(store, "new", "atkr", "--player", "Anna", "--player", "Ben", "--player", "Cleo",
+              "--first", "Anna", "--seed", 7).splitlines()[0]
+    ok(store, "bet", game, 60, "--as", "Anna")
+    ok(store, "bet", game, 40, "--as", "Ben")
+    ok(store, "takeback", game, "--as", "Ben")
+    ok(store, "takeback", game, "--as", "Anna", "--consent")
+    ok(store, "takeback", game, "--as", "Cleo", "--consent")
+    svc = GameService(FileStore(str(store)))
+    bots = {s: make_bot("atkr", "cautious", random.Random(70 + s)) for s in range(3)}
+    assert play_out(svc, game, bots)["over"]
+    data = svc.store.log_bytes(game)
+    header, _chunks, objs = objects(data)
+    assert [o[4]["type"] for o in objs[7:8]] == ["takeback_granted"]
+    assert python_verdict(data) == (True, None, True)
+    got = page_check(page, data)
+    assert got["state"] == "verified", got
