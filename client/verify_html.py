@@ -65,7 +65,7 @@ def write_page(source, result, path: str, force: bool) -> bool:
         raise UsageError(f"--html writes the page of a game, and {source.label} is a "
                          f"{header.kind} log: the page knows the games "
                          + ", ".join(page_kinds()))
-    title = f"{header.game}: verified in the browser"
+    title = f"{header.game}: the record checked in the browser"
     html = verify_html(data, python_verdict(result), title,
                        f"{source.label} ({len(data):,} bytes, {result.events} records)")
     write_atomic(path, html, force)
