@@ -185,12 +185,6 @@ DevilVerify.kinds = DevilVerify.kinds || {};
     return out;
   }
 
-  var WORDS = { "verified": "verified", "failed": "FAILED", "in-progress": "in progress",
-                "physical": "physical game", "unrevealed": "seed not revealed here",
-                "not-checked": "draws not checked by this page", "ended": "ended by the referee",
-                // devil verify's own words
-                "ok-finished": "OK, finished", "ok-open": "OK, in progress" };
-
   function line(result) {
     if (result.state === "failed")
       return "FAILED at record " + result.seq + ": " + result.reason;
@@ -245,7 +239,6 @@ DevilVerify.kinds = DevilVerify.kinds || {};
   V.check = check;
   V.fromBase64 = fromBase64;
   V.line = line;
-  V.words = WORDS;
   if (typeof document !== "undefined") {
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", show);
     else show();
