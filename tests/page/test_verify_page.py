@@ -131,6 +131,7 @@ def test_the_page_in_chromium_checks_as_devil_verify_does(page, tmp_path):
         assert got["state"] == "verified", (name, got)
         assert got["draws"] >= 13, name  # atkr: every coal; castle: deal, start, pile draws
     check_tampered(page)
+    check_open_games(page, tmp_path)
     # offline: the only request is the file itself; the page carries its own policy
     assert all(url.startswith("file://") for url in page.requests)
     assert page.errors == []
@@ -193,3 +194,26 @@ def check_tampered(page) -> None:
     boundary = copies["boundary"][0]
     assert python_verdict(boundary) == (True, None, False)
     assert page_check(page, boundary)["state"] == "in-progress"
+
+
+def check_open_games(page, tmp_path) -> None:
+    """Games with no seed to check: a physical one (the referee reports the draws) and a
+    seated one still seating, then started (SEAT-1): both sides pass them as unfinished."""
+    from engine.service import GameService
+    from engine.store import FileStore
+
+    svc = GameService(FileStore(str(tmp_path / "store")))
+    physical = svc.create("atkr", {"players": ["Anna", "Ben"], "physical": True}).game
+    data = svc.store.log_bytes(physical)
+    assert python_verdict(data) == (True, None, False)
+    assert page_check(page, data)["state"] == "physical"
+    seated = svc.create("castle", {"players": ["Anna", "Ben", "Cleo"]}, seat_entropy=True).game
+    for seat, name in enumerate(["Anna", "Ben", "Cleo"]):
+        data = svc.store.log_bytes(seated)
+        assert python_verdict(data) == (True, None, False)
+        assert page_check(page, data)["state"] == "in-progress"
+        svc.submit(seated, {"type": "seat_entropy", "player": name, "value": f"{seat + 1}" * 64},
+                   actor=seat)
+    data = svc.store.log_bytes(seated)  # every seat in: the deal is made, the seed secret
+    assert python_verdict(data) == (True, None, False)
+    assert page_check(page, data)["state"] == "in-progress"
