@@ -114,8 +114,8 @@ PUBLISHED = {
 def test_the_page_in_chromium_checks_as_devil_verify_does(page, tmp_path):
     """One test (one browser, one page opened from file://): the published vectors, every
     shipped recording, and tampered copies named as `devil verify` names them."""
-    # the largest recording written by the CLI and opened offline; the rest checked in it
-    path, answer = write_page(tmp_path, "castle-10p.devlog", read("castle-10p.devlog"))
+    # a recording written by the CLI and opened offline; every shipped one checked in it
+    path, answer = write_page(tmp_path, "castle-3p.devlog", read("castle-3p.devlog"))
     seen = open_page(page, path)
     assert answer["ok"] and answer["finished"] and not answer["physical"]
     assert seen["state"] == "verified", seen
@@ -123,11 +123,11 @@ def test_the_page_in_chromium_checks_as_devil_verify_does(page, tmp_path):
     assert page.inner_text("#python-verdict") == "OK: finished"
     assert page.evaluate(VECTORS) == PUBLISHED
     for name in SHIPPED:
-        data = read(name)
-        got = page_check(page, data)
-        # every shipped recording is a finished digital game that verifies (replays/README.md)
-        if name != "castle-10p.devlog":  # (verified by the CLI above)
-            assert python_verdict(data) == (True, None, True), name
+        got = page_check(page, read(name))
+        # devil verify's verdict on every shipped recording: a finished digital game, every
+        # draw re-derived (replays/README.md; asserted in the default run by
+        # tests/tools/test_replays_dir.py and tests/castle_cli/test_verify.py, so not re-run
+        # here: the page must say the same, verified)
         assert got["state"] == "verified", (name, got)
         assert got["draws"] >= 13, name  # atkr: every coal; castle: deal, start, pile draws
     check_tampered(page)
