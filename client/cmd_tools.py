@@ -332,12 +332,17 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
               help="SOURCES are two checkpoints A B of one size (or a witness's split-view "
                    "proof): both signed by the log (--key), different roots prove a split view "
                    "(printed, exit 3).")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="OUT.html",
+              help="Also write one self-contained page that re-checks the hash chain, the seed "
+                   "commitment, every seat's entropy and every draw in the browser, offline, "
+                   "beside this verdict (one game).")
+@click.option("--force", is_flag=True, help="Overwrite the --html file if it exists.")
 @jobs_option
 @json_option
 @click.pass_context
 def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=None,
            seal_path=None, consistent=False, witnesses=(), witnesses_required=None,
-           split_view=False):
+           split_view=False, html_path=None, force=False):
     """Check recorded games: format, hash chain, seed, and a strict re-fold.
 
     Every command is rebuilt from its events and decided again: it must give exactly the
@@ -362,7 +367,10 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
       devil verify --consistent seen.json            (the store still extends a checkpoint)
       devil verify seen.checkpoint --witness "$W1" --witness "$W2" --witnesses-required 1
       devil verify --split-view a.checkpoint b.checkpoint --key LOGKEY
+      devil verify replays/GAME.devlog --html check.html   (the page re-checks it offline)
     """
+    if html_path is not None and (consistent or split_view or len(sources) != 1):
+        raise UsageError("--html writes the page of one game: name one file or game id")
     if split_view:  # issue 20.4: two signed checkpoints of one size, two roots
         from .cmd_witness import split_view as check_split
 
@@ -391,6 +399,9 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
         raise UsageError("--key is empty: give the public key (`devil key`: 64 hex digits) or "
                          "a file holding it")
     items, archive = sources_of(ctx.obj, sources)
+    if archive and html_path is not None:
+        raise UsageError(f"--html writes the page of one game, and {sources[0]} is a folder: "
+                         "name one file or game id")
     if archive:
         if receipts or seal_path:
             raise UsageError("--receipt and --seal check one game; name one file or game "
@@ -427,8 +438,15 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
 
     check_kept(result, lambda: source.data if source.data is not None else _read(source.path))
     failed = not result.ok or bool(damage) or (need_finished and not result.finished)
+    written = None
+    if html_path is not None:
+        from .verify_html import write_page
+
+        written = write_page(source, result, html_path, force)
     if as_json:
         data = result.to_json()
+        if html_path is not None:
+            data["html"] = html_path if written else None
         data["path"] = source.label
         data["damage"] = source.damage
         data["ok"] = not failed
@@ -454,6 +472,12 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
                 click.echo(f"  - {check}")
             for line in damage:
                 click.echo(f"  - {line}")
+    if written:
+        click.echo(f"wrote {html_path}: the page re-checks the chain, the seed and every draw "
+                   "in the browser (opens offline)", err=True)
+    elif html_path is not None:
+        click.echo(f"no page written: {source.label} is not a devil log (its header, record 0, "
+                   "is damaged), so there is no game to show", err=True)
     if failed:
         ctx.exit(3)
 
