@@ -120,7 +120,7 @@ def test_pinned_to_the_stores_key_a_bundle_verifies_exit_0(cup, tmp_path):
         run("tournament", "verify", cup["out"], "--key", held, code=0)
 
 
-def test_without_key_it_checks_integrity_and_says_the_key_is_not_pinned_exit_5(cup):
+def test_without_key_it_checks_integrity_and_says_the_key_is_not_pinned_exit_6(cup):
     got = run("tournament", "verify", cup["out"], code=UNPINNED)
     assert (f"key {cup['key']} found in the bundle is NOT pinned: pass --key to check who "
             "signed it") in got.output
