@@ -227,7 +227,7 @@ export function draw(view, h) {
   const labels = h.words.labels || {};
   let box = document.getElementById("castle-box");
   if (!box) {
-    box = h.el("section", {id: "castle-box", "aria-labelledby": "castle-heading"});
+    box = h.el("section", {id: "castle-box", className: "kind-box", "aria-labelledby": "castle-heading"});
     document.getElementById("turn-box").after(box);
   }
   const parts = [h.el("h2", {id: "castle-heading"}, labels.open || "")];
