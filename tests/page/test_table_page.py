@@ -472,7 +472,7 @@ def test_a_castle_seats_page_shows_its_own_cards_and_controls_in_english_and_ger
         assert page.get_by_label("Tauschpartner").locator("option").count() == 3
         assert page.locator("#events li").last.inner_text() == \
             "#3 Zug 1: Ann ist am Zug (CASTLE-3.1)"
-        assert page.locator("#castle-heading").inner_text() == "Jetzt"
+        assert page.locator("#castle-heading").inner_text() == "Jetzt offen"
         assert ann.errors == []
     finally:
         ann.close()
