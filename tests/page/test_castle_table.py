@@ -333,3 +333,30 @@ def test_a_trade_and_a_fight_with_two_supporters_through_four_seats_pages(live, 
     finally:
         for other in pages:
             other.close()
+
+
+def test_every_event_of_a_whole_recorded_game_reads_as_a_sentence(finished_games, browser):
+    """The shipped seven-player recording (replays/castle-7p.devlog: trades refused and
+    completed with named effects, the sextant, the Clairvoyant, the Diplomat, tome and coat,
+    fights with ties, the bags turned, a declaration), on the referee's page in English and a
+    seat's in German: every event is a sentence of the catalogue, with its rule id, no field
+    left unworded; the game's end as the declaration decided it (CASTLE-9.2)."""
+    server, games = finished_games
+    castle = games["castle"]
+    created = {"game": castle["game"], "tokens": castle["tokens"]}
+    pages = [Seat(browser, server, created, "referee"),
+             Seat(browser, server, created, castle["players"][0], locale="de-DE")]
+    try:
+        for seat in pages:
+            lines = seat.page.locator("#events li").all_inner_texts()
+            assert len(lines) == 332
+            for line in lines:
+                assert not re.search(r"\{|\}|undefined|null|\[object", line), line
+                assert re.search(r"\b(?:CASTLE|SEAT)-\d+", line), line
+            assert seat.page.locator("#turn").inner_text().startswith(("Game over", "Spielende"))
+            assert seat.errors == []
+        ended = pages[0].page.locator("#events li").last.inner_text()
+        assert ended.startswith("#332 Game over. Winners: ") and ended.endswith("(CASTLE-9.2)")
+    finally:
+        for seat in pages:
+            seat.close()
