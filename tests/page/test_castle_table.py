@@ -360,3 +360,30 @@ def test_every_event_of_a_whole_recorded_game_reads_as_a_sentence(finished_games
     finally:
         for seat in pages:
             seat.close()
+
+
+def test_each_castle_seat_sits_from_its_page_and_the_deal_follows(live, browser):
+    """A Castle game with seat entropy (`devil serve`'s default): before the deal each seat's
+    page offers only its Sit button (SEAT-1) and makes its own random value (SEAT-2); once all
+    four are in, the cards are dealt and Ann, the start player, may trade (CASTLE-2.8, 3.1)."""
+    answer = live.http.post("/games", json={"kind": "castle", "seat_entropy": True, "options": {
+        "players": PLAYERS, "first": "Ann"}})
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    seats = [Seat(browser, live, created, name) for name in PLAYERS]
+    try:
+        for index, seat in enumerate(seats):
+            assert seat.page.locator("#moves button").all_inner_texts() == ["Sit"]
+            assert seat.page.locator("#castle-box").is_hidden()
+            seat.page.get_by_role("button", name="Sit", exact=True).click()
+            seat.page.locator("#events li", has_text=f"{PLAYERS[index]} gave its entropy "
+                                                     "(SEAT-2)").wait_for()
+        ann = seats[0].page
+        ann.get_by_role("button", name="Trade", exact=True).wait_for(timeout=15000)
+        assert ann.locator("#castle-box").is_visible()
+        assert ann.locator('#you dd[data-field="items"]').inner_text() not in ("", "hidden")
+        for seat in seats:
+            assert seat.errors == []
+    finally:
+        for seat in seats:
+            seat.close()

@@ -230,6 +230,9 @@ export function draw(view, h) {
     box = h.el("section", {id: "castle-box", className: "kind-box", "aria-labelledby": "castle-heading"});
     document.getElementById("turn-box").after(box);
   }
+  // before the deal (a game with seat entropy: every seat sits first, SEAT-1) nothing is open
+  box.hidden = !Array.isArray(view.pending);
+  if (box.hidden) return;
   const parts = [h.el("h2", {id: "castle-heading"}, labels.open || "")];
   const pending = view.pending || [];
   const list = h.el("ul", {id: "castle-pending"}, ...pending.map((f) => {
