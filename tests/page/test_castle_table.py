@@ -277,8 +277,26 @@ def test_a_trade_and_a_fight_with_two_supporters_through_four_seats_pages(live, 
             for name, other in seats.items():
                 check_page(other, name, known)
             check_page(watcher, None, known)
+            if steps == 1:  # the offer open: its item only for the two partners (CASTLE-4.1)
+                offer = lambda name: seats[name].page.locator(  # noqa: E731
+                    '#castle-pending li[data-frame="offer"]').inner_text()
+                assert offer("Dora") == ("Ann bietet Dora einen Gegenstand an: Dolch; Dora "
+                                         "nimmt an oder lehnt ab (CASTLE-4.2)")
+                assert offer("Ann") == ("Ann offers Dora an item: Dagger; Dora accepts or "
+                                        "refuses (CASTLE-4.2)")
+                assert offer("Cid") == ("Ann offers Dora an item face down; Dora accepts or "
+                                        "refuses (CASTLE-4.2)")
+                assert seats["Dora"].page.get_by_role("button", name="Ablehnen").count() == 1
             if after["phase"] == "fight" and after["fight"]["stage"] == "abilities" \
-                    and not cut:  # Dora's phone in the fight's busiest moment
+                    and not cut:
+                # the fight as the spectator follows it: the sides and who is asked (CASTLE-6.3)
+                fight = lambda key: watcher.page.locator(  # noqa: E731
+                    f'#castle-fight dd[data-fight="{key}"]').inner_text()
+                assert (fight("attacker"), fight("defender")) == ("Ben", "Ann")
+                assert fight("supporters") == "Cid: defender, Dora: attacker"
+                assert fight("stage") == ("items and professions (CASTLE-6.5) \u00b7 Ben is "
+                                          "asked")
+                # Dora's phone in the fight's busiest moment
                 dora = seats["Dora"].page
                 cut.append(dora.evaluate(CUT_OFF))
                 dora.screenshot(path=os.path.join(shots, "table-castle-de-390.png"),
