@@ -436,3 +436,46 @@ def test_a_stale_control_is_refused_with_its_rule_and_records_nothing(live, brow
 # the auto-pass's hold logic (PAGE-20 to 24), here to share this module's Chromium
 from tests.page.autopass_pure import (  # noqa: E402,F401
     test_the_hold_leaves_at_the_ask_plus_h_once_and_never_into_another_window)
+def test_a_castle_seats_page_shows_its_own_cards_and_controls_in_english_and_german(live,
+                                                                                   browser):
+    """Castle of the Devil on the seat's page (its drawing: engine/web/pages/table_castle.js),
+    in this module to share its browser and server.  The game of tests/page/castle_scenario.py
+    on turn 1, as Ann sees it: her own cards by name, the others' hidden (CASTLE-2.1, 2.9), her
+    turn's actions as buttons (CASTLE-3.1: pass, trade, attack; no declaration, she holds no
+    key, CASTLE-9.1), every other player a partner (CASTLE-4.1) and a defender (CASTLE-6.1);
+    then the language switch turns it German, the cards named as printed."""
+    from tests.page.castle_scenario import new_game as new_castle_game
+
+    created = new_castle_game(live)
+    ann = Seat(browser, live, created, "Ann")
+    try:
+        page = ann.page
+
+        def you(field):
+            return page.locator(f'#you dd[data-field="{field}"]').inner_text()
+
+        assert you("items") == "Dagger" and you("society") == "Order of Open Secrets"
+        assert you("profession") == "Grand Master"
+        ben = page.locator('#players tr[data-player="Ben"]').inner_text().split("\t")
+        assert ben == ["Ben", "hidden", "1", "hidden", "hidden", "no"], ben
+        assert page.locator("#moves button").all_inner_texts() == ["Pass", "Trade", "Attack"]
+        for label in ("Partner", "Defender"):
+            assert page.get_by_label(label).locator("option").all_inner_texts() == \
+                ["Ben", "Cid", "Dora"]
+        assert page.locator("#events li").last.inner_text() == \
+            "#3 Turn 1: Ann's turn (CASTLE-3.1)"
+        assert page.locator("#castle-knowledge").inner_text() == \
+            "Nothing seen yet beyond your own cards."
+        page.get_by_label("Language").select_option("de")
+        page.locator("#events-heading", has_text="Ereignisse").wait_for()
+        assert you("items") == "Dolch" and you("society") == "Orden der offenen Geheimnisse"
+        assert you("profession") == "Großmeister"
+        assert page.locator("#moves button").all_inner_texts() == \
+            ["Passen", "Tauschen", "Angreifen"]
+        assert page.get_by_label("Tauschpartner").locator("option").count() == 3
+        assert page.locator("#events li").last.inner_text() == \
+            "#3 Zug 1: Ann ist am Zug (CASTLE-3.1)"
+        assert page.locator("#castle-heading").inner_text() == "Jetzt offen"
+        assert ann.errors == []
+    finally:
+        ann.close()

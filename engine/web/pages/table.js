@@ -31,8 +31,31 @@ const game = decodeURIComponent(location.pathname.split("/")[2] || "");
 const page = {
   token: null, role: null, you: null, seat: null, players: [], kind: null,
   after: 0, over: false, view: null, moves: [], entries: [], busy: false,
-  lang: "en", catalogue: null, asked: 0, shown: 0,
+  lang: "en", catalogue: null, asked: 0, shown: 0, drawer: null,
 };
+
+// -- a kind's own drawing -------------------------------------------------------------------------
+// A kind whose catalogue entry names a ``module`` (``table_<kind>.js``, served beside this file)
+// draws what the generic page cannot: its module may export ``cell(key, value, row, h)`` (a table
+// cell's text), ``word(name, value, type, h)`` (a command input's value), ``format(value, how,
+// event, h)`` (an event field), ``describe(event, h)`` (a whole sentence) and ``draw(view, h)``
+// (its own sections).  Each returns undefined to leave the generic wording in place.
+async function loadDrawer() {
+  const module = kindWords().module;
+  page.drawer = null;
+  if (typeof module === "string" && /^table_[a-z0-9]+\.js$/.test(module)) {
+    page.drawer = await import("./" + module);
+  }
+}
+
+function helpers() {
+  return {ui, words: kindWords(), nameOf, el, withRules, sentence, page, lang: page.lang};
+}
+
+function drawn(hook, ...args) {
+  const fn = page.drawer && page.drawer[hook];
+  return fn ? fn(...args, helpers()) : undefined;
+}
 
 // -- the catalogue ----------------------------------------------------------------------------
 function chosenLanguage() {
@@ -116,7 +139,9 @@ function word(column, value) {
   return value in words ? words[value] : String(value);
 }
 
-function format(value, how) {
+function format(value, how, event) {
+  const own = drawn("format", value, how, event);
+  if (own !== undefined) return own;
   if (how === "name") return nameOf(value);
   if (how === "names") return (value || []).map(nameOf).join(ui("and"));
   if (how === "by_seat") return (value || []).map((v, i) => nameOf(i) + " " + word("", v)).join(", ");
@@ -127,6 +152,8 @@ function format(value, how) {
 // an event in plain words: the catalogue's sentence for its type, the first variant
 // ("type.field=value") that matches tried first; rule ids are part of the sentence
 function describe(event) {
+  const own = drawn("describe", event);
+  if (own !== undefined) return own;
   const events = Object.assign({}, (page.catalogue.shared || {}).events, kindWords().events);
   const type = event.type;
   let template = null;
@@ -140,7 +167,12 @@ function describe(event) {
     return type + " " + JSON.stringify(Object.fromEntries(
       Object.entries(event).filter(([key]) => key !== "type")));
   }
-  return template.replace(/\{(\w+)(?::(\w+))?\}/g, (all, field, how) => format(event[field], how));
+  return sentence(template, event);
+}
+
+// a catalogue sentence filled from an event: {field} or {field:how}
+function sentence(template, event) {
+  return template.replace(/\{(\w+)(?::(\w+))?\}/g, (all, field, how) => format(event[field], how, event));
 }
 
 function withRules(text) {
@@ -174,6 +206,18 @@ function at(map, path) {
   return path.split(".").reduce((value, key) => (value && typeof value === "object" ? value[key] : undefined), map);
 }
 
+// a cell of the table (or of the seat's own box): the kind's words first
+function cellWord(key, value, row) {
+  const own = drawn("cell", key, value, row);
+  return own !== undefined ? own : word(key, value);
+}
+
+// a value a command input offers: the kind's words first
+function inputWord(type, name, value) {
+  const own = drawn("word", name, value, type);
+  return own !== undefined ? own : word(name, value);
+}
+
 function drawView() {
   const view = page.view;
   if (!view) return;
@@ -184,8 +228,8 @@ function drawView() {
   const head = el("tr", {}, ...columns.map(([, label]) => el("th", {scope: "col"}, label)));
   const body = rows.map((row, index) => {
     const cells = columns.map(([key], i) => i === 0
-      ? el("th", {scope: "row"}, word(key, row[key]))
-      : el("td", {className: row[key] === null ? "hidden-value" : ""}, word(key, row[key])));
+      ? el("th", {scope: "row"}, cellWord(key, row[key], row))
+      : el("td", {className: row[key] === null ? "hidden-value" : ""}, cellWord(key, row[key], row)));
     const tr = el("tr", {className: [row.name === view.turn ? "turn" : "",
                                      index === page.seat ? "you" : ""].join(" ").trim()}, ...cells);
     tr.dataset.player = row.name;
@@ -200,7 +244,7 @@ function drawView() {
   if (page.seat !== null && rows[page.seat]) {
     const mine = rows[page.seat];
     $("you").replaceChildren(...columns.slice(1).flatMap(([key, label]) =>
-      [el("dt", {}, label), el("dd", {"data-field": key}, word(key, mine[key]))]));
+      [el("dt", {}, label), el("dd", {"data-field": key}, cellWord(key, mine[key], mine))]));
   }
   let turn;
   if (page.over || (view.winners && view.winners.length)) {
@@ -214,6 +258,7 @@ function drawView() {
   }
   $("turn").textContent = turn;
   drawClocks(view.clocks);
+  drawn("draw", view);
 }
 
 function clockTime(ms) {
@@ -258,14 +303,16 @@ function drawMoves() {
     const form = el("form", {className: "move"});
     form.dataset.type = shape.type;
     const fields = [];
-    const labelOf = (name) => (words.inputs || {})[name] || name;
+    // an input's label: the catalogue's "type.name" (the item to offer) before its "name"
+    const labelOf = (name) => (words.inputs || {})[shape.type + "." + name]
+      || (words.inputs || {})[name] || name;
     if (shape.options) {
       // two or more fields vary: one list of the legal combinations, so none is offered
       // that the rules would refuse
       const names = shape.inputs.map((input) => input.name);
       const id = "move-" + shape.type + "-choice";
       const select = el("select", {id, name: "choice"}, ...shape.options.map((option, i) =>
-        el("option", {value: String(i)}, names.map((n) => word(n, option[n])).join(" \u00b7 "))));
+        el("option", {value: String(i)}, names.map((n) => inputWord(shape.type, n, option[n])).join(" \u00b7 "))));
       fields.push([{name: null, options: shape.options}, select]);
       form.append(el("label", {for: id}, names.map(labelOf).join(" \u00b7 ")), select);
     } else {
@@ -273,7 +320,7 @@ function drawMoves() {
         if (input.random) continue;  // made by this page at the moment of sending
         const id = "move-" + shape.type + "-" + input.name;
         const select = el("select", {id, name: input.name}, ...input.values.map((v, i) =>
-          el("option", {value: String(i)}, word(input.name, v))));
+          el("option", {value: String(i)}, inputWord(shape.type, input.name, v))));
         fields.push([input, select]);
         form.append(el("label", {for: id}, labelOf(input.name)), select);
       }
@@ -422,6 +469,7 @@ async function open(token) {
   page.role = summary.you.role;
   page.players = summary.players;
   page.kind = summary.kind;
+  await loadDrawer();
   if (page.role === "seat") { page.seat = summary.you.seat; page.you = summary.you.name; }
   $("login").hidden = true;
   $("game").hidden = false;

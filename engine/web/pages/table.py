@@ -10,7 +10,9 @@ events and facts from the language catalogues (``i18n/<lang>.json``, one per lan
   shows that seat's table and its controls, the spectator's token the public table (the
   spectator's page), the referee's the whole table.
 * ``GET /pages/table.js``, ``GET /pages/table.css``: the page's plain ES module and style
-  (no build step, no CDN: served from the package).
+  (no build step, no CDN: served from the package); ``GET /pages/table_<kind>.js``: a kind's
+  own drawing module (its seat's view, its windows), which table.js imports when the kind's
+  catalogue entry names it (``module``).
 * ``GET /pages/i18n/{lang}.json``: a language's catalogue (``en``, ``de``; 404 otherwise).
 
 Every answer carries :data:`HEADERS`: a Content-Security-Policy allowing this origin's script,
@@ -35,13 +37,26 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'se
 HEADERS = {"Content-Security-Policy": CSP, "Cache-Control": "no-store",
            "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff",
            "X-Frame-Options": "DENY"}
-#: the static files a page loads: name -> media type
-FILES = {"table.js": "text/javascript; charset=utf-8", "table.css": "text/css; charset=utf-8"}
 _LANG = re.compile(r"^[a-z]{2}$")
+#: a kind's own drawing module beside table.js (``table_<kind>.js``, loaded by table.js when the
+#: kind's catalogue entry names it as its ``module``)
+_KIND_MODULE = re.compile(r"^table_[a-z0-9]+\.js$")
 
 
 def _asset(*parts: str) -> bytes:
     return resources.files(__package__).joinpath(*parts).read_bytes()
+
+
+def kind_modules() -> list[str]:
+    """The kinds' drawing modules shipped beside table.js (``table_<kind>.js``), sorted."""
+    folder = resources.files(__package__)
+    return sorted(entry.name for entry in folder.iterdir() if _KIND_MODULE.match(entry.name))
+
+
+#: the static files a page loads: name -> media type (table.js, its style and every kind's
+#: drawing module)
+FILES = {"table.js": "text/javascript; charset=utf-8", "table.css": "text/css; charset=utf-8",
+         **{name: "text/javascript; charset=utf-8" for name in kind_modules()}}
 
 
 def languages() -> list[str]:
@@ -95,6 +110,9 @@ def openapi_paths(_op) -> dict:
         "/pages/table.js": page("The table page's script (a plain ES module)",
                                 "text/javascript", []),
         "/pages/table.css": page("The table page's style", "text/css", []),
+        **{f"/pages/{name}": page("A kind's drawing module of the table page (a plain ES "
+                                  "module table.js imports)", "text/javascript", [])
+           for name in kind_modules()},
         "/pages/i18n/{lang}.json": page("A language's catalogue of the table page's words",
                                         "application/json", [lang]),
     }
