@@ -22,7 +22,10 @@ key, 32 bytes).
 
 The signing key is the store's, created on first use and kept as the store-wide private
 document ``"signing"`` (the file store: ``<folder>/.devil-signing.json``, mode 0600), so every
-node serving one store signs with the same key.  ``devil key`` prints the public key.
+node serving one store signs with the same key.  ``devil key`` prints the public key.  A key
+is never silently replaced: once the store holds a game or a leaf, a missing key is an error,
+and a new key comes only by a rotation (engine.keys: ``devil key rotate``), after which the
+key is the document the newest rotation names (``signinga``, ...).
 """
 
 from __future__ import annotations
@@ -55,21 +58,27 @@ class SigningKeyDamaged(DevilError):
     exit_code = 3
 
 
-def key_location(store) -> str:
-    """Where ``store`` keeps its signing key, for messages: the file store's file, else the
-    store-wide private document ``signing`` of the store's location."""
+def key_location(store, name: str = KEY_DOCUMENT) -> str:
+    """Where ``store`` keeps its signing key (the document ``name``: engine.keys.history), for
+    messages: the file store's file, else the store-wide private document of the store's
+    location."""
     path = getattr(store, "store_private_path", None)
     if path is not None:
-        return path(KEY_DOCUMENT)
-    return f"the store's private document {KEY_DOCUMENT!r} in {store.location()}"
+        return path(name)
+    return f"the store's private document {name!r} in {store.location()}"
 
 
-def _damaged(store, reason: str) -> SigningKeyDamaged:
+#: how to go on when the key is gone or damaged (issue 20.5: a key is never silently replaced)
+ROTATE_HINT = ("Put back a good copy of that file, or rotate to a new key: `devil key rotate "
+               "--old-key COPY --reason TEXT` (COPY: a copy of the old key file, which signs the "
+               "rotation) or, if the old key is lost, `devil key rotate --lost --reason TEXT` "
+               "(recorded as a key replaced without the old key's signature)")
+
+
+def _damaged(store, reason: str, name: str = KEY_DOCUMENT) -> SigningKeyDamaged:
     return SigningKeyDamaged(
-        f"the store's signing key ({key_location(store)}) {reason}: nothing was recorded, and "
-        "no command can be until it is repaired. Put back a good copy of that file, or move it "
-        "aside to make a new key (receipts and seals signed with the old key then no longer "
-        "match `devil key`)")
+        f"the store's signing key ({key_location(store, name)}) {reason}: nothing was "
+        "recorded, and no command can be until it is repaired. " + ROTATE_HINT)
 
 
 def _message(what: str, game: str, seq: int, link: str, time: str) -> bytes:
@@ -87,14 +96,30 @@ class Signer:
 
     @classmethod
     def of(cls, store) -> "Signer":
-        """The signing key of ``store`` (an EventStore), created and kept on first use.
-        Raises :class:`SigningKeyDamaged` if the kept document cannot be read or is not a key.
+        """The signing key of ``store`` (an EventStore): the key of its newest rotation
+        (engine.keys.history), created and kept on first use in a store that holds no game
+        and no leaf yet.  Raises :class:`SigningKeyDamaged` if the kept document cannot be
+        read or is not a key, if the key history does not hold, or if the key is missing
+        from a store that holds records it signed (a key is never silently replaced: the
+        message says how to rotate, issue 20.5).
         (The service keeps the signer it loaded: :meth:`engine.service.GameService.signer`.)"""
+        from .keys.history import BadRotation, check_chain, current_name, holds_signed_records
+
         try:
-            document = store.store_private(KEY_DOCUMENT)
+            name, entries = current_name(store)
+            check_chain(entries)
+        except BadRotation as exc:
+            raise SigningKeyDamaged(f"{exc.message}: nothing was recorded, and no command can "
+                                    "be until it is repaired") from None
+        try:
+            document = store.store_private(name)
         except (OSError, ValueError) as exc:  # not JSON, not a JSON object, unreadable
-            raise _damaged(store, f"cannot be read ({exc})") from None
+            raise _damaged(store, f"cannot be read ({exc})", name) from None
         if document is None:
+            if entries or holds_signed_records(store):  # never silently replaced (20.5)
+                raise _damaged(store, "is missing, but the store holds records it signed "
+                                      "(receipts, seals, checkpoints): a new key would not "
+                                      "match them", name)
             from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
             key = Ed25519PrivateKey.generate()
@@ -105,11 +130,14 @@ class Signer:
         try:
             signer = cls(str(document["private"]))
         except (KeyError, TypeError, ValueError) as exc:
-            raise _damaged(store, f"is not an Ed25519 key ({type(exc).__name__}: {exc})") \
-                from None
+            raise _damaged(store, f"is not an Ed25519 key ({type(exc).__name__}: {exc})",
+                           name) from None
         if document.get("public") not in (None, signer.public):
             raise _damaged(store, "is not an Ed25519 key (its public key is not its private "
-                                  "key's)")
+                                  "key's)", name)
+        if entries and signer.public != entries[-1]["new"]:
+            raise _damaged(store, f"is not the key the store's last rotation made "
+                                  f"({entries[-1]['new'][:16]}...)", name)
         return signer
 
     def _sign(self, what: str, game: str, seq: int, link: bytes, time: str) -> dict:
