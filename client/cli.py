@@ -52,7 +52,7 @@ LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify"
         "watch": "client.cmd_service:watch", "referee": "client.cmd_service:referee",
         "import": "client.cmd_store:import_",
         "db": "client.cmd_store:db", "aside": "client.cmd_store:aside",
-        "key": "client.cmd_receipts:key", "receipts": "client.cmd_receipts:receipts",
+        "key": "client.cmd_keys:key", "receipts": "client.cmd_receipts:receipts",
         "checkpoint": "client.cmd_tlog:checkpoint", "prove": "client.cmd_tlog:prove",
         "sit": "client.cmd_seating:sit",
         "correct": "client.cmd_desk:correct", "dispute": "client.cmd_desk:dispute",

@@ -316,6 +316,11 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
 @click.option("--seal", "seal_path", type=click.Path(dir_okay=False, exists=True), metavar="FILE",
               help="The game's seal (`devil export --seal`); default: FILE.seal.json beside the "
                    "log, or the store's for a game in the local store.")
+@click.option("--history", "history_path", type=click.Path(dir_okay=False, exists=True),
+              metavar="FILE",
+              help="The store's key history (`devil key --history --json`): with --key the "
+                   "current key, receipts and seals signed by an earlier key of it are accepted "
+                   "and named (default: the local store's history).")
 @click.option("--consistent", is_flag=True,
               help="SOURCES are checkpoints OLD [NEW] (`devil checkpoint`; NEW default: the "
                    "store's now): prove NEW extends OLD, and name any game cut, edited or "
@@ -324,7 +329,7 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
 @json_option
 @click.pass_context
 def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=None,
-           seal_path=None, consistent=False):
+           seal_path=None, consistent=False, history_path=None):
     """Check recorded games: format, hash chain, seed, and a strict re-fold.
 
     Every command is rebuilt from its events and decided again: it must give exactly the
@@ -336,9 +341,17 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
 
     \b
     With --receipt, the log must hold each receipt's record (same sequence number and link):
-    a log cut before it, or changed at or before it, fails.  With --key, the game's seal (its
-    signed final record) is checked: a finished game without one, or with one that names
-    another end or another key, fails.
+    a log cut before it, or changed at or before it, fails.  It also says whether the record
+    still stands: "in force", or "voided" by a later correction (DESK-2), amendment (DESK-9) or
+    takeback (DESK-12.6), naming that record, when, by whom and why; a voided receipt exits 6
+    (--json: "standing").  With --key, the game's seal (its signed final record, and the
+    voided records it covers) is checked: a finished game without one, or with one that names
+    another end, other voids or another key, fails.  A receipt or seal signed by an earlier
+    key of the store (a rotation, `devil key --history`) is accepted and named.
+
+    \b
+    Exit 0 everything holds (every receipt's record in force), 3 a check fails, 6 the log
+    and its signatures hold but a receipt's record was voided.
 
     \b
     Examples:
@@ -351,7 +364,7 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
     if consistent:
         from .cmd_tlog import consistent as check
 
-        return check(ctx, sources, key_text, as_json)
+        return check(ctx, sources, key_text, as_json, history_path)
     from engine.archive import verify_row
 
     if key_text is not None and not key_text.strip():  # e.g. --key "$(devil key)" that failed
@@ -385,7 +398,10 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
     if receipts or key_text or seal_path or _sidecar_seal(source):
         from .signed import check_signed
 
-        check_signed(ctx.obj, source, result, receipts, key_text, seal_path)
+        standings = check_signed(ctx.obj, source, result, receipts, key_text, seal_path,
+                                 history_path)
+    else:
+        standings = []
     from .seating import check_kept
 
     check_kept(result, lambda: source.data if source.data is not None else _read(source.path))
@@ -395,6 +411,8 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
         data["path"] = source.label
         data["damage"] = source.damage
         data["ok"] = not failed
+        if standings:
+            data["standing"] = standings
         emit(data)
     else:
         state = "finished" if result.finished else "in progress (not finished)"
@@ -418,6 +436,8 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
                 click.echo(f"  - {line}")
     if failed:
         ctx.exit(3)
+    if any(found["verdict"] == "voided" for found in standings):
+        ctx.exit(6)  # a receipt's record no longer stands (issue 20.6)
 
 
 def _read(path: str) -> bytes:

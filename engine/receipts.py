@@ -81,7 +81,14 @@ def _damaged(store, reason: str, name: str = KEY_DOCUMENT) -> SigningKeyDamaged:
         "recorded, and no command can be until it is repaired. " + ROTATE_HINT)
 
 
-def _message(what: str, game: str, seq: int, link: str, time: str) -> bytes:
+#: the seal's format with the voided records (issue 20.6); receipts and old seals are FORMAT
+SEAL_VOIDS = 2
+
+
+def _message(what: str, game: str, seq: int, link: str, time: str,
+             voids: str | None = None) -> bytes:
+    if voids is not None:  # a seal of format 2: the voided records' ranges signed too
+        return f"devil-{what}|{SEAL_VOIDS}|{game}|{seq}|{link}|{time}|{voids}".encode()
     return f"devil-{what}|{FORMAT}|{game}|{seq}|{link}|{time}".encode()
 
 
@@ -140,20 +147,36 @@ class Signer:
                                   f"({entries[-1]['new'][:16]}...)", name)
         return signer
 
-    def _sign(self, what: str, game: str, seq: int, link: bytes, time: str) -> dict:
+    def _sign(self, what: str, game: str, seq: int, link: bytes, time: str,
+              voided: list[int] | None = None) -> dict:
+        from .desk.standing import voids_text
+
         link_hex = link.hex()
-        sig = self._key.sign(_message(what, game, seq, link_hex, time)).hex()
-        return {what: FORMAT, "game": game, "seq": seq, "link": link_hex, "time": time,
-                "key": self.public, "sig": sig}
+        voids = None if voided is None else voids_text(sorted(voided))
+        sig = self._key.sign(_message(what, game, seq, link_hex, time, voids)).hex()
+        out = {what: FORMAT if voids is None else SEAL_VOIDS, "game": game, "seq": seq,
+               "link": link_hex, "time": time, "key": self.public, "sig": sig}
+        if voids is not None:
+            out["voided"] = voids
+        return out
 
     def receipt(self, game: str, seq: int, link: bytes, time: str) -> dict:
         """A signed receipt for the record ``seq`` (with chain link ``link``, 8 bytes, recorded
         at ``time``, ISO 8601) of ``game``."""
         return self._sign("receipt", game, seq, link, time)
 
-    def seal(self, game: str, seq: int, link: bytes, time: str) -> dict:
-        """A signed seal: ``seq``/``link`` is the final record of the finished ``game``."""
-        return self._sign("seal", game, seq, link, time)
+    def seal(self, game: str, seq: int, link: bytes, time: str,
+             voided: list[int] | None = None) -> dict:
+        """A signed seal: ``seq``/``link`` is the final record of the finished ``game``.  With
+        ``voided`` (the sequence numbers of every record the game's desk voided, issue 20.6)
+        a seal of format 2, which signs them too (``"voided"``: their ranges, ``"3-5,9"``, ``""``
+        for none); without, format 1."""
+        return self._sign("seal", game, seq, link, time, voided)
+
+    def sign_bytes(self, data: bytes) -> str:
+        """The Ed25519 signature (128 hex digits) of ``data``: a key rotation's line
+        (engine.keys.history.message)."""
+        return self._key.sign(data).hex()
 
     def note(self, text: str, name: str) -> str:
         """``text`` as a C2SP signed note signed by this key under the key name ``name``
@@ -194,14 +217,19 @@ def check_signature(document: Any, what: str, key: str | None = None) -> dict:
     """``document`` checked as a signed ``what`` (``"receipt"`` or ``"seal"``): its fields and
     its signature, by ``key`` (hex) when given, else by the key it names.  Returns the
     document; raises :class:`BadSignature` naming what fails."""
-    if not isinstance(document, dict) or document.get(what) != FORMAT:
-        raise BadSignature(f"this is not a devil {what} (a JSON map with \"{what}\": {FORMAT})")
+    formats = (FORMAT, SEAL_VOIDS) if what == "seal" else (FORMAT,)
+    if not isinstance(document, dict) or document.get(what) not in formats \
+            or type(document.get(what)) is not int:
+        raise BadSignature(f"this is not a devil {what} (a JSON map with \"{what}\": {FORMAT}"
+                           + (f" or {SEAL_VOIDS}" if what == "seal" else "") + ")")
+    voids = document.get("voided") if document[what] == SEAL_VOIDS else None
     try:
         game, seq = document["game"], document["seq"]
         link, time = document["link"], document["time"]
         sig, named = bytes.fromhex(document["sig"]), document["key"]
         if not (isinstance(game, str) and type(seq) is int and seq >= 0 and isinstance(time, str)
-                and len(bytes.fromhex(link)) == 8):
+                and len(bytes.fromhex(link)) == 8
+                and (document[what] == FORMAT or isinstance(voids, str))):
             raise ValueError("a field has the wrong type")
     except (KeyError, TypeError, ValueError) as exc:
         raise BadSignature(f"the {what} is malformed ({exc})") from None
@@ -213,7 +241,7 @@ def check_signature(document: Any, what: str, key: str | None = None) -> dict:
 
     try:
         public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(key or str(named)))
-        public.verify(sig, _message(what, game, seq, str(link).lower(), time))
+        public.verify(sig, _message(what, game, seq, str(link).lower(), time, voids))
     except (InvalidSignature, ValueError):
         raise BadSignature(f"the {what}'s signature does not hold: it was not signed by "
                            f"{'the key given' if key else 'the key it names'}, or a field was "
@@ -265,6 +293,18 @@ def check_seal_of(records: list, game: str | None, finished: bool, seal: dict | 
     if last is None or last.link.hex() != str(seal["link"]).lower():
         raise BadSignature(f"the log's final record {seq} has another link than the sealed one: "
                            "the log was changed", seq)
+    if seal.get("seal") == SEAL_VOIDS:  # the voids it covers (issue 20.6)
+        from .desk.standing import voided_seqs, voids_text
+
+        try:
+            voids = voids_text(voided_seqs(records))
+        except DevilError as exc:
+            raise BadSignature(f"the log's voids cannot be read ({exc})", seq) from None
+        if voids != seal.get("voided"):
+            raise BadSignature(f"the seal covers the voided records {seal.get('voided') or 'none'}"
+                               f", the log voids {voids or 'none'}: a void was added or cut", seq)
+        return (f"seal: the final record {seq} is the one sealed {seal['time']}, with the "
+                f"voided records {voids or 'none'}")
     return f"seal: the final record {seq} is the one sealed {seal['time']}"
 
 
@@ -282,7 +322,11 @@ def seal_stream(store, game: str) -> dict:
     head = store.head(game)
     batch = store.read(game, after=max(0, head.seq - 1))
     last = batch.records[-1]
-    seal = Signer.of(store).seal(game, last.seq, last.link, iso_time(batch.header.created, last.ts))
+    from .desk.standing import voided_seqs
+
+    voided = voided_seqs(store.read(game).records)  # the voids it covers (issue 20.6)
+    seal = Signer.of(store).seal(game, last.seq, last.link,
+                                 iso_time(batch.header.created, last.ts), voided)
     store.put_private(game, "seal", seal, replace=True)
     return seal
 
