@@ -13,7 +13,8 @@ Methods (``as_name``: a player's name, or None for the referee / the token's own
 * ``public_events(game) -> [...]``: the same entries as a spectator sees them (public facts)
 * ``submit(game, command, as_name, command_id) -> {"game", "repeated", "events": [...], "view",
   "receipt"}`` (each event map carries its ``seq``; ``receipt``: engine.receipts)
-* ``key() -> {"algorithm", "public"}``; ``key_history() -> {"public", "history"}`` (engine.keys); ``seal(game) -> seal | None`` (engine.receipts)
+* ``key() -> {"algorithm", "public"}``; ``key_history() -> {"public", "history"}``
+  (engine.keys); ``seal(game) -> seal | None`` (engine.receipts)
 * ``games() -> [row]``: one row per game (engine.game.summary_row: game, kind, title,
   players, created, finished, events, text, summary, phase, round, winners), or
   ``{"game", "error"}`` for a damaged log

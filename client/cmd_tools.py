@@ -406,17 +406,19 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
 
     check_kept(result, lambda: source.data if source.data is not None else _read(source.path))
     failed = not result.ok or bool(damage) or (need_finished and not result.finished)
+    voided = any(found["verdict"] == "voided" for found in standings)
     if as_json:
         data = result.to_json()
         data["path"] = source.label
         data["damage"] = source.damage
         data["ok"] = not failed
-        if standings:
+        if standings:  # each receipt's record: in force, or voided (issue 20.6)
             data["standing"] = standings
+            data["verdict"] = voided and "voided" or "in force"
         emit(data)
     else:
         state = "finished" if result.finished else "in progress (not finished)"
-        head = "FAILED" if failed else "OK"
+        head = "FAILED" if failed else "VOIDED" if voided else "OK"
         if result.ok:
             click.echo(f"{head} {source.label}: {result.kind} game {result.game}, "
                        f"{result.events} events, {state}")
@@ -436,7 +438,7 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
                 click.echo(f"  - {line}")
     if failed:
         ctx.exit(3)
-    if any(found["verdict"] == "voided" for found in standings):
+    if voided:
         ctx.exit(6)  # a receipt's record no longer stands (issue 20.6)
 
 

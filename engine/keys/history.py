@@ -132,6 +132,7 @@ def check_entry(entry: Any, number: int) -> str | None:
     if entry.get("number") != number or not _hex32(new) or not isinstance(time, str) \
             or not (old is None or _hex32(old)) or not isinstance(entry.get("reason"), str):
         return f"rotation {number} is malformed (number, old, new, time or reason)"
+    new = str(new)
     line = message(old, new, time)
     if not _verify(new, entry.get("new_sig"), line):
         return f"rotation {number} is not signed by its new key {new[:16]}..."
