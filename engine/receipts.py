@@ -110,7 +110,8 @@ class Signer:
         from a store that holds records it signed (a key is never silently replaced: the
         message says how to rotate, issue 20.5).
         (The service keeps the signer it loaded: :meth:`engine.service.GameService.signer`.)"""
-        from .keys.history import BadRotation, check_chain, current_name, holds_signed_records
+        from .keys.history import (PUBLIC_DOCUMENT, BadRotation, check_chain, current_name,
+                                   holds_signed_records)
 
         try:
             name, entries = current_name(store)
@@ -145,6 +146,18 @@ class Signer:
         if entries and signer.public != entries[-1]["new"]:
             raise _damaged(store, f"is not the key the store's last rotation made "
                                   f"({entries[-1]['new'][:16]}...)", name)
+        if not entries:  # the first key: its public half kept apart knows a swapped file
+            try:
+                first = store.store_private(PUBLIC_DOCUMENT) or store.put_store_private(
+                    PUBLIC_DOCUMENT, {"public": signer.public})
+            except (OSError, ValueError) as exc:
+                raise _damaged(store, f"cannot be checked: its public half "
+                                      f"({key_location(store, PUBLIC_DOCUMENT)}) cannot be "
+                                      f"read ({exc})", name) from None
+            if first.get("public") != signer.public:
+                raise _damaged(store, f"is not the store's key: the store's public key is "
+                                      f"{str(first.get('public'))[:16]}... "
+                                      f"({key_location(store, PUBLIC_DOCUMENT)})", name)
         return signer
 
     def _sign(self, what: str, game: str, seq: int, link: bytes, time: str,

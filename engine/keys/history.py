@@ -19,7 +19,10 @@ line (ASCII, no newline)::
 ``old_sig`` by the old key: the old key hands over to the new one; null for a rotation made
 without the old key (``devil key rotate --lost``), which every check reports as "replaced
 without the old key's signature" (a referee decides what the old key's records are worth).
-``new_sig`` by the new key: the new key accepts the record.  The key in use is the newest
+``new_sig`` by the new key: the new key accepts the record.  The first key's public half is
+also kept apart, as the document ``publickey`` (``{"public": hex}``, written with the key, or
+on the first load of a store older than it), so a key file deleted or swapped for another is
+known as such, and a rotation's old key is checked against it.  The key in use is the newest
 rotation's (the first key if there is none); the history is read from rotation 1 up to the
 first number with no document.
 """
@@ -32,6 +35,9 @@ from ..errors import DevilError
 
 #: the first key's document, and the prefix of every rotation's
 KEY_DOCUMENT, ROTATION_DOCUMENT = "signing", "rotation"
+#: the first key's public half, kept apart from it (``{"public": hex}``): a key file deleted
+#: or swapped is known by it
+PUBLIC_DOCUMENT = "publickey"
 FORMAT = 1
 
 

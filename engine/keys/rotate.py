@@ -23,7 +23,7 @@ import json
 
 from ..errors import ConcurrencyConflict, UsageError
 from ..receipts import Signer, SigningKeyDamaged, key_location, parse_key
-from .history import (check_chain, current_name, history, key_name, message,
+from .history import (PUBLIC_DOCUMENT, check_chain, current_name, history, key_name, message,
                       rotation_name)
 
 
@@ -46,12 +46,23 @@ def private_of(text: str) -> Signer:
 
 
 def _kept_public(store, name: str) -> str | None:
-    """The public key of the key document ``name`` if it can be read, else None."""
-    try:
-        document = store.store_private(name)
-        return None if document is None else Signer(str(document["private"])).public
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    """The public key the store knows for its first key (no rotation yet): the first key's
+    public half kept apart (``publickey``), else the key document ``name`` if it can be read,
+    else the key of a seal a game keeps; None when nothing tells."""
+    for read in (lambda: store.store_private(PUBLIC_DOCUMENT)["public"],
+                 lambda: Signer(str(store.store_private(name)["private"])).public):
+        try:
+            return parse_key(str(read()))
+        except (OSError, ValueError, KeyError, TypeError, UsageError):
+            continue
+    for game in store.games():
+        try:
+            seal = store.private(game, "seal")
+            if isinstance(seal, dict):
+                return parse_key(str(seal.get("key")))
+        except (OSError, ValueError, UsageError):
+            continue
+    return None
 
 
 def rotate(store, reason: str, *, old_key: str | None = None, lost: bool = False,
