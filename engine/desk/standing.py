@@ -68,7 +68,9 @@ def standing(records: list, seq: int, created: int = 0,
              names: list[str] | None = None) -> dict[str, Any]:
     """Whether record ``seq`` of the log's raw ``records`` stands.
 
-    ``{"seq", "verdict": "in force"}``, or ``{"seq", "verdict": "voided", "by": the voiding
+    ``{"seq", "verdict": "in force"}`` (with ``"by"``, ``"reapplied"``: the record it was
+    re-applied as, ``"rule": "DESK-9.3"`` when an amendment voided the record but re-applied
+    its command unchanged), or ``{"seq", "verdict": "voided", "by": the voiding
     record's seq, "how": "correction" | "amendment" | "takeback", "rule": "DESK-2" |
     "DESK-9" | "DESK-12.6", "time": ISO 8601 UTC (``created``: the header's time, ms), "actor":
     who recorded it (a seat's name, or "the referee"), "reason", "dispute": the dispute it
@@ -82,6 +84,14 @@ def standing(records: list, seq: int, created: int = 0,
     record = records[by - 1]
     event = _DESK.from_map(record.event)
     how, rule = _HOW.get(type(event), ("correction", "DESK-2"))
+    if type(event) is Amended:  # a later command the amendment re-applied stands, moved
+        first = seq
+        while first > 1 and records[first - 2].left:
+            first -= 1
+        for of, at in event.reapplied:
+            if of == first:
+                return {"seq": seq, "verdict": "in force", "by": by, "reapplied": at,
+                        "rule": "DESK-9.3"}
     actor = record.actor
     who = (names[actor] if names and 0 <= actor < len(names)
            else "the referee" if actor < 0 else f"seat {actor}")
@@ -93,6 +103,10 @@ def standing(records: list, seq: int, created: int = 0,
 def standing_text(found: dict) -> str:
     """One line of ``devil verify --receipt`` for :func:`standing`'s answer."""
     if found["verdict"] == "in force":
+        if found.get("reapplied") is not None:
+            return (f"standing: record {found['seq']} is IN FORCE as record "
+                    f"{found['reapplied']}: the amendment at record {found['by']} re-applied its "
+                    "command unchanged (DESK-9.3)")
         return (f"standing: record {found['seq']} is IN FORCE (no correction, amendment or "
                 "takeback voided it)")
     dispute = f", answering dispute {found['dispute']} (DESK-10)" if found.get("dispute") else ""
