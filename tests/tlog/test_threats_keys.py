@@ -155,6 +155,20 @@ def test_a_deleted_key_is_an_error_that_says_how_to_rotate_not_a_new_key(tmp_pat
     assert not key_file.exists() and before  # still no key: nothing was silently replaced
 
 
+def test_a_swapped_key_file_is_refused(tmp_path):
+    devil = _devil(tmp_path)
+    devil("new", "atkr", "--player", "Anna", "--player", "Ben")
+    old = devil("key").strip()
+    key_file = tmp_path / "s" / ".devil-signing.json"
+    other = Ed25519PrivateKey.generate()
+    key_file.write_text(json.dumps({
+        "version": 1, "algorithm": "ed25519", "private": other.private_bytes_raw().hex(),
+        "public": other.public_key().public_bytes_raw().hex()}))
+    out = devil("key", code=3)
+    assert f"is not the store's key: the store's public key is {old[:16]}..." in out
+    assert str(tmp_path / "s" / ".devil-publickey.json") in out
+
+
 def test_devil_serve_does_not_start_without_its_key(tmp_path):
     devil = _devil(tmp_path)
     devil("new", "atkr", "--player", "Anna", "--player", "Ben")
@@ -226,7 +240,8 @@ def test_a_rotation_is_signed_by_the_old_key_and_old_receipts_still_verify(tmp_p
     without = CliRunner().invoke(cli, ["--store", str(tmp_path / "empty"), "verify", str(log),
                                        "--key", new, "--receipt", json.dumps(
                                            _receipt(devil, game, 3))])
-    assert without.exit_code == 3 and "names no rotation to the key given" in without.output
+    assert without.exit_code == 3  # no history: another key than the one given
+    assert f"the receipt was signed by key {old[:16]}..., not by the key given" in without.output
     # the checkpoint seen before the rotation: the store still extends it, across the keys
     out = devil("verify", "--consistent", seen)
     assert out.startswith("OK: consistent: the checkpoint of 3 leaves extends the one of 2")
