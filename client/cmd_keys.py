@@ -27,7 +27,7 @@ def key(ctx, show_history, as_json):
     With --history: every rotation (its number, time, old and new key, reason, and whether
     the old key signed it); --json: {"public", "history": [rotation records]} (what `devil
     verify --history FILE` takes to check receipts signed by an older key).  A history that
-    does not hold (a forged rotation) exits 3.
+    does not hold (a forged rotation) exits 3; so does a missing key, after the listing.
 
     \b
     Examples:
@@ -48,17 +48,22 @@ def key(ctx, show_history, as_json):
         click.echo(data["public"])
         return
     from engine.keys.history import check_chain, describe
+    from engine.receipts import SigningKeyDamaged
 
     data = obj.client.key_history()
     check_chain(data["history"])
     if as_json:
         emit(data)
+        if data.get("problem"):
+            ctx.exit(3)
         return
-    click.echo(f"key now: {data['public']}")
+    click.echo(f"key now: {data['public'] or 'NONE (see below)'}")
     if not data["history"]:
         click.echo("no rotation: this is the store's first key")
     for entry in data["history"]:
         click.echo(describe(entry))
+    if data.get("problem"):  # listed first: it helps decide how to rotate
+        raise SigningKeyDamaged(data["problem"])
 
 
 @key.command()

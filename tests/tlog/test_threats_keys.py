@@ -149,6 +149,9 @@ def test_a_deleted_key_is_an_error_that_says_how_to_rotate_not_a_new_key(tmp_pat
     assert "devil key rotate --old-key COPY --reason TEXT" in out
     assert "devil key rotate --lost --reason TEXT" in out
     assert not key_file.exists()  # no new key was made
+    out = devil("key", "--history", code=3)  # what there is to decide from, then the error
+    assert out.startswith("key now: NONE (see below)\nno rotation: this is the store's first")
+    assert "is missing, but the store holds" in out
     out = devil("bet", game, 60, "--as", "Anna", code=3)
     assert "nothing was recorded" in out and "Traceback" not in out
     assert (tmp_path / "s" / f"{game}.devlog").read_bytes() == log
