@@ -89,6 +89,26 @@ def test_the_receipt_of_the_winners_says_voided_after_a_correction(tmp_path):
     assert [s["verdict"] for s in both["standing"]] == ["in force", "voided"]
 
 
+def test_a_receipt_of_a_bet_taken_back_says_voided_by_the_takeback(tmp_path):
+    """atkr, Anna, Ben, Cleo: records 1-2 the new game; Anna's bet 3, Ben's bet 4 (his
+    receipt); Ben asks to take it back (5), Anna consents (6), Cleo consents (7) and the
+    takeback is granted in Cleo's command (8, DESK-12.6): record 4 is void."""
+    devil = _devil(tmp_path)
+    game = devil("new", "atkr", "--player", "Anna", "--player", "Ben", "--player", "Cleo",
+                 "--first", "Anna").splitlines()[0].strip()
+    devil("bet", game, 60, "--as", "Anna")
+    devil("bet", game, 40, "--as", "Ben")
+    devil("takeback", game, "--as", "Ben")
+    devil("takeback", game, "--as", "Anna", "--consent")
+    devil("takeback", game, "--as", "Cleo", "--consent")
+    data = json.loads(devil("verify", game, "--receipt", 4, "--json", code=6))
+    (standing,) = data["standing"]
+    assert {k: standing[k] for k in ("by", "how", "rule", "actor", "reason")} == {
+        "by": 8, "how": "takeback", "rule": "DESK-12.6", "actor": "Cleo",
+        "reason": "taken back by Ben with every seat's consent (DESK-12.4)"}
+    assert "standing: record 3 is IN FORCE" in devil("verify", game, "--receipt", 3)
+
+
 def _castle_corrected_and_over_again(devil) -> str:
     """The game above, corrected (record 6), then Ann declares again, wrong again: record 7
     the declaration, record 8 "Game over": finished, sealed with records 4-5 voided."""
