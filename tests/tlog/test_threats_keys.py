@@ -344,3 +344,18 @@ def test_a_forged_rotation_is_refused(tmp_path):
     os.remove(folder / ".devil-rotationa.json")
     os.remove(folder / ".devil-signinga.json")
     assert devil("key").strip() == old  # the store's own key, untouched
+
+
+def test_the_server_gives_its_key_history_to_anyone(tmp_path):
+    from starlette.testclient import TestClient
+
+    from engine.web import create_app
+
+    devil = _devil(tmp_path)
+    devil("new", "atkr", "--player", "Anna", "--player", "Ben")
+    entry = json.loads(devil("key", "rotate", "--reason", "yearly", "--json"))
+    with TestClient(create_app(FileStore(_store(tmp_path)))) as http:
+        answer = http.get("/key/history")  # no token: the history proves itself
+        assert answer.status_code == 200
+        assert answer.json() == {"public": entry["new"], "history": [entry]}
+        assert "/key/history" in http.get("/openapi.json").json()["paths"]
