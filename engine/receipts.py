@@ -111,11 +111,11 @@ class Signer:
         message says how to rotate, issue 20.5).
         (The service keeps the signer it loaded: :meth:`engine.service.GameService.signer`.)"""
         from .keys.history import (PUBLIC_DOCUMENT, BadRotation, check_chain, current_name,
-                                   holds_signed_records)
+                                   first_public, holds_signed_records)
 
         try:
             name, entries = current_name(store)
-            check_chain(entries)
+            check_chain(entries, first_public(store) if entries else None)
         except BadRotation as exc:
             raise SigningKeyDamaged(f"{exc.message}: nothing was recorded, and no command can "
                                     "be until it is repaired") from None

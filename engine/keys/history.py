@@ -96,6 +96,17 @@ def current_name(store) -> tuple[str, list[dict]]:
     return key_name(len(entries)), entries
 
 
+def first_public(store) -> str | None:
+    """The first key's public half kept apart (``publickey``), or None when the store has
+    none (a store older than it) or it cannot be read."""
+    try:
+        document = store.store_private(PUBLIC_DOCUMENT)
+    except (OSError, ValueError):
+        return None
+    public = document.get("public") if isinstance(document, dict) else None
+    return public if _hex32(public) else None
+
+
 def holds_signed_records(store) -> bool:
     """Whether ``store`` holds anything its key signed or will be asked to answer for: a game
     (its receipts, its seal) or a leaf of its transparency log (its checkpoints)."""
@@ -151,14 +162,15 @@ def check_entry(entry: Any, number: int) -> str | None:
 
 def check_chain(entries: list[dict], first: str | None = None) -> None:
     """Every record of ``entries`` holds (:func:`check_entry`) and each rotation's old key is
-    the key the one before it made (``first``: the first key, when known).  Raises
-    :class:`BadRotation` naming the first that fails."""
+    the key the one before it made (``first``: the first key, when known; a rotation may name
+    no old key only when nobody knew it).  Raises :class:`BadRotation` naming the first that
+    fails."""
     before = first
     for number, entry in enumerate(entries, 1):
         wrong = check_entry(entry, number)
-        if wrong is None and before is not None and entry["old"] not in (None, before):
-            wrong = (f"rotation {number} replaces key {entry['old'][:16]}..., but the key then "
-                     f"in use was {before[:16]}...: the chain is broken")
+        if wrong is None and before is not None and entry["old"] != before:
+            wrong = (f"rotation {number} replaces key {str(entry['old'])[:16]}..., but the key "
+                     f"then in use was {before[:16]}...: the chain is broken")
         if wrong is not None:
             raise BadRotation(f"the key history does not hold: {wrong}")
         before = entry["new"]

@@ -23,8 +23,8 @@ import json
 
 from ..errors import ConcurrencyConflict, UsageError
 from ..receipts import Signer, SigningKeyDamaged, key_location, parse_key
-from .history import (PUBLIC_DOCUMENT, check_chain, current_name, history, key_name, message,
-                      rotation_name)
+from .history import (PUBLIC_DOCUMENT, check_chain, current_name, first_public, history,
+                      key_name, message, rotation_name)
 
 
 def now_iso() -> str:
@@ -84,7 +84,7 @@ def rotate(store, reason: str, *, old_key: str | None = None, lost: bool = False
     if lost and old_key is not None:
         raise UsageError("--lost is for a key nobody has; with --old-key the old key signs")
     name, entries = current_name(store)
-    check_chain(entries)
+    check_chain(entries, first_public(store))
     known = entries[-1]["new"] if entries else _kept_public(store, name)
     if lost:
         try:
@@ -124,5 +124,5 @@ def rotate(store, reason: str, *, old_key: str | None = None, lost: bool = False
     if recorded != entry:
         raise ConcurrencyConflict(f"another rotation {number} was recorded first (at "
                                   f"{recorded.get('time')}): see `devil key --history`")
-    check_chain(history(store))
+    check_chain(history(store), first_public(store))
     return entry

@@ -341,6 +341,17 @@ def test_a_forged_rotation_is_refused(tmp_path):
                                    "--key", mine_public, "--receipt", json.dumps(receipt),
                                    "--history", str(hist)])
     assert out.exit_code == 3 and "old-key signature does not hold" in out.output
+    # a whole history of his own, from a key he made up (signed by it, so each record holds
+    # alone): it does not start at the store's first key, kept apart (publickey)
+    made_up = Ed25519PrivateKey.generate()
+    made_up_public = made_up.public_key().public_bytes_raw().hex()
+    line = f"devil-key-rotation|1|{made_up_public}|{mine_public}|{time}".encode()
+    (folder / ".devil-rotationa.json").write_text(json.dumps({
+        **forged, "old": made_up_public, "old_sig": made_up.sign(line).hex(),
+        "new_sig": mine.sign(line).hex()}))
+    out = devil("key", code=3)
+    assert (f"rotation 1 replaces key {made_up_public[:16]}..., but the key then in use was "
+            f"{old[:16]}...: the chain is broken") in out
     os.remove(folder / ".devil-rotationa.json")
     os.remove(folder / ".devil-signinga.json")
     assert devil("key").strip() == old  # the store's own key, untouched
