@@ -370,3 +370,16 @@ def test_the_server_gives_its_key_history_to_anyone(tmp_path):
         assert answer.status_code == 200
         assert answer.json() == {"public": entry["new"], "history": [entry]}
         assert "/key/history" in http.get("/openapi.json").json()["paths"]
+
+
+def test_a_seal_of_the_old_key_still_verifies_after_a_rotation(tmp_path):
+    devil = _devil(tmp_path)
+    game = _castle_over(devil)  # finished at record 5, sealed by the first key
+    old = devil("key").strip()
+    log = tmp_path / "g.devlog"
+    devil("export", game, "-o", log, "--seal", tmp_path / "g.devlog.seal.json")
+    entry = json.loads(devil("key", "rotate", "--reason", "yearly", "--json"))
+    out = devil("verify", log, "--key", entry["new"])
+    assert out.startswith("OK ") and "seal: the final record 5 is the one sealed" in out
+    assert f"seal: signed by key {old[:16]}..., an earlier key of this store, rotated at " \
+           f"{entry['time']} (rotation 1, signed by the old key; reason: yearly)" in out
