@@ -13,7 +13,9 @@ Methods (``as_name``: a player's name, or None for the referee / the token's own
 * ``public_events(game) -> [...]``: the same entries as a spectator sees them (public facts)
 * ``submit(game, command, as_name, command_id) -> {"game", "repeated", "events": [...], "view",
   "receipt"}`` (each event map carries its ``seq``; ``receipt``: engine.receipts)
-* ``key() -> {"algorithm", "public"}``; ``seal(game) -> seal | None`` (engine.receipts)
+* ``key() -> {"algorithm", "public"}``; ``key_history() -> {"public", "history"}``
+  (engine.keys; ``public`` None and ``problem`` when the key cannot be loaded);
+  ``seal(game) -> seal | None`` (engine.receipts)
 * ``games() -> [row]``: one row per game (engine.game.summary_row: game, kind, title,
   players, created, finished, events, text, summary, phase, round, winners), or
   ``{"game", "error"}`` for a damaged log
@@ -117,6 +119,17 @@ class LocalClient:
         from engine.receipts import public_key
 
         return {"algorithm": "ed25519", "public": public_key(self.service.store)}
+
+    def key_history(self) -> dict:
+        """``{"public", "history"}``: the key now and its rotations (engine.keys.history)."""
+        from engine.keys.history import history
+        from engine.receipts import SigningKeyDamaged, public_key
+
+        entries = history(self.service.store)
+        try:
+            return {"public": public_key(self.service.store), "history": entries}
+        except SigningKeyDamaged as exc:  # the history helps decide how to rotate: shown too
+            return {"public": None, "history": entries, "problem": exc.message}
 
     def seal(self, game: str) -> dict | None:
         return self.service.seal(game)

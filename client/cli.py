@@ -42,8 +42,8 @@ per game in the store folder).  Start a game, then give each player's commands:
   devil verify GAME                  (check a record: chain, seed, every rule)
 
 Exit codes: 0 done, 1 refused by the rules (the message names the rule), 2 usage error,
-3 damaged log or failed check, 4 not allowed, 5 store (database) unavailable, 70 internal
-error (a bug), 130 aborted.
+3 damaged log or failed check, 4 not allowed, 5 store (database) unavailable, 6 verify: a
+receipt's record was voided, 70 internal error (a bug), 130 aborted.
 """
 
 #: shared commands defined in other modules, imported when named
@@ -52,7 +52,7 @@ LAZY = {"replay": "client.cmd_tools:replay", "verify": "client.cmd_tools:verify"
         "watch": "client.cmd_service:watch", "referee": "client.cmd_service:referee",
         "import": "client.cmd_store:import_",
         "db": "client.cmd_store:db", "aside": "client.cmd_store:aside",
-        "key": "client.cmd_receipts:key", "receipts": "client.cmd_receipts:receipts",
+        "key": "client.cmd_keys:key", "receipts": "client.cmd_receipts:receipts",
         "checkpoint": "client.cmd_tlog:checkpoint", "prove": "client.cmd_tlog:prove",
         "witness": "client.cmd_witness:witness",
         "sit": "client.cmd_seating:sit",

@@ -1,5 +1,5 @@
-"""``devil key`` and ``devil receipts``: the service's signing key and the receipts a client
-kept (engine.receipts, client.receipts).  Loaded by client.cli when named."""
+"""``devil receipts``: the receipts a client kept (engine.receipts, client.receipts; ``devil
+key`` is client.cmd_keys).  Loaded by client.cli when named."""
 
 from __future__ import annotations
 
@@ -7,28 +7,6 @@ import click
 
 from .options import json_option
 from .output import emit
-
-
-@click.command()
-@json_option
-@click.pass_obj
-def key(obj, as_json):
-    """Print the public key that signs receipts and seals (Ed25519, 64 hex digits).
-
-    Locally: the store's key, created on first use and kept private beside the games (mode
-    0600).  With --server: the server's.  Give it to `devil verify --key` to check a game's
-    seal and receipts.  With --json: {"algorithm", "public"}.
-
-    \b
-    Examples:
-      devil key
-      devil --server http://127.0.0.1:8350 key --json > devil-key.json
-    """
-    data = obj.client.key()
-    if as_json:
-        emit(data)
-        return
-    click.echo(data["public"])
 
 
 @click.command()

@@ -52,6 +52,9 @@ def import_(obj, path, secret_path, as_json):
         raise LogDamaged(checked.first_bad_seq or 0, f"{checked.reason} (`devil verify` "
                          "refuses it, so it is not imported)", path)
     secret = _read_secret(secret_path, checked) if secret_path else None
+    from engine.receipts import Signer
+
+    Signer.of(store)  # the key before the game: a store holding games never makes one (20.5)
     game = store.import_log(data, secret)
     if secret_path:  # a game with seat entropy draws on only with every seat's value
         from engine.entropy import put_seat_documents

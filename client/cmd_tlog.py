@@ -112,12 +112,14 @@ def prove(obj, receipt, game, output, as_json):
     click.echo(text)
 
 
-def consistent(ctx, sources, key_text, as_json, witnessed=None) -> None:
+def consistent(ctx, sources, key_text, as_json, witnessed=None, history_path=None) -> None:
     """`devil verify --consistent OLD [NEW]`: NEW (default: the store's checkpoint now)
-    extends OLD, both signed by one key; then, for a local store, every leaf is still its
-    game's head (a game cut, edited or forked is named).  ``witnessed``: ``(witness keys, K)``
-    that NEW's cosignatures must satisfy (`--witness`, client.cmd_witness).  Exit 3 naming
-    what fails."""
+    extends OLD, both signed by one key or by two keys the store's key history links (OLD's
+    key rotated, at last, to NEW's: ``--history FILE`` or the local store's; issue 20.5);
+    then, for a local store, every leaf is still its game's head (a game cut, edited or
+    forked is named).  ``witnessed``: ``(witness keys, K)`` that NEW's cosignatures must
+    satisfy (`--witness`, client.cmd_witness).  Exit 3 naming what fails."""
+    from engine.keys.history import BadRotation
     from engine.tlog.log import audit, check_consistent
     from engine.tlog.note import BadNote, parse_checkpoint, split_note, verifier_key
 
@@ -137,17 +139,28 @@ def consistent(ctx, sources, key_text, as_json, witnessed=None) -> None:
         new_head = parse_checkpoint(split_note(new_note)[0])
     except BadNote as exc:
         raise UsageError(f"not a checkpoint: {exc}") from None
-    key = _key_of(_read_text(key_text, "the key").strip() if key_text else None,
-                  old_key or new_key, new_head.origin, verifier_key)
+    given = _read_text(key_text, "the key").strip() if key_text else None
+    if given:  # --key checks NEW; OLD is checked by the key kept with it, linked to --key
+        key = _key_of(given, None, new_head.origin, verifier_key)
+        before = old_key or key
+    else:  # the key kept with OLD is the anchor; NEW's must be it or linked to it
+        before = _key_of(None, old_key or new_key, new_head.origin, verifier_key)
+        key = new_key or before
     lines, findings, ok = [], [], True
     try:
+        link = None if before == key else _linked(ctx.obj, before, key, history_path)
         proof = ask(ctx.obj, "consistency", old=old_size, new=new_head.size)["proof"]
-        old, new = check_consistent(old_note, new_note, proof, key)
+        old, new = check_consistent(old_note, new_note, proof, key, before)
         lines.append(f"consistent: the checkpoint of {new.size} leaves extends the one of "
                      f"{old.size} leaves ({old.origin})")
+        if link is not None:
+            lines.append("key: the old checkpoint is " + link)
     except BadNote as exc:
         ok = False
         lines.append(f"NOT consistent: {exc}")
+    except BadRotation as exc:
+        ok = False
+        lines.append(f"NOT consistent: the checkpoints are signed by two keys: {exc}")
     except UsageError as exc:  # the store cannot prove it (it has fewer leaves now)
         ok = False
         lines.append(f"NOT consistent: the store cannot prove it ({exc}): its log was cut")
@@ -160,7 +173,7 @@ def consistent(ctx, sources, key_text, as_json, witnessed=None) -> None:
             ok = False
             lines.append(f"NOT witnessed: the newer checkpoint: {exc.message}")
     if not ctx.obj.server:
-        report = audit(ctx.obj.client.service.store, old_note, key)
+        report = audit(ctx.obj.client.service.store, old_note, before)
         findings = report["findings"]
         if report["extends"] is False:
             ok = False
@@ -184,6 +197,20 @@ def consistent(ctx, sources, key_text, as_json, witnessed=None) -> None:
             click.echo(f"  - {line}")
     if not ok:
         ctx.exit(3)
+
+
+def _linked(obj, before: str, key: str, history_path: str | None) -> str:
+    """How the verifier key ``before`` (an old checkpoint's) links to ``key`` (a later one's):
+    a sentence (engine.keys.history.signed_by), or BadRotation."""
+    from engine.keys.history import BadRotation, signed_by
+    from engine.tlog.note import parse_verifier_key
+
+    from .signed import _history
+
+    (old_name, old_public), (name, public) = parse_verifier_key(before), parse_verifier_key(key)
+    if old_name != name:
+        raise BadRotation(f"the checkpoints name two logs: {old_name} and {name}")
+    return str(signed_by(old_public.hex(), public.hex(), _history(obj, history_path)))
 
 
 def _key_of(given: str | None, kept: str | None, origin: str, verifier_key) -> str:

@@ -318,6 +318,11 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
 @click.option("--seal", "seal_path", type=click.Path(dir_okay=False, exists=True), metavar="FILE",
               help="The game's seal (`devil export --seal`); default: FILE.seal.json beside the "
                    "log, or the store's for a game in the local store.")
+@click.option("--history", "history_path", type=click.Path(dir_okay=False, exists=True),
+              metavar="FILE",
+              help="The store's key history (`devil key --history --json`): with --key the "
+                   "current key, receipts and seals signed by an earlier key of it are accepted "
+                   "and named (default: the local store's history).")
 @click.option("--consistent", is_flag=True,
               help="SOURCES are checkpoints OLD [NEW] (`devil checkpoint`; NEW default: the "
                    "store's now): prove NEW extends OLD, and name any game cut, edited or "
@@ -342,7 +347,7 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
 @click.pass_context
 def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=None,
            seal_path=None, consistent=False, witnesses=(), witnesses_required=None,
-           split_view=False, html_path=None, force=False):
+           split_view=False, html_path=None, force=False, history_path=None):
     """Check recorded games: format, hash chain, seed, and a strict re-fold.
 
     Every command is rebuilt from its events and decided again: it must give exactly the
@@ -354,9 +359,17 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
 
     \b
     With --receipt, the log must hold each receipt's record (same sequence number and link):
-    a log cut before it, or changed at or before it, fails.  With --key, the game's seal (its
-    signed final record) is checked: a finished game without one, or with one that names
-    another end or another key, fails.
+    a log cut before it, or changed at or before it, fails.  It also says whether the record
+    still stands: "in force", or "voided" by a later correction (DESK-2), amendment (DESK-9) or
+    takeback (DESK-12.6), naming that record, when, by whom and why; a voided receipt exits 7
+    (--json: "standing").  With --key, the game's seal (its signed final record, and the
+    voided records it covers) is checked: a finished game without one, or with one that names
+    another end, other voids or another key, fails.  A receipt or seal signed by an earlier
+    key of the store (a rotation, `devil key --history`) is accepted and named.
+
+    \b
+    Exit 0 everything holds (every receipt's record in force), 3 a check fails, 6 the log
+    and its signatures hold but a receipt's record was voided.
 
     \b
     Examples:
@@ -391,8 +404,9 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
 
         if witnesses:
             return check(ctx, sources, key_text, as_json,
-                         witnessed=(list(witnesses), witnesses_required))
-        return check(ctx, sources, key_text, as_json)
+                         witnessed=(list(witnesses), witnesses_required),
+                         history_path=history_path)
+        return check(ctx, sources, key_text, as_json, history_path=history_path)
     from engine.archive import verify_row
 
     if key_text is not None and not key_text.strip():  # e.g. --key "$(devil key)" that failed
@@ -429,7 +443,10 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
     if receipts or key_text or seal_path or _sidecar_seal(source):
         from .signed import check_signed
 
-        check_signed(ctx.obj, source, result, receipts, key_text, seal_path)
+        standings = check_signed(ctx.obj, source, result, receipts, key_text, seal_path,
+                                 history_path)
+    else:
+        standings = []
     if witnesses and receipts:  # each proved receipt's checkpoint cosigned (issue 20.4)
         from .cmd_witness import check_receipts
 
@@ -443,6 +460,7 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
         from .verify_html import write_page
 
         written = write_page(source, result, html_path, force)
+    voided = any(found["verdict"] == "voided" for found in standings)
     if as_json:
         data = result.to_json()
         if html_path is not None:
@@ -451,10 +469,13 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
         data["damage"] = source.damage
         data["ok"] = not failed
         data["pinned"] = bool(key_text)  # TOUR-6.16: --key checked the seal and receipts
+        if standings:  # each receipt's record: in force, or voided (issue 20.6)
+            data["standing"] = standings
+            data["verdict"] = voided and "voided" or "in force"
         emit(data)
     else:
         state = "finished" if result.finished else "in progress (not finished)"
-        head = "FAILED" if failed else "OK"
+        head = "FAILED" if failed else "VOIDED" if voided else "OK"
         if result.ok:
             click.echo(f"{head} {source.label}: {result.kind} game {result.game}, "
                        f"{result.events} events, {state}")
@@ -480,6 +501,8 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
                    "is damaged), so there is no game to show", err=True)
     if failed:
         ctx.exit(3)
+    if voided:
+        ctx.exit(7)  # a receipt's record no longer stands (issue 20.6)
 
 
 def _read(path: str) -> bytes:

@@ -261,6 +261,10 @@ class RemoteClient:
         """The server's public signing key: ``{"algorithm", "public"}``."""
         return self._json("GET", "/key")
 
+    def key_history(self) -> dict:
+        """The server's key and its rotations: ``{"public", "history"}`` (engine.keys)."""
+        return self._json("GET", "/key/history")
+
     def seal(self, game: str) -> dict | None:
         """A finished game's seal, or None while it runs."""
         try:

@@ -45,15 +45,59 @@ def receipt_of(text: str, game: str | None) -> dict:
     return data
 
 
-def check_signed(obj, source, result, receipts, key_text, seal_path) -> None:
+def _history(obj, history_path: str | None) -> list[dict]:
+    """The key history old signatures are checked against: ``--history FILE`` (`devil key
+    --history --json`), else the server's or the local store's (engine.keys.history)."""
+    from engine.keys.history import history, history_of
+
+    if history_path is not None:
+        return history_of(_load_json(_read_text(history_path, "the key history"),
+                                     "the key history"))
+    if obj is None:
+        return []
+    if getattr(obj, "server", None):  # the server's (GET /key/history)
+        return history_of(obj.client.key_history())
+    service = getattr(obj.client, "service", None)
+    return history(service.store) if service is not None else []
+
+
+def _key_for(document: dict, key: str | None, entries: list[dict]) -> tuple[str | None,
+                                                                             str | None]:
+    """The key to check ``document``'s signature with, and a note when it is an earlier key of
+    the history (engine.keys.history.signed_by); ``(None, None)`` without ``--key``."""
+    if key is None:
+        return None, None
+    from engine.keys.history import BadRotation, signed_by
+    from engine.receipts import BadSignature
+
+    named = str(document.get("key", "")).lower()
+    try:
+        note = signed_by(named, key, entries)
+    except BadRotation as exc:
+        if not entries:  # no history: "signed by key X, not by the key given" (check_signature)
+            return key, None
+        raise BadSignature(exc.message, document.get("seq")) from None
+    return (key, None) if note is None else (named, note)
+
+
+def check_signed(obj, source, result, receipts, key_text, seal_path,
+                 history_path: str | None = None) -> list[dict]:
     """Add the receipt and seal checks to ``result`` (an engine.replay.Verification), marking
-    it failed (first bad record and reason) at the first that does not hold."""
+    it failed (first bad record and reason) at the first that does not hold.  A receipt or
+    seal signed by an earlier key of the store's key history (``--history FILE``, else the
+    local store's) is accepted with ``--key`` the current key, and named (issue 20.5).
+    Returns each receipt's standing (engine.desk.standing: in force, or voided by which
+    record, how, when, by whom, why; issue 20.6)."""
     from engine.desk.amend import receipt_note
     from engine.log import scan
     from engine.receipts import (BadSignature, check_receipt_in, check_seal_of, check_signature,
                                  parse_key)
 
+    from engine.desk.standing import standing, standing_text
+
     key = parse_key(_read_text(key_text, "the key")) if key_text else None
+    entries = _history(obj, history_path) if key is not None else []
+    standings: list[dict] = []
     parsed = [receipt_of(text, result.game) for text in receipts]
     seal = None
     if seal_path is not None:
@@ -64,18 +108,30 @@ def check_signed(obj, source, result, receipts, key_text, seal_path) -> None:
         seal = obj.client.service.store.private(result.game, "seal")
     if not result.ok:
         result.checks.append("receipts and seal not checked: the log fails before them")
-        return
+        return standings
     data = source.data
     if data is None:
         with open(source.path, "rb") as handle:
             data = handle.read()
-    records = scan(data, source.label).records
+    scanned = scan(data, source.label)
+    records = scanned.records
     try:
         for receipt in parsed:
-            check_signature(receipt, "receipt", key)
+            used, older = _key_for(receipt, key, entries)
+            check_signature(receipt, "receipt", used)
             result.checks.append(check_receipt_in(records, result.game, receipt)
                                  + ("" if key else "; signature checked by the key it names "
                                     "(give --key to check whose key that is)"))
+            if older is not None:
+                result.checks.append("receipt: " + older)
+            found = standing(records, receipt["seq"], scanned.header.created)
+            if found["verdict"] == "voided":  # by whom: the seats' names
+                from engine.replay import load_bytes
+
+                found = standing(records, receipt["seq"], scanned.header.created,
+                                 load_bytes(data, source.label).names)
+            standings.append(found)
+            result.checks.append(standing_text(found))
             note = receipt_note(records, receipt["seq"])  # an amendment re-applied it (DESK-9)
             if note is not None:
                 result.checks.append("receipt: " + note)
@@ -87,10 +143,18 @@ def check_signed(obj, source, result, receipts, key_text, seal_path) -> None:
                     result.checks.append(check_inclusion(receipt, bytes.fromhex(
                         key or receipt["key"])))
                 except BadNote as exc:
-                    raise BadSignature(exc.message, receipt["seq"]) from None
+                    if used is None or used == key:
+                        raise BadSignature(exc.message, receipt["seq"]) from None
+                    try:  # proved before the rotation: the old key signed the checkpoint
+                        result.checks.append(check_inclusion(receipt, bytes.fromhex(used)))
+                    except BadNote as again:
+                        raise BadSignature(again.message, receipt["seq"]) from None
         if seal is not None or key is not None:
             if seal is not None:
-                check_signature(seal, "seal", key)
+                used, older = _key_for(seal, key, entries)
+                check_signature(seal, "seal", used)
+                if older is not None:
+                    result.checks.append("seal: " + older)
             result.checks.append(check_seal_of(records, result.game, result.finished, seal)
                                  + ("" if key or seal is None else
                                     "; signature checked by the key it names"))
@@ -105,3 +169,4 @@ def check_signed(obj, source, result, receipts, key_text, seal_path) -> None:
         what, named = ("seal", seal) if seal is not None else ("receipt", parsed[0])
         result.checks.append(f"key {named.get('key')} found in the {what} is NOT pinned: pass "
                              "--key to check who signed it")
+    return standings

@@ -22,7 +22,10 @@ key, 32 bytes).
 
 The signing key is the store's, created on first use and kept as the store-wide private
 document ``"signing"`` (the file store: ``<folder>/.devil-signing.json``, mode 0600), so every
-node serving one store signs with the same key.  ``devil key`` prints the public key.
+node serving one store signs with the same key.  ``devil key`` prints the public key.  A key
+is never silently replaced: once the store holds a game or a leaf, a missing key is an error,
+and a new key comes only by a rotation (engine.keys: ``devil key rotate``), after which the
+key is the document the newest rotation names (``signinga``, ...).
 """
 
 from __future__ import annotations
@@ -55,24 +58,37 @@ class SigningKeyDamaged(DevilError):
     exit_code = 3
 
 
-def key_location(store) -> str:
-    """Where ``store`` keeps its signing key, for messages: the file store's file, else the
-    store-wide private document ``signing`` of the store's location."""
+def key_location(store, name: str = KEY_DOCUMENT) -> str:
+    """Where ``store`` keeps its signing key (the document ``name``: engine.keys.history), for
+    messages: the file store's file, else the store-wide private document of the store's
+    location."""
     path = getattr(store, "store_private_path", None)
     if path is not None:
-        return path(KEY_DOCUMENT)
-    return f"the store's private document {KEY_DOCUMENT!r} in {store.location()}"
+        return path(name)
+    return f"the store's private document {name!r} in {store.location()}"
 
 
-def _damaged(store, reason: str) -> SigningKeyDamaged:
+#: how to go on when the key is gone or damaged (issue 20.5: a key is never silently replaced)
+ROTATE_HINT = ("Put back a good copy of that file, or rotate to a new key: `devil key rotate "
+               "--old-key COPY --reason TEXT` (COPY: a copy of the old key file, which signs the "
+               "rotation) or, if the old key is lost, `devil key rotate --lost --reason TEXT` "
+               "(recorded as a key replaced without the old key's signature)")
+
+
+def _damaged(store, reason: str, name: str = KEY_DOCUMENT) -> SigningKeyDamaged:
     return SigningKeyDamaged(
-        f"the store's signing key ({key_location(store)}) {reason}: nothing was recorded, and "
-        "no command can be until it is repaired. Put back a good copy of that file, or move it "
-        "aside to make a new key (receipts and seals signed with the old key then no longer "
-        "match `devil key`)")
+        f"the store's signing key ({key_location(store, name)}) {reason}: nothing was "
+        "recorded, and no command can be until it is repaired. " + ROTATE_HINT)
 
 
-def _message(what: str, game: str, seq: int, link: str, time: str) -> bytes:
+#: the seal's format with the voided records (issue 20.6); receipts and old seals are FORMAT
+SEAL_VOIDS = 2
+
+
+def _message(what: str, game: str, seq: int, link: str, time: str,
+             voids: str | None = None) -> bytes:
+    if voids is not None:  # a seal of format 2: the voided records' ranges signed too
+        return f"devil-{what}|{SEAL_VOIDS}|{game}|{seq}|{link}|{time}|{voids}".encode()
     return f"devil-{what}|{FORMAT}|{game}|{seq}|{link}|{time}".encode()
 
 
@@ -87,14 +103,31 @@ class Signer:
 
     @classmethod
     def of(cls, store) -> "Signer":
-        """The signing key of ``store`` (an EventStore), created and kept on first use.
-        Raises :class:`SigningKeyDamaged` if the kept document cannot be read or is not a key.
+        """The signing key of ``store`` (an EventStore): the key of its newest rotation
+        (engine.keys.history), created and kept on first use in a store that holds no game
+        and no leaf yet.  Raises :class:`SigningKeyDamaged` if the kept document cannot be
+        read or is not a key, if the key history does not hold, or if the key is missing
+        from a store that holds records it signed (a key is never silently replaced: the
+        message says how to rotate, issue 20.5).
         (The service keeps the signer it loaded: :meth:`engine.service.GameService.signer`.)"""
+        from .keys.history import (PUBLIC_DOCUMENT, BadRotation, check_chain, current_name,
+                                   first_public, holds_signed_records)
+
         try:
-            document = store.store_private(KEY_DOCUMENT)
+            name, entries = current_name(store)
+            check_chain(entries, first_public(store) if entries else None)
+        except BadRotation as exc:
+            raise SigningKeyDamaged(f"{exc.message}: nothing was recorded, and no command can "
+                                    "be until it is repaired") from None
+        try:
+            document = store.store_private(name)
         except (OSError, ValueError) as exc:  # not JSON, not a JSON object, unreadable
-            raise _damaged(store, f"cannot be read ({exc})") from None
+            raise _damaged(store, f"cannot be read ({exc})", name) from None
         if document is None:
+            if entries or holds_signed_records(store):  # never silently replaced (20.5)
+                raise _damaged(store, "is missing, but the store holds records it signed "
+                                      "(receipts, seals, checkpoints): a new key would not "
+                                      "match them", name)
             from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
             key = Ed25519PrivateKey.generate()
@@ -105,27 +138,58 @@ class Signer:
         try:
             signer = cls(str(document["private"]))
         except (KeyError, TypeError, ValueError) as exc:
-            raise _damaged(store, f"is not an Ed25519 key ({type(exc).__name__}: {exc})") \
-                from None
+            raise _damaged(store, f"is not an Ed25519 key ({type(exc).__name__}: {exc})",
+                           name) from None
         if document.get("public") not in (None, signer.public):
             raise _damaged(store, "is not an Ed25519 key (its public key is not its private "
-                                  "key's)")
+                                  "key's)", name)
+        if entries and signer.public != entries[-1]["new"]:
+            raise _damaged(store, f"is not the key the store's last rotation made "
+                                  f"({entries[-1]['new'][:16]}...)", name)
+        if not entries:  # the first key: its public half kept apart knows a swapped file
+            try:
+                first = store.store_private(PUBLIC_DOCUMENT) or store.put_store_private(
+                    PUBLIC_DOCUMENT, {"public": signer.public})
+            except (OSError, ValueError) as exc:
+                raise _damaged(store, f"cannot be checked: its public half "
+                                      f"({key_location(store, PUBLIC_DOCUMENT)}) cannot be "
+                                      f"read ({exc})", name) from None
+            if first.get("public") != signer.public:
+                raise _damaged(store, f"is not the store's key: the store's public key is "
+                                      f"{str(first.get('public'))[:16]}... "
+                                      f"({key_location(store, PUBLIC_DOCUMENT)})", name)
         return signer
 
-    def _sign(self, what: str, game: str, seq: int, link: bytes, time: str) -> dict:
+    def _sign(self, what: str, game: str, seq: int, link: bytes, time: str,
+              voided: list[int] | None = None) -> dict:
+        from .desk.standing import voids_text
+
         link_hex = link.hex()
-        sig = self._key.sign(_message(what, game, seq, link_hex, time)).hex()
-        return {what: FORMAT, "game": game, "seq": seq, "link": link_hex, "time": time,
-                "key": self.public, "sig": sig}
+        voids = None if voided is None else voids_text(sorted(voided))
+        sig = self._key.sign(_message(what, game, seq, link_hex, time, voids)).hex()
+        out = {what: FORMAT if voids is None else SEAL_VOIDS, "game": game, "seq": seq,
+               "link": link_hex, "time": time, "key": self.public, "sig": sig}
+        if voids is not None:
+            out["voided"] = voids
+        return out
 
     def receipt(self, game: str, seq: int, link: bytes, time: str) -> dict:
         """A signed receipt for the record ``seq`` (with chain link ``link``, 8 bytes, recorded
         at ``time``, ISO 8601) of ``game``."""
         return self._sign("receipt", game, seq, link, time)
 
-    def seal(self, game: str, seq: int, link: bytes, time: str) -> dict:
-        """A signed seal: ``seq``/``link`` is the final record of the finished ``game``."""
-        return self._sign("seal", game, seq, link, time)
+    def seal(self, game: str, seq: int, link: bytes, time: str,
+             voided: list[int] | None = None) -> dict:
+        """A signed seal: ``seq``/``link`` is the final record of the finished ``game``.  With
+        ``voided`` (the sequence numbers of every record the game's desk voided, issue 20.6)
+        a seal of format 2, which signs them too (``"voided"``: their ranges, ``"3-5,9"``, ``""``
+        for none); without, format 1."""
+        return self._sign("seal", game, seq, link, time, voided)
+
+    def sign_bytes(self, data: bytes) -> str:
+        """The Ed25519 signature (128 hex digits) of ``data``: a key rotation's line
+        (engine.keys.history.message)."""
+        return self._key.sign(data).hex()
 
     def note(self, text: str, name: str) -> str:
         """``text`` as a C2SP signed note signed by this key under the key name ``name``
@@ -166,14 +230,19 @@ def check_signature(document: Any, what: str, key: str | None = None) -> dict:
     """``document`` checked as a signed ``what`` (``"receipt"`` or ``"seal"``): its fields and
     its signature, by ``key`` (hex) when given, else by the key it names.  Returns the
     document; raises :class:`BadSignature` naming what fails."""
-    if not isinstance(document, dict) or document.get(what) != FORMAT:
-        raise BadSignature(f"this is not a devil {what} (a JSON map with \"{what}\": {FORMAT})")
+    formats = (FORMAT, SEAL_VOIDS) if what == "seal" else (FORMAT,)
+    if not isinstance(document, dict) or document.get(what) not in formats \
+            or type(document.get(what)) is not int:
+        raise BadSignature(f"this is not a devil {what} (a JSON map with \"{what}\": {FORMAT}"
+                           + (f" or {SEAL_VOIDS}" if what == "seal" else "") + ")")
+    voids = document.get("voided") if document[what] == SEAL_VOIDS else None
     try:
         game, seq = document["game"], document["seq"]
         link, time = document["link"], document["time"]
         sig, named = bytes.fromhex(document["sig"]), document["key"]
         if not (isinstance(game, str) and type(seq) is int and seq >= 0 and isinstance(time, str)
-                and len(bytes.fromhex(link)) == 8):
+                and len(bytes.fromhex(link)) == 8
+                and (document[what] == FORMAT or isinstance(voids, str))):
             raise ValueError("a field has the wrong type")
     except (KeyError, TypeError, ValueError) as exc:
         raise BadSignature(f"the {what} is malformed ({exc})") from None
@@ -185,7 +254,7 @@ def check_signature(document: Any, what: str, key: str | None = None) -> dict:
 
     try:
         public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(key or str(named)))
-        public.verify(sig, _message(what, game, seq, str(link).lower(), time))
+        public.verify(sig, _message(what, game, seq, str(link).lower(), time, voids))
     except (InvalidSignature, ValueError):
         raise BadSignature(f"the {what}'s signature does not hold: it was not signed by "
                            f"{'the key given' if key else 'the key it names'}, or a field was "
@@ -237,6 +306,18 @@ def check_seal_of(records: list, game: str | None, finished: bool, seal: dict | 
     if last is None or last.link.hex() != str(seal["link"]).lower():
         raise BadSignature(f"the log's final record {seq} has another link than the sealed one: "
                            "the log was changed", seq)
+    if seal.get("seal") == SEAL_VOIDS:  # the voids it covers (issue 20.6)
+        from .desk.standing import voided_seqs, voids_text
+
+        try:
+            voids = voids_text(voided_seqs(records))
+        except DevilError as exc:
+            raise BadSignature(f"the log's voids cannot be read ({exc})", seq) from None
+        if voids != seal.get("voided"):
+            raise BadSignature(f"the seal covers the voided records {seal.get('voided') or 'none'}"
+                               f", the log voids {voids or 'none'}: a void was added or cut", seq)
+        return (f"seal: the final record {seq} is the one sealed {seal['time']}, with the "
+                f"voided records {voids or 'none'}")
     return f"seal: the final record {seq} is the one sealed {seal['time']}"
 
 
@@ -254,7 +335,11 @@ def seal_stream(store, game: str) -> dict:
     head = store.head(game)
     batch = store.read(game, after=max(0, head.seq - 1))
     last = batch.records[-1]
-    seal = Signer.of(store).seal(game, last.seq, last.link, iso_time(batch.header.created, last.ts))
+    from .desk.standing import voided_seqs
+
+    voided = voided_seqs(store.read(game).records)  # the voids it covers (issue 20.6)
+    seal = Signer.of(store).seal(game, last.seq, last.link,
+                                 iso_time(batch.header.created, last.ts), voided)
     store.put_private(game, "seal", seal, replace=True)
     return seal
 

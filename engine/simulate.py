@@ -76,6 +76,9 @@ def play_game(store: EventStore, kind: str, options: dict, bots: dict[int, Any],
         played = simulate(kind, options, bots, seed=seed, max_rounds=max_rounds,
                           on_events=on_events)
         game, result = played.game, played.result
+        from .receipts import Signer
+
+        Signer.of(store)  # the key first: a store holding games never makes one (issue 20.5)
         store.import_log(played.data, played.secret)
         if result["over"]:  # sealed by the store it lands in (engine.receipts)
             from .receipts import seal_stream

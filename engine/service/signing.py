@@ -60,7 +60,8 @@ class Signing:
             return kept
         last = loaded.records[-1]
         seal = self.signer().seal(game, head.seq, head.link,
-                                  iso_time(loaded.header.created, last.ts))
+                                  iso_time(loaded.header.created, last.ts),
+                                  sorted(loaded.desk.voided) if loaded.desk else [])  # 20.6
         yield Call(_keep_seal, (self.store, game, seal))
         return seal
 

@@ -151,12 +151,16 @@ def prove_consistency(store, old: int, new: int | None = None) -> list[str]:
 
 
 def check_consistent(old_note: str, new_note: str, proof: list[str],
-                     key: str) -> tuple[Checkpoint, Checkpoint]:
+                     key: str, old_key: str | None = None) -> tuple[Checkpoint, Checkpoint]:
     """Check that the checkpoint ``new_note`` extends ``old_note``: both signed by the
-    verifier key ``key`` (``name+hash+base64``), one origin, and ``proof`` (hex) is a
-    consistency proof between them.  Returns both; BadNote naming what fails."""
+    verifier key ``key`` (``name+hash+base64``; ``old_note`` by ``old_key`` when given: a key
+    the store rotated from, which the caller has linked to ``key``, engine.keys), one origin,
+    and ``proof`` (hex) is a consistency proof between them.  Returns both; BadNote naming
+    what fails."""
     name, public = parse_verifier_key(key)
-    old, new = open_checkpoint(old_note, public, name), open_checkpoint(new_note, public, name)
+    old_name, old_public = parse_verifier_key(old_key or key)
+    old = open_checkpoint(old_note, old_public, old_name)
+    new = open_checkpoint(new_note, public, name)
     if old.origin != new.origin:
         raise BadNote(f"the checkpoints are of two logs: {old.origin} and {new.origin}")
     if new.size < old.size:

@@ -401,6 +401,15 @@ class GameApi:
         return JSONResponse({"algorithm": "ed25519",
                              "public": await run_in_threadpool(public_key, self.api.store)})
 
+    async def get_key_history(self, request: Request) -> Response:
+        """The key now and its rotations, ``{"public", "history"}`` (anyone; engine.keys)."""
+        from ..keys.history import history
+        from ..receipts import public_key
+
+        def both(store) -> dict:
+            return {"public": public_key(store), "history": history(store)}
+        return JSONResponse(await run_in_threadpool(both, self.api.store))
+
     async def get_seal(self, request: Request) -> Response:
         """A finished game's seal (any token of the game); 404 while it runs."""
         role = self.api.authenticate(request)
@@ -435,6 +444,7 @@ def routes(api) -> list[Route]:
         Route("/games/{game}/log", g.get_log, methods=["GET"]),
         Route("/games/{game}/seal", g.get_seal, methods=["GET"]),
         Route("/key", g.get_key, methods=["GET"]),
+        Route("/key/history", g.get_key_history, methods=["GET"]),
         Route("/openapi.json", g.openapi, methods=["GET"]),
         Route("/health", g.health, methods=["GET"]),
     ]

@@ -360,6 +360,12 @@ def build(max_wait: float, max_stream: float) -> dict[str, Any]:
                                     "algorithm": {"type": "string"},
                                     "public": {"type": "string"}}}, "The key.")},
                                 secured=False)},
+            "/key/history": {"get": _op(
+                "The signing key now and its rotations, oldest first (engine.keys, issue 20.5)",
+                "anyone", {"200": _json({"type": "object", "properties": {
+                    "public": {"type": "string"},
+                    "history": {"type": "array", "items": {"type": "object"}}}},
+                    "The key and its rotation records.")}, secured=False)},
             **_tlog_paths(),  # engine/web/tlog.py (issue 20)
             **_tournament_paths(),
             **_print_paths(),  # engine/web/tournament_print.py (issue 22.9)

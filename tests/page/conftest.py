@@ -41,6 +41,9 @@ def finished_games(tmp_path_factory):
 
     store_dir = str(tmp_path_factory.mktemp("page-store"))
     store = open_store(store_dir)
+    from engine.receipts import Signer
+
+    Signer.of(store)  # the key first: a store holding games never makes one (issue 20.5)
     games = {}
     for kind, name in RECORDINGS.items():
         path = os.path.join(ROOT, "replays", name)

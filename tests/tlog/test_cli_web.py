@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 from client.cli import cli
 from engine.store import FileStore, MemoryStore
 from engine.tlog.note import open_checkpoint, parse_verifier_key
+from engine.receipts import Signer
 from engine.web import create_app
 
 
@@ -72,6 +73,7 @@ def test_prove_then_verify_the_receipt_offline(tmp_path):
 
 def test_get_checkpoint_serves_the_signed_note_and_its_proofs():
     store = MemoryStore()
+    Signer.of(store)  # made first: a store holding games never makes one (issue 20.5)
     store.create("atkr", "atkr-webtl1", -1, [{"type": "a"}], created=1)
     rec = store.append("atkr-webtl1", 1, 0, "c", [{"type": "b"}])[-1]
     with TestClient(create_app(store)) as http:

@@ -21,12 +21,13 @@ GAME = "atkr-threat1"
 
 def _stream(tmp_path):
     store = FileStore(str(tmp_path / "store"))
+    signer = Signer.of(store)  # made first: a store holding games never makes one (20.5)
     store.create("atkr", GAME, -1, [{"type": "a"}, {"type": "b"}], created=1)
     store.append(GAME, 2, 0, "c3", [{"type": "c"}])
     cut = os.path.getsize(store.path(GAME))  # the log ends after record 3 here
     store.append(GAME, 3, 0, "c4", [{"type": "d"}, {"type": "e"}])
     store.append(GAME, 5, 0, "c6", [{"type": "f"}])
-    return store, Signer.of(store), cut
+    return store, signer, cut
 
 
 def _cut(store, cut):

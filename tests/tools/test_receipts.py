@@ -50,7 +50,7 @@ def command_ends(data: bytes) -> list[int]:
 def test_a_finished_game_keeps_a_seal_of_its_final_record_signed_by_the_store_key(finished):
     records = scan(finished["data"]).records
     seal = finished["seal"]
-    assert seal["seal"] == 1 and seal["game"] == finished["game"]
+    assert seal["seal"] == 2 and seal["voided"] == "" and seal["game"] == finished["game"]
     assert seal["seq"] == records[-1].seq and seal["link"] == records[-1].link.hex()
     assert check_signature(seal, "seal", finished["key"]) is seal
     key_file = os.path.join(finished["store"], ".devil-signing.json")
