@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from client.cli import cli
+from engine.receipts import Signer
 from engine.store import FileStore
 from engine.tlog.witness import WitnessState
 from engine.web import create_app
@@ -165,6 +166,7 @@ def test_a_witness_down_or_hung_does_not_slow_or_fail_a_command(tmp_path):
 
 def test_the_collector_attaches_each_witnesss_cosignature_to_the_checkpoint(tmp_path):
     store = FileStore(str(tmp_path / "s"))
+    Signer.of(store)  # the key first: a store holding records never makes one (issue 20.5)
     store.create("atkr", "atkr-coll11", -1, [{"type": "a"}], created=1)
     app = create_app(store, witnesses=["http://w1.test", "http://w2.test", "http://hung.test"])
     api = app.state.api

@@ -25,12 +25,13 @@ NOW = 1_800_000_000
 
 def _stream(tmp_path):
     store = FileStore(str(tmp_path / "store"))
+    signer = Signer.of(store)  # the key first: a store holding records never makes one (20.5)
     store.create("atkr", GAME, -1, [{"type": "a"}, {"type": "b"}], created=1)
     store.append(GAME, 2, 0, "c3", [{"type": "c"}])
     cut = os.path.getsize(store.path(GAME))
     store.append(GAME, 3, 0, "c4", [{"type": "d"}, {"type": "e"}])
     store.append(GAME, 5, 0, "c6", [{"type": "f"}])
-    return store, Signer.of(store), cut
+    return store, signer, cut
 
 
 def _witness(tmp_path, key):
@@ -139,13 +140,14 @@ def test_unknown_logs_other_keys_and_bad_proofs_are_refused(tmp_path):
     store, signer, _ = _stream(tmp_path)
     wit = _witness(tmp_path, tlog.checkpoint(store, signer)["key"])
     other = FileStore(str(tmp_path / "other"))
+    other_signer = Signer.of(other)
     other.create("atkr", "atkr-other1", -1, [{"type": "a"}], created=1)
-    unknown, _ = _send(wit, other, Signer.of(other), 0)
+    unknown, _ = _send(wit, other, other_signer, 0)
     assert unknown.status == 404 and "does not witness the log devil.store/" in unknown.reason
     # the store's origin signed by another key (the operator replaced the key): 403
     signed = tlog.checkpoint(store, signer)
     text = signed["checkpoint"].split("\n\n")[0] + "\n"
-    stranger = Signer.of(other).note(text, tlog.origin(store))
+    stranger = other_signer.note(text, tlog.origin(store))
     assert wit.add_checkpoint(request_body(0, [], stranger)).status == 403
     assert _send(wit, store, signer, 0, 2)[0].status == 200
     proof = merkle.consistency_proof(tlog.tree(store), 2, 4)

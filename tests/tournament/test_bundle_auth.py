@@ -311,11 +311,20 @@ def test_a_version_1_bundle_kept_is_no_checkpoint(cup, tmp_path):
 
 
 def test_the_stores_key_replaced(own_cup, tmp_path):
-    """The operator moves the signing key aside: the store makes a new one, and every bundle
-    after it is signed by a key the readers did not pin (docs/trust.md)."""
+    """The operator moves the signing key aside: the store no longer makes a new one silently
+    (issue 20.5: SigningKeyDamaged); replaced on purpose without the old key (`devil key rotate
+    --lost`), every bundle after it is signed by a key the readers did not pin (docs/trust.md)."""
+    from engine.receipts import SigningKeyDamaged
+
     os.remove(os.path.join(own_cup["store"], ".devil-signing.json"))
     store = FileStore(own_cup["store"])
+    with pytest.raises(SigningKeyDamaged, match="rotate"):
+        Signer.of(store)
+    run("--store", own_cup["store"], "key", "rotate", "--lost", "--reason", "the key was lost",
+        code=0)
+    store = FileStore(own_cup["store"])
     fresh = Signer.of(store).public
+    assert fresh != own_cup["key"]
     write(store, own_cup["t"], str(tmp_path / "after"))
     got = run("tournament", "verify", tmp_path / "after", "--key", own_cup["key"], code=3)
     assert f"manifest field key is {fresh}, not the pinned key {own_cup['key']}" in got.output
