@@ -63,7 +63,7 @@ def kinds_with_windows() -> list[str]:
 
 
 def window_of(rules, view: dict, legal: list) -> dict | None:
-    """The ``window`` of a seat's moves answer: None, or ``{"name": the window, "rules": [rule
+    """The ``window`` of a seat's moves answer: None, or ``{"stage": the window (the fight's stage: a step, never a card), "rules": [rule
     ids], "pass": the seat's pass command as a map, "nothing_to_use": bool}`` (the kind's
     ``window`` hook on the seat's own ``view`` and ``legal`` commands; see GameRules)."""
     hook = getattr(rules, "window", None)
@@ -72,7 +72,7 @@ def window_of(rules, view: dict, legal: list) -> dict | None:
     found = hook(view, legal)
     if found is None:
         return None
-    return {"name": found["name"], "rules": list(found["rules"]),
+    return {"stage": found["stage"], "rules": list(found["rules"]),
             "pass": rules.commands.to_map(found["pass"]),
             "nothing_to_use": bool(found["nothing_to_use"])}
 

@@ -57,7 +57,7 @@ def test_the_windows_of_an_attack_with_two_supporters_and_no_uses():
             assert found is None  # CASTLE-H3: a support is a decision, never auto-passed
             g.do(C.Support(player=who, side="attacker" if who == "Cid" else "defender"))
         else:
-            assert found["rules"][-1] == "CASTLE-6.10" and found["name"] == stage
+            assert found["rules"][-1] == "CASTLE-6.10" and found["stage"] == stage
             assert RULES.commands.to_map(found["pass"]) == {"type": "pass", "player": who}
             seen.append((who, stage, found["nothing_to_use"]))
             g.do(found["pass"])
@@ -90,5 +90,5 @@ def test_no_window_outside_a_fight_and_none_for_a_seat_not_asked():
     assert window(RULES.view(g.state, cid), legal_commands(g.state, cid)) is None
     seat, found = asked(g)
     assert g.names[seat] == "Ben" and found == {
-        "name": "priest", "rules": ["CASTLE-6.2", "CASTLE-6.10"],
+        "stage": "priest", "rules": ["CASTLE-6.2", "CASTLE-6.10"],
         "pass": C.Pass(player="Ben"), "nothing_to_use": True}

@@ -20,7 +20,7 @@ PURE = """() => {
                           {player: "Dora", running: false, remaining: 5000, move_left: null}]};
   out.left = [clockLeft(clocks, "Cid"), clockLeft(clocks, "Dora"), clockLeft(null, "Cid")];
   const hold = new Hold(1500);
-  const ask = {version: 7, window: {name: "priest", rules: ["CASTLE-6.2", "CASTLE-6.10"],
+  const ask = {version: 7, window: {stage: "priest", rules: ["CASTLE-6.2", "CASTLE-6.10"],
                pass: {type: "pass", player: "Cid"}, nothing_to_use: true}};
   const cid = {type: "pass", player: "Cid"};
   hold.seen(ask, 100, null);

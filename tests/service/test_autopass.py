@@ -43,7 +43,7 @@ def test_the_moves_answer_names_the_window_and_whether_anything_could_be_used(ht
     assert moves(http, created, "Ann")["window"] is None  # a turn is no window (CASTLE-8.1)
     send(http, created, "Ann", {"type": "attack", "defender": "Ben"}, "attack")
     ben = moves(http, created, "Ben")
-    assert ben["window"] == {"name": "priest", "rules": ["CASTLE-6.2", "CASTLE-6.10"],
+    assert ben["window"] == {"stage": "priest", "rules": ["CASTLE-6.2", "CASTLE-6.10"],
                              "pass": {"type": "pass", "player": "Ben"}, "nothing_to_use": True}
     assert ben["moves"] == [{"type": "pass", "fixed": {"player": "Ben"}, "inputs": []}]
     assert moves(http, created, "Cid")["window"] is None  # not asked yet: nothing to answer

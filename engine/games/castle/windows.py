@@ -26,7 +26,7 @@ WINDOWS = {"priest": "CASTLE-6.2", "duel": "CASTLE-6.5", "hypnotist": "CASTLE-6.
 
 
 def window(view: dict, legal: list) -> dict | None:
-    """``{"name": the window (a fight stage of WINDOWS), "rules": [its rule, "CASTLE-6.10"],
+    """``{"stage": the window (a fight stage of WINDOWS), "rules": [its rule, "CASTLE-6.10"],
     "pass": the seat's Pass command, "nothing_to_use": bool}`` when the seat of ``view`` is
     asked in a hidden-card window now; None otherwise (not asked, another stage, no fight).
 
@@ -41,5 +41,5 @@ def window(view: dict, legal: list) -> dict | None:
     if not passes:  # not asked: a seat the game does not wait for has no legal command
         return None
     stage = fight["stage"]
-    return {"name": stage, "rules": [WINDOWS[stage], "CASTLE-6.10"], "pass": passes[0],
+    return {"stage": stage, "rules": [WINDOWS[stage], "CASTLE-6.10"], "pass": passes[0],
             "nothing_to_use": len(legal) == len(passes)}

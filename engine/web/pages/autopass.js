@@ -54,9 +54,9 @@ export class Hold {
   seen(answer, now, left) {
     const window = answer && answer.window;
     if (!window) { this.ask = null; return null; }
-    const key = answer.version + ":" + window.name;
+    const key = answer.version + ":" + window.stage;
     if (!this.ask || this.ask.key !== key) {
-      this.ask = {key, name: window.name, player: window.pass.player, at: now,
+      this.ask = {key, name: window.stage, player: window.pass.player, at: now,
                   until: leaveAt(now, this.holdMs, left), pass: window.pass,
                   auto: Boolean(window.nothing_to_use), sent: false, manual: false};
     }
@@ -144,7 +144,7 @@ export class AutoPass {
     const held = this.holding;
     // a record that changes nothing of the window (a dispute, say) while an answer is held:
     // the same ask, so no second answer (the auto-pass) is sent into it
-    if (held && open && open.name === held.name && open.pass.player === held.player) return;
+    if (held && open && open.stage === held.name && open.pass.player === held.player) return;
     this.hold.seen(answer, performance.now(), clockLeft(view && view.clocks, this.page.name));
     this.schedule();
     this.tick();
