@@ -63,9 +63,10 @@ def kinds_with_windows() -> list[str]:
 
 
 def window_of(rules, view: dict, legal: list) -> dict | None:
-    """The ``window`` of a seat's moves answer: None, or ``{"stage": the window (the fight's stage: a step, never a card), "rules": [rule
-    ids], "pass": the seat's pass command as a map, "nothing_to_use": bool}`` (the kind's
-    ``window`` hook on the seat's own ``view`` and ``legal`` commands; see GameRules)."""
+    """The ``window`` of a seat's moves answer: None, or ``{"stage": the fight's stage (a
+    step, never a card), "rules": [rule ids], "pass": the seat's pass command as a map,
+    "nothing_to_use": bool}`` (the kind's ``window`` hook on the seat's own ``view`` and
+    ``legal`` commands; see GameRules)."""
     hook = getattr(rules, "window", None)
     if hook is None:
         return None

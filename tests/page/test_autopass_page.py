@@ -36,6 +36,8 @@ from tests.page.test_table_page import Seat, ThreadServer, referee_view
 PLAYERS = ["Ann", "Ben", "Cid", "Dora"]
 HOLD = 1.5  # s: the table's window hold in the slow test (PAGE-22)
 SWITCH = "Pass for me when I have nothing to use"
+#: the English page's words for a supporter's side (the catalogue's, not the page's)
+SIDE_WORDS = {"attacker": "the attacker", "defender": "the defender"}
 
 @pytest.fixture(scope="module")
 def held_live(tmp_path_factory):
@@ -90,8 +92,8 @@ def test_an_auto_pass_and_a_quick_pass_by_hand_look_the_same_to_another_seat(hel
             if who == "Cid" and stage == "priest":
                 pass  # nothing to use: Cid's page passes for it (PAGE-20); nobody clicks
             elif stage == "support":
-                click(seats[who], "support",
-                      {"side": "attacker" if who == "Cid" else "defender"})
+                side = "attacker" if who == "Cid" else "defender"  # CASTLE-6.3
+                click(seats[who], "support", {"Side": SIDE_WORDS[side]})
                 clicks += 1
             else:
                 click(seats[who], "pass")

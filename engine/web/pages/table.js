@@ -298,6 +298,12 @@ function drawMoves() {
     box.replaceChildren(el("p", {}, ui("moves_none")));
     return;
   }
+  // a live update redraws the controls: a keyboard or screen-reader user keeps the control
+  // they were at and the values they had chosen, where the same control is drawn again
+  const active = box.contains(document.activeElement) ? document.activeElement : null;
+  const at = active && (active.id || "button:" + (active.closest("form.move") || {dataset: {}}).dataset.type);
+  const chosen = new Map([...box.querySelectorAll("select")].map((select) =>
+    [select.id, select.selectedOptions.length ? select.selectedOptions[0].textContent : null]));
   const words = kindWords();
   box.replaceChildren(...page.moves.map((shape) => {
     const form = el("form", {className: "move"});
@@ -347,6 +353,13 @@ function drawMoves() {
     });
     return form;
   }));
+  for (const select of box.querySelectorAll("select")) {
+    const option = [...select.options].find((o) => o.textContent === chosen.get(select.id));
+    if (option) select.value = option.value;
+  }
+  const again = !at ? null : at.startsWith("button:")
+    ? box.querySelector('form.move[data-type="' + at.slice(7) + '"] button') : document.getElementById(at);
+  if (again && !again.disabled) again.focus();
 }
 
 function drawAll() {
