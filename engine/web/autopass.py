@@ -17,7 +17,8 @@ statement: a command is decided as before):
   "rules"}`` (``kinds``: those with windows, where the page shows its switch);
   ``hold_ms`` is ``devil serve --window-hold SECONDS`` (default 3 s, PAGE-22), the same for
   every seat's page this server serves.
-* ``GET /pages/autopass.js``: the page's module (the switch, the hold and its countdown).
+* ``GET /pages/autopass.js``: the page's module (the switch, the hold and its countdown),
+  served with every live page's files (engine.web.pages.assets).
 
 The service does not enforce the hold (PAGE-22): an answer sent early tells the table only
 about the sender's own hand, which is the sender's to give away, as at the physical table; the
@@ -26,10 +27,9 @@ hold is the seat's protection of its own secret, not the table's against it.
 
 from __future__ import annotations
 
-from importlib import resources
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 #: the table's window hold by default, ms (PAGE-22): long enough to read the table and answer
@@ -79,21 +79,16 @@ def window_of(rules, view: dict, legal: list) -> dict | None:
 
 
 def routes(api) -> list[Route]:
-    """``GET /pages/autopass.json`` and ``GET /pages/autopass.js`` on ``api``
-    (engine.web.app.Api, whose ``window_hold_ms`` is the table's hold).  Registered before
-    the table page's ``/pages/{name}``."""
-    from .pages.table import HEADERS
+    """``GET /pages/autopass.json`` on ``api`` (engine.web.app.Api, whose ``window_hold_ms``
+    is the table's hold).  Registered before the table page's ``/pages/{name}``, which
+    serves ``autopass.js`` with every live page's files (engine.web.pages.assets)."""
+    from .pages.assets import HEADERS
 
     async def settings(request: Request) -> JSONResponse:
         return JSONResponse({"hold_ms": api.window_hold_ms, "kinds": kinds_with_windows(),
                              "rules": RULES}, headers=HEADERS)
 
-    async def script(request: Request) -> Response:
-        body = resources.files("engine.web.pages").joinpath("autopass.js").read_bytes()
-        return Response(body, media_type="text/javascript; charset=utf-8", headers=HEADERS)
-
-    return [Route("/pages/autopass.json", settings, methods=["GET"]),
-            Route("/pages/autopass.js", script, methods=["GET"])]
+    return [Route("/pages/autopass.json", settings, methods=["GET"])]
 
 
 def openapi_paths(_op, _json) -> dict:
@@ -118,7 +113,7 @@ def openapi_paths(_op, _json) -> dict:
 #: the ``window`` field of the moves answer, for engine.web.moves's OpenAPI schema
 WINDOW_SCHEMA = {"type": ["object", "null"], "description": (
     "the window a pass could tell something in (the kind's rules), for the page's auto-pass "
-    "(PAGE-20): its name and rules, the seat's pass command, and whether the pass is the "
-    "seat's only legal command"), "properties": {
-        "name": {"type": "string"}, "rules": {"type": "array", "items": {"type": "string"}},
+    "(PAGE-20): its stage of the fight (public: a step, never a card) and rules, the seat's "
+    "pass command, and whether the pass is the seat's only legal command"), "properties": {
+        "stage": {"type": "string"}, "rules": {"type": "array", "items": {"type": "string"}},
         "pass": {"type": "object"}, "nothing_to_use": {"type": "boolean"}}}

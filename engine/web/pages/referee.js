@@ -12,8 +12,9 @@
 // PAGE-19: one tap, one record: every control is disabled while a command is on its way, and
 // a lost answer is retried with the same command id.
 
-import {$, ApiError, LANGUAGES, Words, at, chosenLanguage, el, loadCatalogue, randomHex,
-        request, sleep, withRules} from "/pages/referee/words.js";
+import {$, ApiError, LANGUAGES, Words, at, chosenLanguage, columnsOf, commandForm, drawClocks,
+        drawPlayers, el, loadCatalogue, randomHex, redraw, request, sleep,
+        withRules} from "/pages/words.js";  // the pages' shared module (table.js's too)
 
 const WAIT = 25;  // seconds a long poll of the events waits for the next one
 const game = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -23,7 +24,7 @@ const page = {
   physical: false, entries: [], busy: false, lang: "en", catalogue: null, asked: 0, shown: 0,
   following: false, name: null,
 };
-const words = new Words(page);
+const words = new Words(page, {own: "referee"});  // its own sentences of the desk's records
 
 const api = (method, path, body, headers) => request(page.token, method, path, body, headers);
 const fail = (message) => { $("error").textContent = message || ""; };
@@ -56,18 +57,8 @@ function drawTable() {
   const view = page.view;
   const kind = words.kind;
   const rows = view.players || [];
-  const known = (kind.columns || []).filter(([key]) => rows.some((row) => key in row));
-  const columns = known.length ? known : Object.keys(rows[0] || {}).map((key) => [key, key]);
-  const head = el("tr", {}, ...columns.map(([, label]) => el("th", {scope: "col"}, label)));
-  const body = rows.map((row) => {
-    const cells = columns.map(([key], i) => i === 0
-      ? el("th", {scope: "row"}, words.word(key, row[key]))
-      : el("td", {}, words.word(key, row[key])));
-    const tr = el("tr", {className: row.name === view.turn ? "turn" : ""}, ...cells);
-    tr.dataset.player = row.name;
-    return tr;
-  });
-  $("players").replaceChildren(el("thead", {}, head), el("tbody", {}, ...body));
+  drawPlayers($("players"), rows, columnsOf(kind, rows), (key, value) => words.word(key, value),
+              (row) => (row.name === view.turn ? "turn" : ""));
   const facts = (kind.facts || []).filter(([path]) => at(view, path) !== undefined);
   $("facts").replaceChildren(...facts.flatMap(([path, label]) =>
     [el("dt", {}, label), el("dd", {"data-fact": path}, words.word(path.split(".").pop(), at(view, path)))]));
@@ -84,30 +75,8 @@ function drawTable() {
       : words.ui("moves_none");
   }
   $("turn").textContent = turn;
-  drawClocks(view.clocks);
+  drawClocks($("clocks"), view.clocks);
   $("physical").textContent = words.ref(page.physical ? "physical" : "digital");
-}
-
-function clockTime(ms) {
-  // m:ss.t as `devil show` prints a clock (engine.clock.duration_text; table.js's copy)
-  const tenths = Math.floor(ms / 100);
-  const seconds = Math.floor(tenths / 10);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}.${tenths % 10}`;
-}
-
-function drawClocks(clocks) {
-  // each seat's time, public (CLOCK-8): ">" marks a running clock, as `devil show` does
-  const box = $("clocks");
-  box.hidden = !clocks;
-  if (!clocks) return;
-  const parts = clocks.seats.map((seat) => {
-    let text = (seat.running ? ">" : "") + seat.player;
-    if (seat.remaining !== null) text += " " + clockTime(seat.remaining);
-    if (seat.running && seat.move_left !== null) text += ` (move ${clockTime(seat.move_left)})`;
-    if (seat.flagged) text += " flagged";
-    return text;
-  });
-  box.textContent = `CLOCKS (${clocks.control.text}): ` + parts.join("  ");
 }
 
 // one report button per value of a shape's one input, labelled with how many are left
@@ -140,48 +109,19 @@ function shapeForm(shape, seat, index, report) {
   if (report && each && shape.inputs.length === 1 && !shape.options) {
     return eachButtons(shape, each, seat);
   }
-  const form = el("form", {className: "move" + (report ? " report-form" : "")});
-  form.dataset.type = shape.type;
-  const fields = [];
-  const labelOf = (name) => (words.kind.inputs || {})[name] || name;
-  if (shape.options) {
-    // two or more fields vary: one list of the legal combinations only
-    const names = shape.inputs.map((input) => input.name);
-    const id = `ref-${index}-${shape.type}-choice`;
-    const select = el("select", {id, name: "choice"}, ...shape.options.map((option, i) =>
-      el("option", {value: String(i)}, names.map((n) => words.word(n, option[n])).join(" \u00b7 "))));
-    fields.push([{name: null, options: shape.options}, select]);
-    form.append(el("label", {for: id}, names.map(labelOf).join(" \u00b7 ")), select);
-  } else {
-    for (const input of shape.inputs) {
-      if (input.random) continue;
-      const id = `ref-${index}-${shape.type}-${input.name}`;
-      const select = el("select", {id, name: input.name}, ...input.values.map((v, i) =>
-        el("option", {value: String(i)}, words.word(input.name, v))));
-      fields.push([input, select]);
-      form.append(el("label", {for: id}, labelOf(input.name)), select);
-    }
-  }
-  const verb = ((refKind.verbs || {})[shape.type]) || words.verb(shape.type);
-  form.append(el("button", {type: "submit", disabled: page.busy}, verb));
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const command = Object.assign({type: shape.type}, shape.fixed);
-    for (const [input, select] of fields) {
-      if (input.options) Object.assign(command, input.options[Number(select.value)]);
-      else command[input.name] = input.values[Number(select.value)];
-    }
-    for (const input of shape.inputs) {
-      if (input.random) command[input.name] = randomHex(input.random);
-    }
-    send(command);
+  return commandForm(shape, {
+    className: "move" + (report ? " report-form" : ""),
+    id: (name) => `ref-${index}-${shape.type}-${name}`,
+    label: (name) => (words.kind.inputs || {})[name] || name,
+    value: (name, value) => words.word(name, value),
+    verb: ((refKind.verbs || {})[shape.type]) || words.verb(shape.type),
+    busy: page.busy, send,
   });
-  return form;
 }
 
 function drawSeats() {
-  const box = $("seats");
-  box.replaceChildren(...page.seats.map((seat, index) => {
+  // a live update redraws every seat's controls keeping the referee's place (words.js's redraw)
+  redraw($("seats"), () => page.seats.map((seat, index) => {
     const id = "seat-" + index + "-heading";
     const turn = page.view && page.view.turn === seat.seat;
     const section = el("section", {className: "seat" + (turn ? " turn" : ""), "aria-labelledby": id},

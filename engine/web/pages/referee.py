@@ -9,48 +9,36 @@ kind's events from the language catalogues the seat's page uses (``i18n/<lang>.j
   the address's fragment (``#token=...``), which a browser never sends to a server or in a
   Referer; the page's script sends it in the Authorization header only.  Any other token is
   refused by the API the page asks (PAGE-15) and the page says so.
-* ``GET /pages/referee/{name}``: ``referee.js`` (the plain ES module), ``words.js`` (the
-  catalogue's helpers it imports: events in plain words with their rule ids) and
-  ``referee.css``; served from the package (no build step, no CDN).
+* its files, ``referee.js`` (the plain ES module), ``referee.css`` and ``words.js`` (the module
+  it shares with the seat's page: the catalogue's words, the API, the controls), are served at
+  ``GET /pages/{name}`` with every live page's files (engine.web.pages.assets); the older
+  ``GET /pages/referee/{name}`` serves the same files.
 
-Every answer carries engine.web.pages.table's ``HEADERS`` (the same Content-Security-Policy:
-this origin's script, style and API only, nothing inline, no framing; no referrer, no caching).
+Every answer carries engine.web.pages.assets.HEADERS (the same Content-Security-Policy as the
+seat's page: this origin's script, style and API only, nothing inline, no framing; no referrer,
+no caching).
 """
 
 from __future__ import annotations
-
-from importlib import resources
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..errors import ApiError
-from .table import HEADERS
+from . import assets
 
-#: the files the referee's page loads: name -> media type
-FILES = {"referee.js": "text/javascript; charset=utf-8",
-         "words.js": "text/javascript; charset=utf-8",
-         "referee.css": "text/css; charset=utf-8"}
-
-
-def _asset(name: str) -> bytes:
-    return resources.files(__package__).joinpath(name).read_bytes()
+#: the files the referee's page loads (every live page's files are engine.web.pages.assets')
+FILES = {name: assets.FILES[name] for name in ("referee.js", "words.js", "referee.css")}
 
 
 def routes(api) -> list[Route]:
     """The page's routes (``api``: engine.web.app.Api; the page itself needs none of it)."""
 
     async def referee_page(request: Request) -> Response:
-        return Response(_asset("referee.html"), media_type="text/html; charset=utf-8",
-                        headers=HEADERS)
+        return assets.page_answer("referee.html")
 
     async def static(request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in FILES:
-            raise ApiError(404, f"no referee page file {name!r} (there are: "
-                                f"{', '.join(sorted(FILES))})")
-        return Response(_asset(name), media_type=FILES[name], headers=HEADERS)
+        return assets.file_answer(request.path_params["name"])
 
     return [Route("/games/{game}/referee", referee_page, methods=["GET"]),
             Route("/pages/referee/{name}", static, methods=["GET"])]

@@ -6,26 +6,11 @@
 // Authorization header, never in a URL.  Everything is set with textContent, never as HTML.
 
 import {AutoPass} from "./autopass.js";  // the seat's auto-pass and window hold (PAGE-20..24)
+import {$, LANGUAGES, Words, at, chosenLanguage, columnsOf, commandForm, drawClocks,
+        drawPlayers, el, fill, loadCatalogue, randomHex, redraw, request,
+        sleep, withRules} from "./words.js";  // the pages' shared module
 
-// one catalogue per language (/pages/i18n/<code>.json): add its file and a line here
-const LANGUAGES = {en: "English", de: "Deutsch"};
-const RULE_ID = /\b[A-Z]{2,}-\d+(?:\.\d+)*\b/g;
 const WAIT = 25;  // seconds a long poll of the events waits for the next one
-
-const $ = (id) => document.getElementById(id);
-const el = (tag, props, ...kids) => {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props || {})) {
-    if (key === "className" || key === "textContent" || key === "id" || key === "type"
-        || key === "value" || key === "disabled" || key === "hidden") node[key] = value;
-    else node.setAttribute(key, value);
-  }
-  for (const kid of kids) {
-    if (kid !== null && kid !== undefined) node.append(kid instanceof Node ? kid : String(kid));
-  }
-  return node;
-};
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const game = decodeURIComponent(location.pathname.split("/")[2] || "");
 const page = {
@@ -57,135 +42,29 @@ function drawn(hook, ...args) {
   return fn ? fn(...args, helpers()) : undefined;
 }
 
-// -- the catalogue ----------------------------------------------------------------------------
-function chosenLanguage() {
-  const kept = localStorage.getItem("devil-lang");
-  if (kept && kept in LANGUAGES) return kept;
-  for (const wanted of navigator.languages || [navigator.language || "en"]) {
-    const code = String(wanted).slice(0, 2).toLowerCase();
-    if (code in LANGUAGES) return code;
-  }
-  return "en";
-}
+// -- the catalogue: words.js's, with the kind's drawing module's hooks tried first ------------------
+const words = new Words(page, {hooks: {
+  format: (value, how, event) => drawn("format", value, how, event),
+  describe: (event) => drawn("describe", event),
+}});
+const ui = (key, params) => words.ui(key, params);
+const kindWords = () => words.kind;
+const nameOf = (index) => words.nameOf(index);
+const word = (column, value) => words.word(column, value);
+const describe = (event) => words.describe(event);
+const sentence = (template, event) => words.sentence(template, event);
 
-async function loadCatalogue(lang) {
-  const response = await fetch("/pages/i18n/" + lang + ".json", {cache: "no-store"});
-  if (!response.ok) throw new Error("no catalogue for " + lang);
-  page.catalogue = await response.json();
+async function useLanguage(lang) {
+  page.catalogue = await loadCatalogue(lang);
   page.lang = lang;
-  document.documentElement.lang = lang;
 }
 
-function ui(key, params) {
-  return fill((page.catalogue.ui || {})[key] || key, params || {});
-}
-
-function kindWords() {
-  return ((page.catalogue.kinds || {})[page.kind]) || {};
-}
-
-function fill(template, params) {
-  return template.replace(/\{(\w+)\}/g, (all, key) => (key in params ? String(params[key]) : all));
-}
-
-// -- the API (the token in a header only) ------------------------------------------------------
-class ApiError extends Error {
-  constructor(message, status, rule, network) {
-    super(message);
-    this.status = status; this.rule = rule; this.network = network;
-  }
-}
-
-async function api(method, path, body, headers) {
-  const init = {method, cache: "no-store", referrerPolicy: "no-referrer",
-                headers: Object.assign({"Authorization": "Bearer " + page.token}, headers || {})};
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers["Content-Type"] = "application/json";
-  }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch (error) {
-    throw new ApiError(String(error.message || error), 0, null, true);
-  }
-  let data = null;
-  try { data = await response.json(); } catch (error) { data = null; }
-  if (!response.ok) {
-    let message = (data && data.error) || ("the server answered " + response.status);
-    if (data && data.rule && !message.includes(data.rule)) message += " (" + data.rule + ")";
-    throw new ApiError(message, response.status, data && data.rule, response.status >= 500);
-  }
-  return data;
-}
+const api = (method, path, body, headers) => request(page.token, method, path, body, headers);
 
 const base = "/games/" + encodeURIComponent(game);
 const autopass = new AutoPass();
 
 // -- drawing ----------------------------------------------------------------------------------
-function nameOf(index) {
-  if (index === -1) return ui("bank");
-  return page.players[index] !== undefined ? page.players[index] : String(index);
-}
-
-function word(column, value) {
-  if (value === null || value === undefined) return ui("hidden");
-  if (value === true) return ui("yes");
-  if (value === false) return ui("no");
-  const words = (kindWords().values || {})[column] || {};
-  if (Array.isArray(value)) {
-    return value.length ? value.map((v) => (v in words ? words[v] : String(v))).join(", ") : ui("none");
-  }
-  return value in words ? words[value] : String(value);
-}
-
-function format(value, how, event) {
-  const own = drawn("format", value, how, event);
-  if (own !== undefined) return own;
-  if (how === "name") return nameOf(value);
-  if (how === "names") return (value || []).map(nameOf).join(ui("and"));
-  if (how === "by_seat") return (value || []).map((v, i) => nameOf(i) + " " + word("", v)).join(", ");
-  if (Array.isArray(value)) return value.map(String).join(", ");
-  return word("", value);
-}
-
-// an event in plain words: the catalogue's sentence for its type, the first variant
-// ("type.field=value") that matches tried first; rule ids are part of the sentence
-function describe(event) {
-  const own = drawn("describe", event);
-  if (own !== undefined) return own;
-  const events = Object.assign({}, (page.catalogue.shared || {}).events, kindWords().events);
-  const type = event.type;
-  let template = null;
-  for (const [field, value] of Object.entries(event)) {
-    const shown = typeof value === "string" ? value : JSON.stringify(value);
-    const key = type + "." + field + "=" + shown;
-    if (key in events) { template = events[key]; break; }
-  }
-  if (template === null) template = events[type];
-  if (template === undefined || template === null) {
-    return type + " " + JSON.stringify(Object.fromEntries(
-      Object.entries(event).filter(([key]) => key !== "type")));
-  }
-  return sentence(template, event);
-}
-
-// a catalogue sentence filled from an event: {field} or {field:how}
-function sentence(template, event) {
-  return template.replace(/\{(\w+)(?::(\w+))?\}/g, (all, field, how) => format(event[field], how, event));
-}
-
-function withRules(text) {
-  const out = [];
-  let last = 0;
-  for (const match of text.matchAll(RULE_ID)) {
-    out.push(text.slice(last, match.index), el("span", {className: "rule"}, match[0]));
-    last = match.index + match[0].length;
-  }
-  out.push(text.slice(last));
-  return out;
-}
-
 // the event list: new events are appended (the list is a live region: a screen reader reads
 // what is added, not the whole list again); ``whole`` draws it again (another language)
 function drawEvents(whole) {
@@ -200,10 +79,6 @@ function drawEvents(whole) {
   if (whole) list.replaceChildren(...page.entries.map(line));
   else list.append(...page.entries.slice(list.children.length).map(line));
   list.scrollTop = list.scrollHeight;
-}
-
-function at(map, path) {
-  return path.split(".").reduce((value, key) => (value && typeof value === "object" ? value[key] : undefined), map);
 }
 
 // a cell of the table (or of the seat's own box): the kind's words first
@@ -221,22 +96,12 @@ function inputWord(type, name, value) {
 function drawView() {
   const view = page.view;
   if (!view) return;
-  const words = kindWords();
+  const kind = kindWords();
   const rows = view.players || [];
-  const known = (words.columns || []).filter(([key]) => rows.some((row) => key in row));
-  const columns = known.length ? known : Object.keys(rows[0] || {}).map((key) => [key, key]);
-  const head = el("tr", {}, ...columns.map(([, label]) => el("th", {scope: "col"}, label)));
-  const body = rows.map((row, index) => {
-    const cells = columns.map(([key], i) => i === 0
-      ? el("th", {scope: "row"}, cellWord(key, row[key], row))
-      : el("td", {className: row[key] === null ? "hidden-value" : ""}, cellWord(key, row[key], row)));
-    const tr = el("tr", {className: [row.name === view.turn ? "turn" : "",
-                                     index === page.seat ? "you" : ""].join(" ").trim()}, ...cells);
-    tr.dataset.player = row.name;
-    return tr;
-  });
-  $("players").replaceChildren(el("thead", {}, head), el("tbody", {}, ...body));
-  const facts = (words.facts || []).filter(([path]) => at(view, path) !== undefined);
+  const columns = columnsOf(kind, rows);
+  drawPlayers($("players"), rows, columns, cellWord, (row, index) =>
+    [row.name === view.turn ? "turn" : "", index === page.seat ? "you" : ""].join(" ").trim());
+  const facts = (kind.facts || []).filter(([path]) => at(view, path) !== undefined);
   $("facts").replaceChildren(...facts.flatMap(([path, label]) =>
     [el("dt", {}, label), el("dd", {"data-fact": path}, word(path.split(".").pop(), at(view, path)))]));
   const youBox = $("you-box");
@@ -257,35 +122,8 @@ function drawView() {
     turn = ui("waiting");
   }
   $("turn").textContent = turn;
-  drawClocks(view.clocks);
+  drawClocks($("clocks"), view.clocks);
   drawn("draw", view);
-}
-
-function clockTime(ms) {
-  // m:ss.t as `devil show` prints a clock (engine.clock.duration_text)
-  const tenths = Math.floor(ms / 100);
-  const seconds = Math.floor(tenths / 10);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}.${tenths % 10}`;
-}
-
-function drawClocks(clocks) {
-  // each seat's time, public (CLOCK-8): ">" marks a running clock, as `devil show` does
-  const box = $("clocks");
-  box.hidden = !clocks;
-  if (!clocks) return;
-  const parts = clocks.seats.map((seat) => {
-    let text = (seat.running ? ">" : "") + seat.player;
-    if (seat.remaining !== null) text += " " + clockTime(seat.remaining);
-    if (seat.running && seat.move_left !== null) text += ` (move ${clockTime(seat.move_left)})`;
-    if (seat.flagged) text += " flagged";
-    return text;
-  });
-  box.textContent = `CLOCKS (${clocks.control.text}): ` + parts.join("  ");
-}
-
-function randomHex(bytes) {
-  const values = crypto.getRandomValues(new Uint8Array(bytes));
-  return Array.from(values, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function drawMoves() {
@@ -298,73 +136,25 @@ function drawMoves() {
     box.replaceChildren(el("p", {}, ui("moves_none")));
     return;
   }
-  // a live update redraws the controls: a keyboard or screen-reader user keeps the control
-  // they were at and the values they had chosen, where the same control is drawn again
-  const active = box.contains(document.activeElement) ? document.activeElement : null;
-  const at = active && (active.id || "button:" + (active.closest("form.move") || {dataset: {}}).dataset.type);
-  const chosen = new Map([...box.querySelectorAll("select")].map((select) =>
-    [select.id, select.selectedOptions.length ? select.selectedOptions[0].textContent : null]));
-  const words = kindWords();
-  box.replaceChildren(...page.moves.map((shape) => {
-    const form = el("form", {className: "move"});
-    form.dataset.type = shape.type;
-    const fields = [];
+  const inputs = kindWords().inputs || {};
+  // a live update redraws the controls keeping the user's place (words.js's redraw)
+  redraw(box, () => page.moves.map((shape) => commandForm(shape, {
+    id: (name) => "move-" + shape.type + "-" + name,
     // an input's label: the catalogue's "type.name" (the item to offer) before its "name"
-    const labelOf = (name) => (words.inputs || {})[shape.type + "." + name]
-      || (words.inputs || {})[name] || name;
-    if (shape.options) {
-      // two or more fields vary: one list of the legal combinations, so none is offered
-      // that the rules would refuse
-      const names = shape.inputs.map((input) => input.name);
-      const id = "move-" + shape.type + "-choice";
-      const select = el("select", {id, name: "choice"}, ...shape.options.map((option, i) =>
-        el("option", {value: String(i)}, names.map((n) => inputWord(shape.type, n, option[n])).join(" \u00b7 "))));
-      fields.push([{name: null, options: shape.options}, select]);
-      form.append(el("label", {for: id}, names.map(labelOf).join(" \u00b7 ")), select);
-    } else {
-      for (const input of shape.inputs) {
-        if (input.random) continue;  // made by this page at the moment of sending
-        const id = "move-" + shape.type + "-" + input.name;
-        const select = el("select", {id, name: input.name}, ...input.values.map((v, i) =>
-          el("option", {value: String(i)}, inputWord(shape.type, input.name, v))));
-        fields.push([input, select]);
-        form.append(el("label", {for: id}, labelOf(input.name)), select);
-      }
-    }
-    // a kind without words in this catalogue: the command's type as a verb ("trade": Trade)
-    const verb = (words.verbs || {})[shape.type]
-      || shape.type.charAt(0).toUpperCase() + shape.type.slice(1).replace(/_/g, " ");
-    const button = el("button", {type: "submit", disabled: page.busy}, verb);
-    form.append(button);
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const command = Object.assign({type: shape.type}, shape.fixed);
-      for (const [input, select] of fields) {
-        if (input.options) Object.assign(command, input.options[Number(select.value)]);
-        else command[input.name] = input.values[Number(select.value)];
-      }
-      for (const input of shape.inputs) {
-        if (input.random) {
-          command[input.name] = randomHex(input.random);
-          sessionStorage.setItem("devil-entropy-" + game, command[input.name]);
-        }
+    label: (name) => inputs[shape.type + "." + name] || inputs[name] || name,
+    value: (name, value) => inputWord(shape.type, name, value),
+    verb: words.verb(shape.type), busy: page.busy,
+    send: (command) => {
+      for (const input of shape.inputs) {  // the seat's entropy, kept to show it later
+        if (input.random) sessionStorage.setItem("devil-entropy-" + game, command[input.name]);
       }
       send(command);
-    });
-    return form;
-  }));
-  for (const select of box.querySelectorAll("select")) {
-    const option = [...select.options].find((o) => o.textContent === chosen.get(select.id));
-    if (option) select.value = option.value;
-  }
-  const again = !at ? null : at.startsWith("button:")
-    ? box.querySelector('form.move[data-type="' + at.slice(7) + '"] button') : document.getElementById(at);
-  if (again && !again.disabled) again.focus();
+    },
+  })));
 }
 
 function drawAll() {
-  const words = kindWords();
-  $("title").textContent = ui("title", {kind: words.title || page.kind || "", game});
+  $("title").textContent = ui("title", {kind: kindWords().title || page.kind || "", game});
   document.title = game + " - " + (page.you || page.role || "");
   $("who").textContent = page.seat !== null ? ui("as_seat", {name: page.you})
     : ui(page.role === "spectator" ? "as_spectator" : "as_referee");
@@ -488,8 +278,8 @@ async function open(token) {
   $("game").hidden = false;
   if (page.seat !== null) {
     // its words: the catalogue's "autopass" section
-    const words = (key, params) => fill((page.catalogue.autopass || {})[key] || key, params || {});
-    await autopass.start({ui: words, el, send, fail, box: $("moves-box"), name: page.you,
+    const said = (key, params) => fill((page.catalogue.autopass || {})[key] || key, params || {});
+    await autopass.start({ui: said, el, send, fail, box: $("moves-box"), name: page.you,
                           kind: page.kind});
   }
   await refresh();
@@ -504,7 +294,7 @@ function languageSwitch() {
   select.value = page.lang;
   select.addEventListener("change", async () => {
     localStorage.setItem("devil-lang", select.value);
-    await loadCatalogue(select.value);
+    await useLanguage(select.value);
     drawAll();
     if (!page.token) loginTexts();
   });
@@ -517,7 +307,7 @@ function loginTexts() {
 }
 
 async function start() {
-  await loadCatalogue(chosenLanguage());
+  await useLanguage(chosenLanguage());
   languageSwitch();
   $("lang-label").textContent = ui("language");
   const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("token");

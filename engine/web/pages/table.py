@@ -9,14 +9,16 @@ events and facts from the language catalogues (``i18n/<lang>.json``, one per lan
   Referer; the page's script sends it in the Authorization header only.  A seat's token
   shows that seat's table and its controls, the spectator's token the public table (the
   spectator's page), the referee's the whole table.
-* ``GET /pages/table.js``, ``GET /pages/table.css``: the page's plain ES module and style
-  (no build step, no CDN: served from the package); ``GET /pages/table_<kind>.js``: a kind's
+* ``GET /pages/{name}``: every live page's static files (engine.web.pages.assets: table.js,
+  table.css, words.js, the module the pages share, the referee's and the auto-pass's files;
+  no build step, no CDN: served from the package); ``GET /pages/table_<kind>.js``: a kind's
   own drawing module (its seat's view, its windows), which table.js imports when the kind's
   catalogue entry names it (``module``).
 * ``GET /pages/i18n/{lang}.json``: a language's catalogue (``en``, ``de``; 404 otherwise).
 
-Every answer carries :data:`HEADERS`: a Content-Security-Policy allowing this origin's script,
-style and API only (no inline script, no other host, no framing), no referrer, no caching.
+Every answer carries engine.web.pages.assets.HEADERS: a Content-Security-Policy allowing this
+origin's script, style and API only (no inline script, no other host, no framing), no referrer,
+no caching.
 """
 
 from __future__ import annotations
@@ -29,34 +31,12 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..errors import ApiError
+from . import assets
 
-#: the pages' Content-Security-Policy: this origin's files and API, nothing inline, no frames
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-       "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-#: the headers of every answer of this module
-HEADERS = {"Content-Security-Policy": CSP, "Cache-Control": "no-store",
-           "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff",
-           "X-Frame-Options": "DENY"}
+#: kept here for the modules that import them from this one
+HEADERS, CSP, FILES, kind_modules = assets.HEADERS, assets.CSP, assets.FILES, assets.kind_modules
+
 _LANG = re.compile(r"^[a-z]{2}$")
-#: a kind's own drawing module beside table.js (``table_<kind>.js``, loaded by table.js when the
-#: kind's catalogue entry names it as its ``module``)
-_KIND_MODULE = re.compile(r"^table_[a-z0-9]+\.js$")
-
-
-def _asset(*parts: str) -> bytes:
-    return resources.files(__package__).joinpath(*parts).read_bytes()
-
-
-def kind_modules() -> list[str]:
-    """The kinds' drawing modules shipped beside table.js (``table_<kind>.js``), sorted."""
-    folder = resources.files(__package__)
-    return sorted(entry.name for entry in folder.iterdir() if _KIND_MODULE.match(entry.name))
-
-
-#: the static files a page loads: name -> media type (table.js, its style and every kind's
-#: drawing module)
-FILES = {"table.js": "text/javascript; charset=utf-8", "table.css": "text/css; charset=utf-8",
-         **{name: "text/javascript; charset=utf-8" for name in kind_modules()}}
 
 
 def languages() -> list[str]:
@@ -69,21 +49,17 @@ def routes(api) -> list[Route]:
     """The page's routes (``api``: engine.web.app.Api; the page itself needs none of it)."""
 
     async def table_page(request: Request) -> Response:
-        return Response(_asset("table.html"), media_type="text/html; charset=utf-8",
-                        headers=HEADERS)
+        return assets.page_answer("table.html")
 
     async def static(request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in FILES:
-            raise ApiError(404, f"no page file {name!r}")
-        return Response(_asset(name), media_type=FILES[name], headers=HEADERS)
+        return assets.file_answer(request.path_params["name"])
 
     async def catalogue(request: Request) -> Response:
         lang = request.path_params["lang"]
         if not _LANG.match(lang) or lang not in languages():
             raise ApiError(404, f"no catalogue for language {lang!r} (there are: "
                                 f"{', '.join(languages())})")
-        return Response(_asset("i18n", f"{lang}.json"), media_type="application/json",
+        return Response(assets.asset("i18n", f"{lang}.json"), media_type="application/json",
                         headers=HEADERS)
 
     return [Route("/games/{game}/table", table_page, methods=["GET"]),
