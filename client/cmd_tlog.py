@@ -87,7 +87,8 @@ def prove(obj, receipt, game, output, as_json):
     signed after it includes it).  This fetches the latest checkpoint and the proof from the
     store (or --server), so `devil verify FILE --receipt PROVED` checks inclusion offline.
     Prints the proved receipt as JSON (--json: the same).  Exit 3 if the log holds no leaf
-    for it (the record was cut or changed).
+    for it (the record was cut or changed); a seal given as R is refused (exit 2: a seal is
+    checked with `devil verify FILE --seal SFILE`).
 
     \b
     Examples:

@@ -308,7 +308,8 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
 @click.option("--receipt", "receipts", multiple=True, metavar="R",
               help="Also prove the log holds this receipt's record (R: a receipt as JSON, a "
                    "file holding one, or a sequence number among the receipts this client kept: "
-                   "`devil receipts GAME`); fails on a log cut before it.  Repeatable.")
+                   "`devil receipts GAME`); fails on a log cut before it.  Repeatable.  A seal "
+                   "goes to --seal (given here it is refused, exit 2).")
 @click.option("--key", "key_text", metavar="PUB",
               help="Pin the service's public key (`devil key`: 64 hex digits, or a file "
                    "holding them or `devil key --json`): receipts, a proved receipt's checkpoint "
@@ -368,8 +369,9 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
     key of the store (a rotation, `devil key --history`) is accepted and named.
 
     \b
-    Exit 0 everything holds (every receipt's record in force), 3 a check fails, 6 the log
-    and its signatures hold but a receipt's record was voided.
+    Exit 0 everything holds (every receipt's record in force), 2 a bad input (an option, a
+    file that is not what it should be), 3 a check fails, 7 the log and its signatures hold
+    but a receipt's record was voided.
 
     \b
     Examples:

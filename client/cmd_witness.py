@@ -211,9 +211,13 @@ def cosign(ctx, state_dir, source, logs, as_json):
     notes are kept in DIR and printed.  With --json: {"ok", "status", "reason", "cosigned"
     (the note with the cosignature, or null), "split" (the proof, or null)}.
 
+    The log must be pinned: --log VKEY here or in an earlier call (VKEY: the "key" of the
+    log's `devil checkpoint --json`); a log not pinned is refused (404) saying so.
+
     \b
     Examples:
-      devil witness cosign --state ~/witness --from http://127.0.0.1:8350
+      devil witness cosign --state ~/witness --from http://127.0.0.1:8350 \\
+          --log "$(devil --server http://127.0.0.1:8350 checkpoint --json | jq -r .key)"
       */5 * * * * devil witness cosign --state ~/witness --from https://log.example
     """
     from engine.tlog.witness import Witness
