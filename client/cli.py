@@ -42,8 +42,9 @@ per game in the store folder).  Start a game, then give each player's commands:
   devil verify GAME                  (check a record: chain, seed, every rule)
 
 Exit codes: 0 done, 1 refused by the rules (the message names the rule), 2 usage error,
-3 damaged log or failed check, 4 not allowed, 5 store (database) unavailable, 6 verify: a
-receipt's record was voided, 70 internal error (a bug), 130 aborted.
+3 damaged log or failed check, 4 not allowed, 5 store (database) unavailable, 6 tournament
+verify: verified but the key not pinned, 7 verify: a receipt's record was voided, 70 internal
+error (a bug), 130 aborted.
 """
 
 #: shared commands defined in other modules, imported when named

@@ -26,8 +26,9 @@ def key(ctx, show_history, as_json):
     \b
     With --history: every rotation (its number, time, old and new key, reason, and whether
     the old key signed it); --json: {"public", "history": [rotation records]} (what `devil
-    verify --history FILE` takes to check receipts signed by an older key).  A history that
-    does not hold (a forged rotation) exits 3; so does a missing key, after the listing.
+    verify --history FILE` takes to check receipts signed by an older key; a file there that
+    is not such output exits 2).  A history that does not hold (a forged rotation) exits 3;
+    so does a missing key, after the listing.
 
     \b
     Examples:

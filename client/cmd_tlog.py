@@ -9,6 +9,7 @@ import json
 import click
 
 from engine.errors import UsageError
+from engine.tlog.note import leaves as _leaves
 
 from .options import json_option
 from .output import emit
@@ -86,7 +87,8 @@ def prove(obj, receipt, game, output, as_json):
     signed after it includes it).  This fetches the latest checkpoint and the proof from the
     store (or --server), so `devil verify FILE --receipt PROVED` checks inclusion offline.
     Prints the proved receipt as JSON (--json: the same).  Exit 3 if the log holds no leaf
-    for it (the record was cut or changed).
+    for it (the record was cut or changed); a seal given as R is refused (exit 2: a seal is
+    checked with `devil verify FILE --seal SFILE`).
 
     \b
     Examples:
@@ -147,12 +149,17 @@ def consistent(ctx, sources, key_text, as_json, witnessed=None, history_path=Non
         before = _key_of(None, old_key or new_key, new_head.origin, verifier_key)
         key = new_key or before
     lines, findings, ok = [], [], True
+    from .signed import _history
+
+    # read first: a --history file that is no key history is a usage error (exit 2), before
+    # anything is asked of the store
+    entries = _history(ctx.obj, history_path) if history_path is not None else None
     try:
-        link = None if before == key else _linked(ctx.obj, before, key, history_path)
+        link = None if before == key else _linked(ctx.obj, before, key, entries)
         proof = ask(ctx.obj, "consistency", old=old_size, new=new_head.size)["proof"]
         old, new = check_consistent(old_note, new_note, proof, key, before)
-        lines.append(f"consistent: the checkpoint of {new.size} leaves extends the one of "
-                     f"{old.size} leaves ({old.origin})")
+        lines.append(f"consistent: the checkpoint of {_leaves(new.size)} extends the one of "
+                     f"{_leaves(old.size)} ({old.origin})")
         if link is not None:
             lines.append("key: the old checkpoint is " + link)
     except BadNote as exc:
@@ -182,8 +189,8 @@ def consistent(ctx, sources, key_text, as_json, witnessed=None, history_path=Non
         for f in findings:
             lines.append(f"{f['game']} record {f['seq']}: {f['reason']}")
         ok = ok and not findings
-        lines.append(f"{report['leaves']} leaves of {report['games']} games checked against "
-                     "their games")
+        games = f"{report['games']} game{'s' if report['games'] != 1 else ''}"
+        lines.append(f"{_leaves(report['leaves'])} of {games} checked against their games")
     if as_json:
         emit({"ok": ok, "checks": lines, "findings": findings})
     else:
@@ -199,9 +206,10 @@ def consistent(ctx, sources, key_text, as_json, witnessed=None, history_path=Non
         ctx.exit(3)
 
 
-def _linked(obj, before: str, key: str, history_path: str | None) -> str:
+def _linked(obj, before: str, key: str, entries: list[dict] | None) -> str:
     """How the verifier key ``before`` (an old checkpoint's) links to ``key`` (a later one's):
-    a sentence (engine.keys.history.signed_by), or BadRotation."""
+    a sentence (engine.keys.history.signed_by), or BadRotation.  ``entries``: the key history
+    of ``--history FILE``, else (None) the server's or the local store's."""
     from engine.keys.history import BadRotation, signed_by
     from engine.tlog.note import parse_verifier_key
 
@@ -210,7 +218,9 @@ def _linked(obj, before: str, key: str, history_path: str | None) -> str:
     (old_name, old_public), (name, public) = parse_verifier_key(before), parse_verifier_key(key)
     if old_name != name:
         raise BadRotation(f"the checkpoints name two logs: {old_name} and {name}")
-    return str(signed_by(old_public.hex(), public.hex(), _history(obj, history_path)))
+    if entries is None:
+        entries = _history(obj, None)
+    return str(signed_by(old_public.hex(), public.hex(), entries))
 
 
 def _key_of(given: str | None, kept: str | None, origin: str, verifier_key) -> str:

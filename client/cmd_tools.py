@@ -308,7 +308,8 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
 @click.option("--receipt", "receipts", multiple=True, metavar="R",
               help="Also prove the log holds this receipt's record (R: a receipt as JSON, a "
                    "file holding one, or a sequence number among the receipts this client kept: "
-                   "`devil receipts GAME`); fails on a log cut before it.  Repeatable.")
+                   "`devil receipts GAME`); fails on a log cut before it.  Repeatable.  A seal "
+                   "goes to --seal (given here it is refused, exit 2).")
 @click.option("--key", "key_text", metavar="PUB",
               help="Pin the service's public key (`devil key`: 64 hex digits, or a file "
                    "holding them or `devil key --json`): receipts, a proved receipt's checkpoint "
@@ -322,7 +323,8 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), metavar="N",
               metavar="FILE",
               help="The store's key history (`devil key --history --json`): with --key the "
                    "current key, receipts and seals signed by an earlier key of it are accepted "
-                   "and named (default: the local store's history).")
+                   "and named; many files: each seal of a key it links to --key by rotations "
+                   "signed by both keys (default: the server's or local store's history).")
 @click.option("--consistent", is_flag=True,
               help="SOURCES are checkpoints OLD [NEW] (`devil checkpoint`; NEW default: the "
                    "store's now): prove NEW extends OLD, and name any game cut, edited or "
@@ -368,8 +370,9 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
     key of the store (a rotation, `devil key --history`) is accepted and named.
 
     \b
-    Exit 0 everything holds (every receipt's record in force), 3 a check fails, 6 the log
-    and its signatures hold but a receipt's record was voided.
+    Exit 0 everything holds (every receipt's record in force), 2 a bad input (an option, a
+    file that is not what it should be), 3 a check fails, 7 the log and its signatures hold
+    but a receipt's record was voided.
 
     \b
     Examples:
@@ -433,8 +436,14 @@ def verify(ctx, sources, need_finished, jobs, as_json, receipts=(), key_text=Non
 
             from .signed import _read_text
 
-            task = functools.partial(sealed_verify_row,
-                                     key=parse_key(_read_text(key_text, "the key")))
+            from engine.keys.history import vouched
+
+            from .signed import _history
+
+            pin = parse_key(_read_text(key_text, "the key"))
+            # a seal of a key the store's key history links to the pinned one holds too
+            task = functools.partial(sealed_verify_row, key=pin,
+                                     keys=vouched(pin, _history(ctx.obj, history_path)))
         _archive(ctx, items, task, jobs, as_json, "verifying", need_finished)
         return
     source = items[0]

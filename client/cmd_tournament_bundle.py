@@ -153,19 +153,33 @@ def register(tournament: click.Group, _organiser, _size, _GAMES) -> None:
     @click.option("--key", "key_text", metavar="KEY",
                   help="Pin the store's public key: 64 hex digits (`devil key`), the verifier "
                        "key name+hash+base64 of `devil checkpoint --json`, or a file holding "
-                       "either.  Every seal and the checkpoint must be signed by it.")
+                       "either.  Every seal and the checkpoint must be signed by it, or by a "
+                       "key the store's key history links to it by a rotation signed by both "
+                       "keys (the bundle's own history, or --history).")
     @click.option("--checkpoint", "old_text", metavar="OLD",
                   help="A checkpoint an auditor kept (`devil checkpoint`, its --json, or a "
                        "file) or an earlier bundle: the bundle's checkpoint must extend it "
                        "(the proof is fetched from the store, or --server), and every log the "
                        "earlier bundle held must still be there, record for record.")
+    @click.option("--history", "history_path", type=click.Path(dir_okay=False, exists=True),
+                  metavar="FILE",
+                  help="The store's key history (`devil key --history --json`) to follow from "
+                       "--key, instead of the one the bundle carries (a bundle written before "
+                       "a rotation, checked against the key now).")
     @json_option
     @click.pass_obj
-    def verify(obj, source, key_text, old_text, as_json):
+    def verify(obj, source, key_text, old_text, as_json, history_path=None):
         """Check a bundle (folder or .zip) with nothing but its files, or a tournament in the
         store: every log verifies and is finished, every result matches its log, the standings
         recomputed equal the published ones, the Merkle root matches, and every seal, the
         checkpoint and each log's inclusion proof hold (TOUR-6.10 to 6.15).
+
+        \b
+        Pinned, the store's key history is followed (the bundle carries it since a rotation;
+        --history FILE gives it): a key the pinned key handed over to by a rotation it
+        signed, or a key it replaced, is trusted and named; a rotation made without the old
+        key's signature (`devil key rotate --lost`) links nothing, so a bundle signed after it
+        fails against a key pinned before it.
 
         \b
         Exit codes: 0 verified and pinned (--key, or a tournament of the local store: its key);
@@ -186,8 +200,13 @@ def register(tournament: click.Group, _organiser, _size, _GAMES) -> None:
         from engine.tournament.bundle import is_bundle, verify as check, write
 
         key = _pin(key_text)
+        history = None
+        if history_path is not None:
+            from .signed import _history
+
+            history = _history(obj, history_path)
         if os.path.exists(source) and is_bundle(source):
-            result = check(source, key, *_old(obj, old_text))
+            result = check(source, key, *_old(obj, old_text), history=history)
         elif source.endswith((".zip", ".json")) or os.sep in source or os.path.exists(source):
             # a path, not a tournament id: say what is wrong with it (exit 2)
             raise UsageError(f"{source}: no such file or folder" if not os.path.exists(source)
@@ -201,7 +220,8 @@ def register(tournament: click.Group, _organiser, _size, _GAMES) -> None:
             with tempfile.TemporaryDirectory() as tmp:
                 folder = os.path.join(tmp, "bundle")
                 write(organiser.store, tid, folder)
-                result = check(folder, key or public_key(organiser.store), *_old(obj, old_text))
+                result = check(folder, key or public_key(organiser.store), *_old(obj, old_text),
+                               history=history)
         _report(result, as_json)
 
 

@@ -10,6 +10,7 @@ import json
 import click
 
 from engine.errors import UsageError
+from engine.tlog.note import leaves as _leaves
 
 from .options import json_option
 from .output import emit
@@ -183,7 +184,7 @@ def _request_from(state, source: str) -> bytes:
     if have > head.size or have in (0, head.size):
         return request_body(have if have <= head.size else 0, [], note)
     if proof_from is not None:
-        raise UsageError(f"{proof_from} holds no consistency proof from the {have} leaves the "
+        raise UsageError(f"{proof_from} holds no consistency proof from the {_leaves(have)} the "
                          "witness cosigned: give --from the log's URL, or a tlog-witness "
                          "request body (old N, the proof, a blank line, the checkpoint)")
     got = _fetch(source, "/checkpoint/consistency", {"old": have, "new": head.size})
@@ -210,9 +211,13 @@ def cosign(ctx, state_dir, source, logs, as_json):
     notes are kept in DIR and printed.  With --json: {"ok", "status", "reason", "cosigned"
     (the note with the cosignature, or null), "split" (the proof, or null)}.
 
+    The log must be pinned: --log VKEY here or in an earlier call (VKEY: the "key" of the
+    log's `devil checkpoint --json`); a log not pinned is refused (404) saying so.
+
     \b
     Examples:
-      devil witness cosign --state ~/witness --from http://127.0.0.1:8350
+      devil witness cosign --state ~/witness --from http://127.0.0.1:8350 \\
+          --log "$(devil --server http://127.0.0.1:8350 checkpoint --json | jq -r .key)"
       */5 * * * * devil witness cosign --state ~/witness --from https://log.example
     """
     from engine.tlog.witness import Witness
@@ -236,7 +241,7 @@ def cosign(ctx, state_dir, source, logs, as_json):
 
 
 def _print_split(split: dict) -> None:
-    click.echo(f"proof of a split view of {split['origin']} ({split['size']} leaves), both "
+    click.echo(f"proof of a split view of {split['origin']} ({_leaves(split['size'])}), both "
                f"signed by {split['key']}:")
     click.echo(split["first"], nl=False)
     click.echo("")
@@ -270,7 +275,7 @@ def status(state_dir, as_json):
     click.echo(f"witness {state.name}: {state.key()}")
     for log in logs:
         seen = ("nothing cosigned yet" if log["size"] is None else
-                f"last cosigned {log['size']} leaves, root {log['root']}")
+                f"last cosigned {_leaves(log['size'])}, root {log['root']}")
         click.echo(f"  {log['origin']}: {seen}")
     click.echo(f"{len(splits)} split-view proof{'s' if len(splits) != 1 else ''}")
     for split in splits:
@@ -389,7 +394,7 @@ def verify_checkpoint(ctx, source: str, key_text, keys, required, as_json) -> No
         emit({"ok": ok, "origin": head.origin, "size": head.size, "checks": checks,
               "missing": missing})
     else:
-        click.echo(f"{'OK' if ok else 'FAILED'}: checkpoint of {head.size} leaves of "
+        click.echo(f"{'OK' if ok else 'FAILED'}: checkpoint of {_leaves(head.size)} of "
                    f"{head.origin}")
         for line in checks:
             click.echo(f"  - {line}")
@@ -443,13 +448,13 @@ def split_view(ctx, sources, key_text, as_json) -> None:
         emit({"ok": not found["split"], **found, "key": key,
               "checkpoints": [first, second] if found["split"] else []})
     elif found["split"]:
-        click.echo(f"SPLIT VIEW: {found['origin']} signed two checkpoints of {found['size']} "
-                   f"leaves with different roots ({found['roots'][0]} and "
+        click.echo(f"SPLIT VIEW: {found['origin']} signed two checkpoints of "
+                   f"{_leaves(found['size'])} with different roots ({found['roots'][0]} and "
                    f"{found['roots'][1]}), both by {key}; the proof:")
         _print_split({"origin": found["origin"], "size": found["size"], "key": key,
                       "first": first, "second": second})
     else:
-        click.echo(f"OK: the same tree ({found['size']} leaves of {found['origin']}, root "
+        click.echo(f"OK: the same tree ({_leaves(found['size'])} of {found['origin']}, root "
                    f"{found['roots'][0]}), both signed by {key}: no split view")
     if found["split"]:
         ctx.exit(3)

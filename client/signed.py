@@ -42,6 +42,10 @@ def receipt_of(text: str, game: str | None) -> dict:
     data = _load_json(_read_text(text, "the receipt"), "the receipt")
     if not isinstance(data, dict):
         raise UsageError("a receipt is a JSON object (`devil receipts GAME --json`)")
+    if "seal" in data and "receipt" not in data:  # a seal signs the game's end, not a receipt
+        raise UsageError(f"{text.strip()[:80]} is a seal (\"seal\": {data['seal']!r}), not a "
+                         "receipt: give it with `devil verify FILE --seal SFILE` (checked "
+                         "against the log's last record), not --receipt")
     return data
 
 
@@ -50,9 +54,14 @@ def _history(obj, history_path: str | None) -> list[dict]:
     --history --json`), else the server's or the local store's (engine.keys.history)."""
     from engine.keys.history import history, history_of
 
-    if history_path is not None:
-        return history_of(_load_json(_read_text(history_path, "the key history"),
-                                     "the key history"))
+    if history_path is not None:  # a file that is no key history is a bad input (exit 2)
+        from engine.keys.history import BadRotation
+
+        try:
+            return history_of(_load_json(_read_text(history_path, "the key history"),
+                                         "the key history"))
+        except BadRotation as exc:
+            raise UsageError(f"--history {history_path}: {exc.message}") from None
     if obj is None:
         return []
     if getattr(obj, "server", None):  # the server's (GET /key/history)

@@ -68,11 +68,14 @@ def verify_row(path: str, data: bytes | None = None) -> dict:
     return row
 
 
-def sealed_verify_row(path: str, data: bytes | None = None, *, key: str) -> dict:
+def sealed_verify_row(path: str, data: bytes | None = None, *, key: str,
+                      keys: dict[str, str | None] | None = None) -> dict:
     """:func:`verify_row` and the game's seal (``path + ".seal.json"``, from `devil export
     --seal`) checked against the public ``key`` (engine.receipts): a finished game without
-    its seal, or with a seal of another key or another end, is a damaged row.  Use with
-    ``functools.partial(sealed_verify_row, key=KEY)``."""
+    its seal, or with a seal of another key or another end, is a damaged row.  ``keys``: the
+    keys the store's key history links to ``key`` (engine.keys.history.vouched), each with
+    the sentence saying how: a seal of one of them holds, and the row says which.  Use with
+    ``functools.partial(sealed_verify_row, key=KEY, keys=KEYS)``."""
     import json
 
     from .log import read_bytes, scan
@@ -95,7 +98,11 @@ def sealed_verify_row(path: str, data: bytes | None = None, *, key: str) -> dict
         except (OSError, ValueError) as exc:
             raise BadSignature(f"the seal beside the log cannot be read ({exc})") from None
         if seal is not None:
-            check_signature(seal, "seal", key)
+            named = str(seal.get("key", "")).lower() if isinstance(seal, dict) else ""
+            linked = keys.get(named) if keys and named != key else None
+            check_signature(seal, "seal", named if linked else key)
+            if linked:
+                row["checks"].append("seal: signed by " + linked)
         row["checks"].append(check_seal_of(scan(data, path).records, row["game"],
                                            row["finished"], seal))
     except BadSignature as exc:

@@ -220,6 +220,41 @@ def signed_by(named: str, pinned: str, entries: list[dict]) -> str | None:
                       f"({pinned[:16]}...) nor an earlier key of its history")
 
 
+def vouched(pin: str, entries: list[dict]) -> dict[str, str | None]:
+    """The keys the pinned key ``pin`` (hex) vouches for through the key history ``entries``
+    (checked with :func:`check_chain` first; BadRotation if it does not hold): ``pin`` itself
+    (``None``) and every key linked to it by rotations signed by both keys, each with a
+    sentence saying how.  Forward, a rotation the trusted key signed (``old_sig``) makes the
+    next key trusted; backward, a trusted key's ``new_sig`` names the key it replaced.  A
+    rotation made without the old key's signature (``--lost``) links nothing: the pinned
+    key did not hand over (what a bundle or many-file ``verify --key`` follows)."""
+    pin = pin.lower()
+    out: dict[str, str | None] = {pin: None}
+    if not entries:
+        return out
+    check_chain(entries)
+    # forward: from the pinned key to each key a signed rotation handed over to
+    start = next((i for i, e in enumerate(entries) if e.get("old") == pin), None)
+    if start is not None:
+        for entry in entries[start:]:
+            if lost(entry):
+                break
+            out.setdefault(entry["new"], f"key {entry['new'][:16]}..., the pinned key's "
+                           f"successor: rotation {entry['number']} at {entry['time']}, "
+                           f"signed by the key before it (reason: {entry['reason']})")
+    # backward: from the pinned key to the keys it (and each before it) replaced, signed
+    ends = [i for i, e in enumerate(entries) if e["new"] == pin]
+    if ends:
+        for entry in reversed(entries[:ends[-1] + 1]):
+            if lost(entry) or entry.get("old") is None:
+                break
+            out.setdefault(entry["old"], f"key {entry['old'][:16]}..., an earlier key of the "
+                           f"pinned key's store: rotation {entry['number']} at "
+                           f"{entry['time']}, signed by the old key (reason: "
+                           f"{entry['reason']})")
+    return out
+
+
 def history_of(data: Any) -> list[dict]:
     """A history given to ``devil verify --history FILE``: ``devil key --history --json``
     output (``{"public", "history": [...]}``) or the bare list.  Raises BadRotation."""

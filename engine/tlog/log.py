@@ -19,6 +19,7 @@ from ..errors import DevilError, UsageError
 from . import merkle
 from .leaves import Leaf, entry, parse
 from .note import BadNote, Checkpoint, open_checkpoint, parse_verifier_key, verifier_key
+from .note import leaves as _leaves
 
 #: the store-wide private document naming the log (``{"origin": ...}``)
 ORIGIN_DOCUMENT = "transparency"
@@ -82,7 +83,7 @@ def checkpoint(store, signer, size: int | None = None) -> dict:
     kept = tree(store)
     size = len(kept) if size is None else size
     if not 0 <= size <= len(kept):
-        raise UsageError(f"the log has {len(kept)} leaves, not {size}")
+        raise UsageError(f"the log has {_leaves(len(kept))}, not {size}")
     name = origin(store)
     head = Checkpoint(name, size, merkle.tree_root(kept, size))
     return {"checkpoint": signer.note(head.body(), name), "origin": name, "size": size,
@@ -135,9 +136,9 @@ def check_inclusion(receipt: dict, public: bytes) -> str:
     if type(index) is not int or not merkle.verify_inclusion(leaf.hash(), index, head.size,
                                                              proof, head.root):
         raise BadNote(f"the inclusion proof does not hold: record {leaf.seq} of {leaf.game} is "
-                      f"not leaf {index} of the checkpoint of {head.size} leaves")
+                      f"not leaf {index} of the checkpoint of {_leaves(head.size)}")
     return (f"transparency log: record {leaf.seq} is leaf {index} of {head.origin}'s "
-            f"checkpoint of {head.size} leaves (signature and inclusion proof checked)")
+            f"checkpoint of {_leaves(head.size)} (signature and inclusion proof checked)")
 
 
 def prove_consistency(store, old: int, new: int | None = None) -> list[str]:
@@ -164,15 +165,15 @@ def check_consistent(old_note: str, new_note: str, proof: list[str],
     if old.origin != new.origin:
         raise BadNote(f"the checkpoints are of two logs: {old.origin} and {new.origin}")
     if new.size < old.size:
-        raise BadNote(f"the later checkpoint has {new.size} leaves, fewer than the earlier's "
+        raise BadNote(f"the later checkpoint has {_leaves(new.size)}, fewer than the earlier's "
                       f"{old.size}: the log was cut")
     try:
         hashes = [bytes.fromhex(p) for p in proof]
     except (TypeError, ValueError):
         raise BadNote("the consistency proof is not a list of hex hashes") from None
     if not merkle.verify_consistency(old.size, new.size, old.root, new.root, hashes):
-        raise BadNote(f"the checkpoint of {new.size} leaves does not extend the one of "
-                      f"{old.size} leaves: the log was rewritten (a leaf before "
+        raise BadNote(f"the checkpoint of {_leaves(new.size)} does not extend the one of "
+                      f"{_leaves(old.size)}: the log was rewritten (a leaf before "
                       f"{old.size} changed or went)")
     return old, new
 

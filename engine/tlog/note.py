@@ -27,6 +27,11 @@ ED25519 = 0x01
 _DASH = "\u2014 "
 
 
+def leaves(n: int) -> str:
+    """``"1 leaf"``, ``"4 leaves"``: a tree's size in words."""
+    return f"{n} leaf" if n == 1 else f"{n} leaves"
+
+
 class BadNote(DevilError):
     """A note or checkpoint that is malformed, or whose signature does not hold (exit 3)."""
 
@@ -44,22 +49,31 @@ def verifier_key(name: str, public: bytes) -> str:
            f"{base64.b64encode(bytes([ED25519]) + public).decode()}"
 
 
-def parse_verifier_key(text: str) -> tuple[str, bytes]:
+def parse_verifier_key(text: str, hashes=None, what: str = "verifier key",
+                       check=None) -> tuple[str, bytes]:
     """``(name, public key)`` of a verifier key; BadNote if it is malformed or its hash does
-    not match its name and key."""
+    not match its name and key.  ``hashes`` maps each accepted key type byte to its hash
+    function ``(name, public) -> 4 bytes`` (default: Ed25519, type 0x01, :func:`key_hash`);
+    ``what`` names the key in the messages, and ``check`` (if given) is called on the name
+    first (a witness key: engine.tlog.witness.parse_witness_key)."""
+    hashes = {ED25519: key_hash} if hashes is None else hashes
     parts = text.strip().split("+", 2)
     if len(parts) != 3:
-        raise BadNote(f"{text[:80]!r} is not a verifier key (name+hash+key)")
+        raise BadNote(f"{text.strip()[:80]!r} is not a {what} (name+hash+key)")
     name, hash_hex, material = parts
     try:
         raw = base64.b64decode(material, validate=True)
         want = bytes.fromhex(hash_hex)
     except (binascii.Error, ValueError):
-        raise BadNote(f"{text[:80]!r} is not a verifier key (bad hex or base64)") from None
-    if len(raw) != 33 or raw[0] != ED25519:
-        raise BadNote("the verifier key is not an Ed25519 key (type 0x01, 32 bytes)")
-    if key_hash(name, raw[1:]) != want:
-        raise BadNote("the verifier key's hash does not match its name and key")
+        raise BadNote(f"{text.strip()[:80]!r} is not a {what} (bad hex or base64)") from None
+    label = what if check is None else f"{what} {name}"
+    if check is not None:
+        check(name)
+    if len(raw) != 33 or raw[0] not in hashes:
+        types = " or ".join(f"0x{t:02x}" for t in hashes)
+        raise BadNote(f"the {label} is not an Ed25519 key (type {types}, 32 bytes)")
+    if hashes[raw[0]](name, raw[1:]) != want:
+        raise BadNote(f"the {label}'s hash does not match its name and key")
     return name, raw[1:]
 
 

@@ -38,7 +38,9 @@ import attrs
 
 from ..errors import DevilError
 from . import merkle
-from .note import BadNote, Checkpoint, ED25519, key_hash, parse_checkpoint, split_note
+from .note import (BadNote, Checkpoint, ED25519, key_hash, parse_checkpoint, parse_verifier_key,
+                   split_note)
+from .note import leaves as _leaves
 
 #: the signed-note key type of an Ed25519 cosignature/v1 key (tlog-cosignature)
 COSIGNATURE_V1 = 0x04
@@ -83,25 +85,9 @@ def check_name(name: str) -> str:
 def parse_witness_key(text: str) -> tuple[str, bytes]:
     """``(name, public key)`` of a witness's verifier key: type 0x04 (cosignature/v1, its hash
     the key id) or 0x01 (an Ed25519 signed-note key, its hash per signed-note).  BadNote if it
-    is malformed or its hash does not match."""
-    parts = text.strip().split("+", 2)
-    if len(parts) != 3:
-        raise BadNote(f"{text.strip()[:80]!r} is not a witness key (name+hash+key)")
-    name, hash_hex, material = parts
-    try:
-        raw = base64.b64decode(material, validate=True)
-        want = bytes.fromhex(hash_hex)
-    except (binascii.Error, ValueError):
-        raise BadNote(f"{text.strip()[:80]!r} is not a witness key (bad hex or base64)") from None
-    check_name(name)
-    if len(raw) != 33 or raw[0] not in (COSIGNATURE_V1, ED25519):
-        raise BadNote(f"the witness key {name} is not an Ed25519 key (type 0x04 or 0x01, "
-                      "32 bytes)")
-    public = raw[1:]
-    expect = key_id(name, public) if raw[0] == COSIGNATURE_V1 else key_hash(name, public)
-    if want != expect:
-        raise BadNote(f"the witness key {name}'s hash does not match its name and key")
-    return name, public
+    is malformed or its hash does not match (engine.tlog.note.parse_verifier_key)."""
+    return parse_verifier_key(text, {COSIGNATURE_V1: key_id, ED25519: key_hash},
+                              "witness key", check_name)
 
 
 def message(body: str, timestamp: int) -> bytes:
@@ -383,7 +369,6 @@ class WitnessState:
         devil store signs); returns the origin.  UsageError if the origin is pinned to another
         key (a log's key is not replaced behind the witness's back)."""
         from ..errors import UsageError
-        from .note import parse_verifier_key
 
         origin, _ = parse_verifier_key(key)
         with self._locked():
@@ -475,7 +460,7 @@ class Witness:
         """Answer one tlog-witness add-checkpoint request (see the module for the statuses).
         The check against the last cosigned checkpoint and its update happen under the state's
         lock, so two requests cannot roll it back."""
-        from .note import open_checkpoint, parse_verifier_key
+        from .note import open_checkpoint
 
         if len(body) > MAX_BODY:
             return _refuse(400, f"the request is larger than {MAX_BODY} bytes")
@@ -486,7 +471,10 @@ class Witness:
             return _refuse(400, f"malformed request: {exc}")
         key = self.state.logs().get(head.origin)
         if key is None:
-            return _refuse(404, f"this witness does not witness the log {head.origin}")
+            return _refuse(404, f"this witness does not witness the log {head.origin}: pin it "
+                                "with --log VKEY (`devil witness serve --log VKEY` or `devil "
+                                "witness cosign --log VKEY`; VKEY: the \"key\" of `devil "
+                                "checkpoint --json`)")
         name, public = parse_verifier_key(key)
         try:
             open_checkpoint(note, public, name)
@@ -504,27 +492,27 @@ class Witness:
                          "first": latest["note"], "second": note, "seen": int(self.clock())}
                 self.state._keep_split(split)
             if split is not None:
-                reason = (f"split view: {head.origin} signed two checkpoints of {have} leaves, "
+                reason = (f"split view: {head.origin} signed two checkpoints of {_leaves(have)}, "
                           f"with roots {_b64(have_root)} (cosigned before) and "
                           f"{_b64(head.root)} (this one); both kept as proof")
                 if old != have:  # the spec answers a stale old size so; the proof is kept
                     return Answer(409, f"{have}\n", reason, "text/x.tlog.size", split)
                 return _refuse(422, reason, split)
             if head.size < have:
-                reason = (f"a smaller tree: the checkpoint has {head.size} leaves (root "
+                reason = (f"a smaller tree: the checkpoint has {_leaves(head.size)} (root "
                           f"{_b64(head.root)}), fewer than the {have} (root {_b64(have_root)}) "
                           "this witness cosigned for the log")
                 return Answer(409, f"{have}\n", reason, "text/x.tlog.size")
             if old != have:
-                return Answer(409, f"{have}\n", f"the witness last cosigned {have} leaves of "
+                return Answer(409, f"{have}\n", f"the witness last cosigned {_leaves(have)} of "
                               f"{head.origin}, not {old}", "text/x.tlog.size")
             if head.size == 0 and head.root != merkle.EMPTY_ROOT:
                 return _refuse(422, "a checkpoint of 0 leaves must have the empty tree's root")
             if old == 0 and proof:
                 return _refuse(422, "a consistency proof from 0 leaves is empty")
             if not merkle.verify_consistency(old, head.size, have_root, head.root, proof):
-                return _refuse(422, f"a fork: the checkpoint of {head.size} leaves (root "
-                                    f"{_b64(head.root)}) does not extend the {old} leaves (root "
+                return _refuse(422, f"a fork: the checkpoint of {_leaves(head.size)} (root "
+                                    f"{_b64(head.root)}) does not extend the {_leaves(old)} (root "
                                     f"{_b64(have_root)}) this witness cosigned: the consistency "
                                     "proof does not hold")
             timestamp = max(int(self.clock()), 1)
@@ -532,7 +520,7 @@ class Witness:
             line = cosign(split_note(note)[0], self.state.name, self.state.private(), timestamp)
             cosigned = add_lines(note, [line])
             self.state._save_latest(head.origin, head, cosigned)  # persisted before answering
-        return Answer(200, line, f"cosigned {head.size} leaves of {head.origin}",
+        return Answer(200, line, f"cosigned {_leaves(head.size)} of {head.origin}",
                       cosigned=cosigned)
 
 
@@ -546,7 +534,7 @@ def check_split_view(first: str, second: str, key: str) -> dict:
     Returns ``{"origin", "size", "roots": [base64, base64], "split": bool}`` (``split`` False:
     the same tree twice); BadNote if a signature does not hold or the checkpoints are of two
     logs; ValueError if their sizes differ (that needs a consistency proof, not this)."""
-    from .note import open_checkpoint, parse_verifier_key
+    from .note import open_checkpoint
 
     name, public = parse_verifier_key(key)
     a, b = open_checkpoint(first, public, name), open_checkpoint(second, public, name)

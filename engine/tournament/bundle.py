@@ -173,6 +173,10 @@ def write(store, tournament: str, out: str) -> dict:
     from .amend import history
     if state.amendments:  # the results replaced, and why (a reader ignores keys it lacks)
         manifest["amendments"] = history(state)
+    from ..keys.history import history as key_history
+    rotations = key_history(store)
+    if rotations:  # the store's key rotations: a reader pinned to an earlier key follows them
+        manifest["key_history"] = rotations
     for entry in logs:
         data = entry.pop("data")
         entry.update(bytes=len(data), sha256=hashlib.sha256(data).hexdigest(), **_head(data))
@@ -361,7 +365,7 @@ def _check_shape(manifest: dict, path: str) -> None:
 
 
 def verify(path: str, key: str | None = None, old: dict | None = None,
-           consistency=None, leaves=None) -> dict:
+           consistency=None, leaves=None, history: list[dict] | None = None) -> dict:
     """Check a bundle with nothing but its files (see the module doc), authenticated by the
     pinned ``key`` (64 hex digits; None: by the manifest's own, unpinned; TOUR-6.11 to 6.14)
     and, given ``old``, ``consistency`` and ``leaves``, against what an auditor kept (TOUR-6.15:
@@ -373,13 +377,14 @@ def verify(path: str, key: str | None = None, old: dict | None = None,
     found: dict = {}
     result = _integrity(path, key, found)
     manifest, seen = found.get("manifest"), found.get("seen", [])
-    auth = (check(manifest, seen, key, not result["problems"]) if manifest is not None else
-            {"problems": [], "checks": [], "key": key, "version": None, "checkpoint": None,
-             "authenticated": False})
+    auth: dict = (check(manifest, seen, key, not result["problems"], history)
+                  if manifest is not None else
+                  {"problems": [], "checks": [], "key": key, "keys": [key], "version": None,
+                   "checkpoint": None, "authenticated": False})
     result["problems"] += auth["problems"]
     result["checks"] += auth["checks"]
     if old is not None and auth["checkpoint"] is not None:
-        later = check_old(auth["checkpoint"], auth["key"], old, seen, consistency, leaves)
+        later = check_old(auth["checkpoint"], auth["keys"], old, seen, consistency, leaves)
         result["problems"] += later["problems"]
         result["checks"] += later["checks"]
     elif old is not None:

@@ -125,19 +125,23 @@ def _label(entry: dict) -> str:
     return f"the tournament stream {entry.get('game')}"
 
 
-def check(manifest: dict, seen: list[dict], pin: str | None, complete: bool = True) -> dict:
+def check(manifest: dict, seen: list[dict], pin: str | None, complete: bool = True,
+          history: list[dict] | None = None) -> dict:
     """Check a bundle's authentication (TOUR-6.11, 6.13, 6.14).  ``seen``: the logs that read
     and verified, each ``{"entry": manifest entry, "data": bytes, "finished": bool}``;
     ``pin``: the key the reader pinned (64 hex digits) or None; ``complete``: whether every
-    log of the bundle verified (else no line says that all of them hold).  Returns ``{"problems",
-    "checks", "pinned", "key", "version", "authenticated", "checkpoint"}`` (``key`` the key
-    the checks used, None if there was none to use; ``checkpoint`` the opened
-    engine.tlog.note.Checkpoint or None)."""
+    log of the bundle verified (else no line says that all of them hold).  Pinned, the store's
+    key history (``history``, else the manifest's ``key_history``) is followed: a key the
+    pinned key handed over to by a signed rotation, or one it replaced, is trusted too
+    (engine.keys.history.vouched; a ``--lost`` rotation links nothing).  Returns ``{"problems",
+    "checks", "pinned", "key", "keys", "version", "authenticated", "checkpoint"}`` (``key``
+    the key the checkpoint was checked with, None if there was none to use; ``keys`` every
+    key trusted; ``checkpoint`` the opened engine.tlog.note.Checkpoint or None)."""
     version = manifest.get("version")
     found = manifest.get("key") if is_key(manifest.get("key")) else None
     out: dict = {"problems": [], "checks": [], "pinned": pin is not None,
-                 "key": pin or found, "version": version, "authenticated": False,
-                 "checkpoint": None}
+                 "key": pin or found, "keys": [k for k in (pin or found,) if k],
+                 "version": version, "authenticated": False, "checkpoint": None}
     problems = out["problems"]
     if version == 1:
         out["checks"].append("version 1: unauthenticated: the bundle holds no checkpoint and its "
@@ -154,14 +158,23 @@ def check(manifest: dict, seen: list[dict], pin: str | None, complete: bool = Tr
     elif found is None:
         problems.append(f"TOUR-6.11: manifest field key is not 64 hex digits "
                         f"({str(manifest.get('key'))[:80]!r})")
-    if pin is not None and found is not None and found != pin:
-        problems.append(f"TOUR-6.11: manifest field key is {found}, not the pinned key {pin}")
-    trusted = pin or found
+    keys: dict[str, str | None] = {}
+    if pin is not None:
+        keys = _vouched(pin, manifest, history, problems, out["checks"])
+        if found is not None and found not in keys:
+            problems.append(f"TOUR-6.11: manifest field key is {found}, not the pinned key "
+                            f"{pin}" + ("" if len(keys) == 1 else " nor a key the key history "
+                                        "links to it by a signed rotation"))
+        elif found is not None and found != pin:
+            out["checks"].append(f"key: the bundle is signed by {keys[found]}")
+    trusted = (found if found in keys else pin) if pin is not None else found
     if trusted is None:
         return out
+    keys = keys or {trusted: None}
+    out["key"], out["keys"] = trusted, list(keys)
     whose = "the pinned key" if pin else "the manifest's key"
     for item in seen:
-        problem = _seal_problem(item, trusted, whose)
+        problem = _seal_problem(item, keys, whose)
         if problem is not None:
             problems.append(f"TOUR-6.11: {_label(item['entry'])}: {problem}")
     head = _checkpoint(manifest, trusted, pin is not None, problems)
@@ -172,11 +185,36 @@ def check(manifest: dict, seen: list[dict], pin: str | None, complete: bool = Tr
         out["authenticated"] = complete
         if pin is not None and complete:
             out["checks"].append(f"pinned: every seal and the checkpoint are signed by key "
-                                 f"{pin}")
+                                 f"{pin}" + ("" if len(keys) == 1 else
+                                            " or a key its key history links to it"))
     return out
 
 
-def _seal_problem(item: dict, trusted: str, whose: str) -> str | None:
+def _vouched(pin: str, manifest: dict, history: list[dict] | None, problems: list[str],
+             checks: list[str]) -> dict[str, str | None]:
+    """The keys ``pin`` vouches for through ``history`` or the manifest's ``key_history``
+    (engine.keys.history.vouched): ``{pin: None}`` alone when there is none, or it does not
+    hold (a problem added)."""
+    from ..keys.history import BadRotation, history_of, vouched
+
+    given = history if history is not None else manifest.get("key_history")
+    if given is None:
+        return {pin: None}
+    try:
+        keys = vouched(pin, history_of(given) if history is None else given)
+    except BadRotation as exc:
+        where = "--history" if history is not None else "manifest field key_history"
+        problems.append(f"TOUR-6.11: {where}: {exc.message}")
+        return {pin: None}
+    skipped = [e for e in history_of(given) if e.get("old_sig") is None]
+    if skipped and len(keys) == 1:
+        checks.append(f"key: rotation {skipped[0]['number']} was made WITHOUT the old key's "
+                      "signature (--lost): the key after it is not trusted from the pinned "
+                      "key (a referee decides)")
+    return keys
+
+
+def _seal_problem(item: dict, keys: dict[str, str | None], whose: str) -> str | None:
     """What is wrong with one log's seal in a version-2 manifest, or None."""
     from ..log import scan
     from ..receipts import BadSignature, check_seal_of, check_signature
@@ -189,10 +227,12 @@ def _seal_problem(item: dict, trusted: str, whose: str) -> str | None:
             return None  # a game still running in an unfinished tournament
         return ("manifest field seal is null: a version 2 bundle seals the stream" if stream
                 else "manifest field seal is null for a finished game")
-    if str(seal.get("key")).lower() != trusted:
-        return f"sealed by key {seal.get('key')}, not {whose}"
+    named = str(seal.get("key")).lower()
+    if named not in keys:
+        return f"sealed by key {seal.get('key')}, not {whose}" + (
+            "" if len(keys) == 1 else " nor a key its key history links to it")
     try:
-        check_signature(seal, "seal", trusted)
+        check_signature(seal, "seal", named)
         check_seal_of(scan(item["data"]).records, entry.get("game"), needed, seal)
     except BadSignature as exc:
         return f"its seal does not hold: {exc.message}"
@@ -275,7 +315,7 @@ def old_from_bundle(reader, path: str) -> dict:
     return {"note": tlog["checkpoint"], "heads": heads, "logs": logs, "label": path}
 
 
-def check_old(head, trusted: str, old: dict, seen: list[dict],
+def check_old(head, trusted: str | list[str], old: dict, seen: list[dict],
               consistency: Callable[[str, int, int], tuple[list[str], str]] | None,
               leaves: Callable[[str, int], list[bytes] | None] | None = None) -> dict:
     """The bundle's checkpoint ``head`` against what an auditor kept (TOUR-6.15): ``old`` as
@@ -293,11 +333,18 @@ def check_old(head, trusted: str, old: dict, seen: list[dict],
 
     problems: list[str] = []
     checks: list[str] = []
-    try:
-        kept = open_checkpoint(old["note"], bytes.fromhex(trusted))
-    except BadNote as exc:
-        return {"problems": [f"TOUR-6.15: the checkpoint kept is not signed by key {trusted}: "
-                             f"{exc.message}"], "checks": []}
+    keys = [trusted] if isinstance(trusted, str) else list(trusted)
+    kept = None
+    for key in keys:  # the pinned key, or one its key history links to it (check)
+        try:
+            kept = open_checkpoint(old["note"], bytes.fromhex(key))
+            break
+        except BadNote as exc:
+            failure = exc
+    if kept is None:
+        return {"problems": [f"TOUR-6.15: the checkpoint kept is not signed by key {keys[0]}"
+                             + (" nor a key linked to it" if len(keys) > 1 else "")
+                             + f": {failure.message}"], "checks": []}
     if kept.origin != head.origin:
         problems.append(f"TOUR-6.15: the checkpoint kept is of {kept.origin}'s log, the "
                         f"bundle's of {head.origin}'s")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+from ..tlog.note import leaves as _leaves
 from ..tlog.witness import add_lines, request_body, signature_lines
 
 #: how often the task looks for a grown log (seconds)
@@ -145,7 +146,7 @@ class Collector:
         for _ in range(2):  # the second time after a 409 told the witness's size
             old = witness["size"] or 0
             if old > size:
-                return self._failed(witness, f"the witness has cosigned {old} leaves of this "
+                return self._failed(witness, f"the witness has cosigned {_leaves(old)} of this "
                                              f"log, more than its {size}: the log was cut or "
                                              "replaced")
             proof = await run_in_threadpool(

@@ -54,7 +54,7 @@ def test_cosign_from_a_file_then_verify_k_of_n_and_a_split_view(tmp_path):
     # k of n: w1 cosigned, w2 did not
     out = devil("verify", cosigned, "--witness", w1, "--witness", w2, "--witnesses-required", 1,
                 "--key", log_key)
-    assert out.startswith("OK: checkpoint of 1 leaves") and \
+    assert out.startswith("OK: checkpoint of 1 leaf of") and \
         "cosigned by 1 of 2 witnesses (1 required): w.example/1" in out
     out = devil("verify", cosigned, "--witness", w1, "--witness", w2, "--key", log_key, code=3)
     assert "missing: w.example/2" in out
@@ -68,7 +68,7 @@ def test_cosign_from_a_file_then_verify_k_of_n_and_a_split_view(tmp_path):
     assert "NOT witnessed: the newer checkpoint" in out
     no_proof = devil("witness", "cosign", "--state", tmp_path / "w1", "--from", second,
                      code=2)  # a bare checkpoint file cannot prove 1 -> 2
-    assert "holds no consistency proof from the 1 leaves the witness cosigned" in no_proof
+    assert "holds no consistency proof from the 1 leaf the witness cosigned" in no_proof
     status = json.loads(devil("witness", "status", "--state", tmp_path / "w1", "--json"))
     assert status["logs"][0]["size"] == 1 and status["splits"] == []
     # the operator rewrites the log: a checkpoint of 1 leaf, another root, the same key
@@ -86,7 +86,7 @@ def test_cosign_from_a_file_then_verify_k_of_n_and_a_split_view(tmp_path):
     status = json.loads(devil("witness", "status", "--state", tmp_path / "w1", "--json"))
     (tmp_path / "proof.json").write_text(json.dumps(status["splits"][0]))
     out = devil("verify", "--split-view", tmp_path / "proof.json", code=3)
-    assert out.startswith("SPLIT VIEW:") and "two checkpoints of 1 leaves" in out
+    assert out.startswith("SPLIT VIEW:") and "two checkpoints of 1 leaf with different roots" in out
     out = devil("verify", "--split-view", first, forked, code=3)
     assert out.startswith("SPLIT VIEW:")
     assert devil("verify", "--split-view", first, first).startswith("OK: the same tree")

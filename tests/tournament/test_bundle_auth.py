@@ -411,3 +411,90 @@ def test_an_unfinished_tournament_verifies_pinned(tmp_path):
     key = Signer.of(d.store).public
     got = run("tournament", "verify", tmp_path / "open", "--key", key, code=0)
     assert "ok: the tournament is not finished (round 1 of 1)" in got.output
+
+
+# -- a key rotated since the pin (issue 20.5: the key history followed) ----------------------
+
+def test_a_bundle_after_a_signed_rotation_follows_the_key_history(own_cup, tmp_path):
+    """The store rotates its key with the old key's signature (`devil key rotate`); a bundle
+    written after it has the old key's seals (the games and the stream were sealed before) and
+    the new key's checkpoint.  Pinned to the key published before, it verifies: the rotation
+    the pinned key signed makes the new key trusted; pinned to the new key, the old seals are
+    linked back the same way."""
+    old = own_cup["key"]
+    run("--store", own_cup["store"], "key", "rotate", "--reason", "yearly", code=0)
+    store = FileStore(own_cup["store"])
+    new = Signer.of(store).public
+    assert new != old
+    after = str(tmp_path / "after")
+    write(store, own_cup["t"], after)
+    manifest = _manifest(after)
+    (rotation,) = manifest["key_history"]
+    assert (rotation["old"], rotation["new"], manifest["key"]) == (old, new, new)
+    assert {e["seal"]["key"] for e in manifest["logs"]} == {old}  # sealed before the rotation
+    got = run("tournament", "verify", after, "--key", old, code=0)
+    assert (f"key: the bundle is signed by key {new[:16]}..., the pinned key's successor: "
+            f"rotation 1 at {rotation['time']}, signed by the key before it (reason: yearly)"
+            ) in got.output
+    assert (f"pinned: every seal and the checkpoint are signed by key {old} or a key its key "
+            "history links to it") in got.output
+    run("tournament", "verify", after, "--key", new, code=0)
+    # the history cut from the manifest: the pin no longer reaches the new key ...
+    bare = _reman(after, str(tmp_path / "bare"), lambda m: m.pop("key_history"))
+    got = run("tournament", "verify", bare, "--key", old, code=3)
+    assert f"FAILED: TOUR-6.11: manifest field key is {new}, not the pinned key {old}" \
+        in got.output
+    # ... unless the reader brings it (`devil key --history --json`)
+    history = tmp_path / "history.json"
+    history.write_text(run("--store", own_cup["store"], "key", "--history", "--json",
+                           code=0).output)
+    run("tournament", "verify", bare, "--key", old, "--history", history, code=0)
+    # an earlier bundle kept (its checkpoint signed by the old key) still compares
+    got = run("--store", own_cup["store"], "tournament", "verify", after, "--key", old,
+              "--checkpoint", own_cup["out"], code=0)
+    assert "is still held by this one, record for record" in got.output
+
+
+def test_a_forged_key_history_in_a_bundle_is_refused(own_cup, tmp_path):
+    """The operator puts in a rotation from the published key to a key of his own, signed by
+    his key in the old key's place: the history does not hold, nothing is trusted from it."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    old = own_cup["key"]
+    mine = Ed25519PrivateKey.generate()
+    mine_public = mine.public_key().public_bytes_raw().hex()
+    time = "2026-12-02T18:30:00.000Z"
+    line = f"devil-key-rotation|1|{old}|{mine_public}|{time}".encode()
+    forged = {"rotation": 1, "number": 1, "old": old, "new": mine_public, "time": time,
+              "reason": "routine", "old_sig": mine.sign(line).hex(),
+              "new_sig": mine.sign(line).hex()}
+    bundle = _reman(own_cup["out"], str(tmp_path / "forged"),
+                    lambda m: m.update(key_history=[forged]))
+    got = run("tournament", "verify", bundle, "--key", old, code=3)
+    assert ("FAILED: TOUR-6.11: manifest field key_history: the key history does not hold: "
+            "rotation 1's old-key signature does not hold") in got.output
+
+
+def test_many_files_verify_key_follows_the_key_history(own_cup, tmp_path):
+    """`devil verify FOLDER --key OLD`: the games exported with their seals (the old key's)
+    after a rotation verify pinned to the new key, the seal's key linked by the history."""
+    old, store = own_cup["key"], own_cup["store"]
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for game in (own_cup["g1"], own_cup["g2"]):
+        run("--store", store, "export", game, "-o", folder / f"{game}.devlog", "--seal",
+            folder / f"{game}.devlog.seal.json", code=0)
+    run("--store", store, "key", "rotate", "--reason", "yearly", code=0)
+    new = Signer.of(FileStore(store)).public
+    history = tmp_path / "history.json"
+    history.write_text(run("--store", store, "key", "--history", "--json", code=0).output)
+    none = tmp_path / "none"  # no store: the history comes from --history only
+    got = run("--store", none, "verify", folder, "--key", new, code=3)
+    assert "BAD" in got.output and f"signed by key {old[:16]}..., not by the key given" \
+        in got.output
+    got = run("--store", none, "verify", folder, "--key", new, "--history", history, "--json",
+              code=0)
+    rows = [json.loads(line) for line in got.output.splitlines() if line.startswith("{")]
+    linked = [c for r in rows for c in r.get("checks", []) if c.startswith("seal: signed by")]
+    assert len(linked) == 2 and all(f"key {old[:16]}..., an earlier key" in c for c in linked)
+    run("--store", store, "verify", folder, "--key", old, code=0)  # the store's own history
