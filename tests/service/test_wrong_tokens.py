@@ -365,3 +365,20 @@ def test_the_pages_send_the_token_in_a_header_never_in_a_url():
         if "token" in text and ("location" in text):
             assert "location.search" not in text, name
             assert re.search(r"location\.hash", text), name
+
+
+def test_every_page_file_says_no_referrer_itself():
+    """A page written as a file (the replay, audit, archive and verify pages: no server, so no
+    header) says ``no-referrer`` and its policy in ``<meta>`` elements; the served ones too."""
+    texts = {name: text for name, text in scripts().items() if name.endswith(".html")}
+    assert {"replay.html", "audit.html", "archive.html", "verify/verify.html", "table.html",
+            "referee.html"} <= set(texts)
+    for name, text in texts.items():
+        assert '<meta name="referrer" content="no-referrer">' in text, name
+    from engine.web.pages import archive_html
+
+    page = archive_html({"title": "t"})
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)
+    assert "default-src 'none'" in policy and "connect-src 'none'" in policy
+    assert "'unsafe-inline'" not in policy.split("script-src", 1)[1].split(";", 1)[0]
+    assert '<meta name="referrer" content="no-referrer">' in page
