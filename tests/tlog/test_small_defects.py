@@ -11,24 +11,9 @@ its seal names record 5 (tests/tlog/test_threats_keys.py)."""
 from __future__ import annotations
 
 import json
-import pathlib
-
-from click.testing import CliRunner
-
-from client.cli import cli
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-DEAL = ROOT / "docs" / "examples" / "castle-three.json"
 
 
-def _devil(tmp_path):
-    runner = CliRunner()
-
-    def run(*args, code=0):
-        result = runner.invoke(cli, ["--store", str(tmp_path / "s"), *map(str, args)])
-        assert result.exit_code == code, (args, result.output)
-        return result.output
-    return run
+from tests.tlog.test_threats_keys import DEAL, _devil  # the CLI on tmp_path's store
 
 
 def _atkr(devil) -> str:

@@ -15,16 +15,7 @@ from click.testing import CliRunner
 
 from client.cli import cli
 from engine.store import FileStore
-
-
-def _devil(tmp_path):
-    runner = CliRunner()
-
-    def run(*args, code=0):
-        result = runner.invoke(cli, ["--store", str(tmp_path / "s"), *map(str, args)])
-        assert result.exit_code == code, (args, result.output)
-        return result.output
-    return run
+from tests.tlog.test_threats_keys import _devil  # the CLI on tmp_path's store
 
 
 def _game_to_record_5(devil, tmp_path):
