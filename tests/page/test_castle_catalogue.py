@@ -48,7 +48,7 @@ def test_both_catalogues_word_every_castle_event_command_and_card():
 
 
 def test_the_castle_module_is_served_beside_the_table_script(tmp_path):
-    from engine.web.pages.table import CSP, kind_modules
+    from engine.web.pages.assets import CSP, kind_modules
     from tests.service.conftest import App
 
     assert "table_castle.js" in kind_modules()

@@ -33,9 +33,6 @@ from starlette.routing import Route
 from ..errors import ApiError
 from . import assets
 
-#: kept here for the modules that import them from this one
-HEADERS, CSP, FILES, kind_modules = assets.HEADERS, assets.CSP, assets.FILES, assets.kind_modules
-
 _LANG = re.compile(r"^[a-z]{2}$")
 
 
@@ -60,7 +57,7 @@ def routes(api) -> list[Route]:
             raise ApiError(404, f"no catalogue for language {lang!r} (there are: "
                                 f"{', '.join(languages())})")
         return Response(assets.asset("i18n", f"{lang}.json"), media_type="application/json",
-                        headers=HEADERS)
+                        headers=assets.HEADERS)
 
     return [Route("/games/{game}/table", table_page, methods=["GET"]),
             Route("/pages/i18n/{lang}.json", catalogue, methods=["GET"]),
@@ -88,7 +85,7 @@ def openapi_paths(_op) -> dict:
         "/pages/table.css": page("The table page's style", "text/css", []),
         **{f"/pages/{name}": page("A kind's drawing module of the table page (a plain ES "
                                   "module table.js imports)", "text/javascript", [])
-           for name in kind_modules()},
+           for name in assets.kind_modules()},
         "/pages/i18n/{lang}.json": page("A language's catalogue of the table page's words",
                                         "application/json", [lang]),
     }
