@@ -101,6 +101,8 @@ class FileStore(TlogMethods):
         self._known: dict[str, _Known] = {}
         self._lock = threading.Lock()
         self._appended = threading.Condition(self._lock)
+        #: per game, the log's identity when :meth:`damage` last found nothing to report
+        self._no_aside: dict[str, tuple] = {}
         self._leaves = FileLeaves(self.root, os.path.join(self.root, ".devil-tlog"))  # engine.tlog
 
     # -- names --------------------------------------------------------------------------------
@@ -267,6 +269,7 @@ class FileStore(TlogMethods):
                         self._set_aside(game, fd, good_end, size)
                     with self._lock:
                         if known.extend(result.records, good_end, start):
+                            known.seen = None  # seen again (one stat) at the next read
                             return known
                     return self._refresh(game, None if own else fd, locked)
             data = _read_all(fd)
@@ -311,6 +314,7 @@ class FileStore(TlogMethods):
             os.fsync(out)
         finally:
             os.close(out)
+        self._no_aside.pop(game, None)
         entries = self._aside_entries(game)
         entries.append({"file": name, "offset": good_end, "size": len(tail),
                         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -334,24 +338,37 @@ class FileStore(TlogMethods):
         bytes set aside and not yet acknowledged (``{"file", "offset", "size", "time",
         "acknowledged": None}``), and an unreadable tail still in the log (``{"file": None,
         "offset", "size"}``: a write in progress, or damage the next append sets aside)."""
-        out = [e for e in self._aside_entries(game) if not e.get("acknowledged")]
         try:
             known = self._refresh(game)
         except LogDamaged:
             known = None  # damage the reader reports itself, at its record
+        seen = None if known is None else known.seen
+        if seen is not None and self._no_aside.get(game) == seen:
+            # nothing set aside when the log last looked like this, and setting bytes aside
+            # always shortens the log (a new identity): no read of the absent document
+            return []
+        out = [e for e in self._aside_entries(game) if not e.get("acknowledged")]
         if known is not None:
-            try:
-                size = os.path.getsize(self.path(game))
-            except OSError:
-                size = known.end
+            if seen is not None:
+                size = known.end  # _refresh's stat just saw the file end there
+            else:
+                try:
+                    size = os.path.getsize(self.path(game))
+                except OSError:
+                    size = known.end
             if size > known.end:
                 out.append({"file": None, "offset": known.end, "size": size - known.end,
                             "time": None, "acknowledged": None})
+        if not out and seen is not None:
+            self._no_aside[game] = seen
+        else:
+            self._no_aside.pop(game, None)
         return out
 
     def acknowledge_aside(self, game: str, file: str, by: str) -> dict:
         """Mark set-aside bytes as seen by the referee (``by``: who, free text); returns the
         entry.  UsageError for a file that is not one of ``game``'s set-aside files."""
+        self._no_aside.pop(game, None)
         entries = self._aside_entries(game)
         for entry in entries:
             if entry["file"] == file:

@@ -273,12 +273,17 @@ class Api:
                 if len(body) > self.max_body:
                     raise ApiError(413, f"the request body is larger than {self.max_body} bytes")
 
-        try:
-            async with asyncio.timeout(self.body_timeout):  # no task per body, as wait_for made
-                await receive()
-        except TimeoutError:
-            raise ApiError(408, f"the request body did not arrive within {self.body_timeout:g} s "
-                                "(is it shorter than its Content-Length?)") from None
+        received = getattr(request, "_body", None)  # read whole already (uvicorn had it all)
+        if received is not None:
+            body.extend(received)
+        else:
+            try:
+                async with asyncio.timeout(self.body_timeout):  # no task per body
+                    await receive()
+            except TimeoutError:
+                raise ApiError(408, f"the request body did not arrive within "
+                                    f"{self.body_timeout:g} s (is it shorter than its "
+                                    "Content-Length?)") from None
         if not body.strip():
             raise ApiError(400, "the request body is empty: send a JSON object")
         try:  # the same rules as every JSON devil reads (engine.jsonsafe)
@@ -344,10 +349,11 @@ class Api:
             left = deadline - loop.time()
             if left <= 0 or changed.is_set():
                 return
-            try:
-                await asyncio.wait_for(changed.wait(), timeout=min(left, self.poll_interval))
+            try:  # a timeout scope, not wait_for's task per wait
+                async with asyncio.timeout(min(left, self.poll_interval)):
+                    await changed.wait()
                 return
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             if await self.off_loop(self.head, game) != head:
                 return

@@ -307,18 +307,19 @@ class GameApi:
                 changed = self.api.hub.changed(game)
                 head = await self.api.off_loop(self.api.head, game)
                 out, version, over = await self.api.now(game, self._events, game, viewer, after)
-                for entry in out:
-                    yield f"id: {entry['seq']}\nevent: event\ndata: {json.dumps(entry)}\n\n"
+                if out:  # one chunk for every entry of this read
+                    yield "".join(f"id: {entry['seq']}\nevent: event\ndata: {json.dumps(entry)}"
+                                  "\n\n" for entry in out)
                 after = max(after, version)
                 if over:
                     yield f"event: over\ndata: {json.dumps({'version': after})}\n\n"
                     return
-                if not out:
-                    await self.api.wait_change(game, head, changed,
-                                               min(deadline, loop.time() + 15))
-                    if (not changed.is_set()
-                            and await self.api.off_loop(self.api.head, game) == head):
-                        yield ": keep-alive\n\n"
+                # wait for a change since the head read before the entries (an append in
+                # between has set ``changed`` or moved the head: no wait, no entry skipped)
+                await self.api.wait_change(game, head, changed, min(deadline, loop.time() + 15))
+                if (not changed.is_set()
+                        and await self.api.off_loop(self.api.head, game) == head):
+                    yield ": keep-alive\n\n"
 
         return StreamingResponse(frames(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
