@@ -449,3 +449,11 @@ def routes(api) -> list[Route]:
         Route("/openapi.json", g.openapi, methods=["GET"]),
         Route("/health", g.health, methods=["GET"]),
     ]
+
+
+def hot_routes(api) -> dict:
+    """``{(method, last path part): endpoint}`` of the routes ``/games/{game}/...`` that
+    engine.web.hot answers past Starlette's layers: a move's command and its watchers' reads."""
+    g = GameApi(api)
+    return {("POST", "commands"): g.post_command, ("GET", "view"): g.get_view,
+            ("GET", "events"): g.get_events, ("GET", "stream"): g.get_stream}
