@@ -361,7 +361,7 @@ class FileStore(AsideMethods, TlogMethods):
         results: list = [None] * len(requests)
         order = sorted(range(len(requests)), key=lambda i: requests[i][0])
         later, games = [], set()
-        written = []  # (index, fd, known, start, records, size)
+        written = []  # (index, fd, known, start, records, size, seen)
         leaves: list[bytes] = []
         fds = []
         try:
@@ -381,17 +381,26 @@ class FileStore(AsideMethods, TlogMethods):
                     results[i] = outcome  # nothing to write (no events)
                 else:
                     written.append((i, fd, *outcome))
-            for i, fd, known, start, records, size in written:
+            for i, fd, known, start, records, size, seen in written:
+                game = requests[i][0]
                 try:
                     os.fsync(fd)
+                    after = _identity(os.fstat(fd))  # the file as this write left it
                 except Exception as exc:  # not durable: not acknowledged
                     results[i] = exc
                     with self._lock:
-                        self._known.pop(requests[i][0], None)
+                        self._known.pop(game, None)
                     continue
                 with self._appended:
-                    if not known.extend(records, start + size, start):
-                        self._known.pop(requests[i][0], None)  # a reader raced us: read afresh
+                    if known.extend(records, start + size, start):
+                        # the next read of this file, as this write left it, is one stat; if
+                        # nothing was set aside when it was locked, nothing is now
+                        if after[2] == start + size:
+                            if seen is not None and self._no_aside.get(game) == seen:
+                                self._no_aside[game] = after
+                            known.seen = after
+                    else:
+                        self._known.pop(game, None)  # a reader raced us: read afresh
                     self._appended.notify_all()
                 results[i] = records
                 leaves.append(leaf_entry(requests[i][0], records[-1].seq, records[-1].link))
@@ -407,7 +416,8 @@ class FileStore(AsideMethods, TlogMethods):
     def _write_locked(self, game: str, expected: int, actor: int, cmd: str | None,
                       events: list[dict], ts: int | None = None):
         """Open ``game``'s log, lock it, check and write one command (not fsynced): ``(fd,
-        (known, start, records, size))``, or ``(fd, [])`` when there is nothing to write.
+        (known, start, records, size, seen))`` (``seen``: the file's identity when locked, if
+        it ended at ``start``, else None), or ``(fd, [])`` when there is nothing to write.
         The caller fsyncs and closes ``fd`` (which releases the lock)."""
         path = self.path(game)
         try:
@@ -417,6 +427,7 @@ class FileStore(AsideMethods, TlogMethods):
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             known = self._refresh(game, fd, locked=True)
+            seen = known.seen  # the file's identity now, if it had nothing after known.end
             head = known.head
             check_append(game, head.seq, expected, cmd, cmd in known.commands)
             if not events:
@@ -428,7 +439,7 @@ class FileStore(AsideMethods, TlogMethods):
             data = b"".join(chunk for _, chunk in encoded)
             start = known.end
             _write_all(fd, data)
-            return fd, (known, start, records, len(data))
+            return fd, (known, start, records, len(data), seen)
         except BaseException:
             os.close(fd)
             raise
