@@ -100,8 +100,13 @@ def serve(obj, host, port, organiser_key, max_body, log_level, as_json,
         sys.stdout.flush()
     click.echo(f"devil serve: games in {store} on http://{host}:{port} "
                f"(games may be created by {who}; HTTP {http}, loop {loop})", err=True)
+    protocol = http
+    if http == "httptools":  # one write an answer (engine.web.corked)
+        from engine.web.corked import CorkedHttpTools
+
+        protocol = CorkedHttpTools
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
-                            timeout_graceful_shutdown=5, http=http, loop=loop)
+                            timeout_graceful_shutdown=5, http=protocol, loop=loop)
     uvicorn.Server(config).run(sockets=[sock])
 
 

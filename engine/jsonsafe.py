@@ -103,20 +103,35 @@ def loads(data: "bytes | str", what: str = "the input") -> Any:
         except UnicodeDecodeError as exc:
             raise UsageError(f"{what} is not UTF-8 JSON (byte {exc.start} is not UTF-8)"
                              ) from None
+        surrogates = "\\u" in text  # decoded UTF-8 holds none but what an escape writes
     else:
         text = data
         if "\0" in text:
             raise UsageError(f"{what} is not JSON (it holds a NUL character)")
-    if depth(text, MAX_DEPTH) > MAX_DEPTH:
+        surrogates = True
+    # the checks in C first: fewer brackets than the limit cannot nest deeper than it, and
+    # text shorter than MAX_DIGITS holds no longer number (a command's body is both)
+    if text.count("[") + text.count("{") > MAX_DEPTH and depth(text, MAX_DEPTH) > MAX_DEPTH:
         raise UsageError(f"{what} is nested more than {MAX_DEPTH} deep (arrays or objects "
                          "within each other)")
     try:
-        value = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        if text.startswith("\ufeff"):  # json.loads's own refusal of a second BOM
+            value = json.loads(text, parse_int=_int, parse_float=_float,
+                               parse_constant=_constant)
+        else:
+            value = (_SHORT if len(text) <= MAX_DIGITS else _LONG).decode(text)
     except _Refused as exc:
         raise UsageError(f"{what}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise UsageError(f"{what} is not JSON ({exc})") from None
     except (ValueError, RecursionError) as exc:  # pragma: no cover - the checks above come first
         raise UsageError(f"{what} is not JSON ({exc})") from None
-    _check_strings(value, what)
+    if surrogates:
+        _check_strings(value, what)
     return value
+
+
+#: the decoders of :func:`loads` (one each, not one a call): every number checked, or for
+#: text too short to hold a number of more than MAX_DIGITS digits, only the floats
+_LONG = json.JSONDecoder(parse_int=_int, parse_float=_float, parse_constant=_constant)
+_SHORT = json.JSONDecoder(parse_float=_float, parse_constant=_constant)

@@ -38,6 +38,7 @@ tail of NUL bytes, or trailing complete records of a command whose last record i
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 import os
 import time
@@ -419,6 +420,7 @@ def scan_after(data: bytes, start: int, header: Header, seq: int, previous: byte
     return Scan(header, records, info.good_end, len(data) - info.good_end)
 
 
+@functools.lru_cache(maxsize=4096)  # one record's time is shown to every watcher of its game
 def iso_time(created_ms: int, ts: int) -> str:
     """A record's time in ISO 8601 UTC, from the header's ``created`` and the record's ``ts``
     (both ms)."""

@@ -28,7 +28,6 @@ import fcntl
 import json
 import os
 import re
-import secrets as _secrets
 import threading
 import time
 
@@ -42,6 +41,7 @@ from ..log import (Header, Record, Scan, _fsync_dir, encode_command, encode_head
 from .disk import (_atomic_write, _identity, _link_at, _make_folder, _read_all, _remove,
                    _write_all, open_to_others)
 from .protocol import Batch, Head, check_append, new_id, random_game_id, resolve_id
+from .aside import AsideMethods
 from .tlog import FileLeaves, TlogMethods
 
 _GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
@@ -88,7 +88,7 @@ class _Known:
         return True
 
 
-class FileStore(TlogMethods):
+class FileStore(AsideMethods, TlogMethods):
     """A folder of .devlog files (an :class:`~engine.store.protocol.EventStore`).  ``root`` is
     created on first write."""
 
@@ -101,6 +101,8 @@ class FileStore(TlogMethods):
         self._known: dict[str, _Known] = {}
         self._lock = threading.Lock()
         self._appended = threading.Condition(self._lock)
+        #: per game, the log's identity when :meth:`damage` last found nothing to report
+        self._no_aside: dict[str, tuple] = {}
         self._leaves = FileLeaves(self.root, os.path.join(self.root, ".devil-tlog"))  # engine.tlog
 
     # -- names --------------------------------------------------------------------------------
@@ -267,6 +269,7 @@ class FileStore(TlogMethods):
                         self._set_aside(game, fd, good_end, size)
                     with self._lock:
                         if known.extend(result.records, good_end, start):
+                            known.seen = None  # seen again (one stat) at the next read
                             return known
                     return self._refresh(game, None if own else fd, locked)
             data = _read_all(fd)
@@ -285,82 +288,6 @@ class FileStore(TlogMethods):
         finally:
             if own:
                 os.close(fd)
-
-    def _set_aside(self, game: str, fd: int, good_end: int, size: int) -> None:
-        """Move the bytes after the last complete command (``good_end`` to ``size``) out of the
-        log into a file beside it, then shorten the log: nothing is ever deleted.
-
-        The reader cannot tell a write cut short by a crash (never acknowledged) from the end
-        of an acknowledged command that was damaged afterwards, so the bytes are kept, named
-        with the time and the offset (``<game>.<UTC time>-at-<offset>.aside``, 0600), listed in
-        the private document ``"aside"`` and reported in every view until the referee
-        acknowledges them (:meth:`acknowledge_aside`).  Called under the log's flock."""
-        tail = os.pread(fd, size - good_end, good_end)
-        moment = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        name = f"{game}.{moment}-at-{good_end}.aside"
-        path = os.path.join(self.root, name)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
-        try:
-            out = os.open(path, flags, 0o600)
-        except FileExistsError:  # two in one second at one offset: keep both
-            name = f"{game}.{moment}-at-{good_end}-{_secrets.token_hex(3)}.aside"
-            path = os.path.join(self.root, name)
-            out = os.open(path, flags, 0o600)
-        try:
-            _write_all(out, tail)
-            os.fsync(out)
-        finally:
-            os.close(out)
-        entries = self._aside_entries(game)
-        entries.append({"file": name, "offset": good_end, "size": len(tail),
-                        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                        "acknowledged": None})
-        self.put_private(game, "aside", {"entries": entries}, replace=True)  # fsyncs the folder
-        os.ftruncate(fd, good_end)
-        os.fsync(fd)
-
-    def _aside_entries(self, game: str) -> list[dict]:
-        try:
-            document = self.private(game, "aside") or {}
-        except ValueError:
-            document = {}
-        entries = document.get("entries")
-        if not isinstance(entries, list):
-            return []
-        return [dict(e) for e in entries if isinstance(e, dict)]
-
-    def damage(self, game: str) -> list[dict]:
-        """What the store could not read as records of ``game`` and a person should look at:
-        bytes set aside and not yet acknowledged (``{"file", "offset", "size", "time",
-        "acknowledged": None}``), and an unreadable tail still in the log (``{"file": None,
-        "offset", "size"}``: a write in progress, or damage the next append sets aside)."""
-        out = [e for e in self._aside_entries(game) if not e.get("acknowledged")]
-        try:
-            known = self._refresh(game)
-        except LogDamaged:
-            known = None  # damage the reader reports itself, at its record
-        if known is not None:
-            try:
-                size = os.path.getsize(self.path(game))
-            except OSError:
-                size = known.end
-            if size > known.end:
-                out.append({"file": None, "offset": known.end, "size": size - known.end,
-                            "time": None, "acknowledged": None})
-        return out
-
-    def acknowledge_aside(self, game: str, file: str, by: str) -> dict:
-        """Mark set-aside bytes as seen by the referee (``by``: who, free text); returns the
-        entry.  UsageError for a file that is not one of ``game``'s set-aside files."""
-        entries = self._aside_entries(game)
-        for entry in entries:
-            if entry["file"] == file:
-                entry["acknowledged"] = {"by": by,
-                                         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-                self.put_private(game, "aside", {"entries": entries}, replace=True)
-                return entry
-        names = ", ".join(e["file"] for e in entries) or "none"
-        raise UsageError(f"{file!r} is not set aside from {game} (set aside: {names})")
 
     def read(self, game: str, after: int = 0) -> Batch:
         """The records after ``after`` (see :class:`~engine.store.protocol.Batch`); no lock, a
@@ -434,7 +361,7 @@ class FileStore(TlogMethods):
         results: list = [None] * len(requests)
         order = sorted(range(len(requests)), key=lambda i: requests[i][0])
         later, games = [], set()
-        written = []  # (index, fd, known, start, records, size)
+        written = []  # (index, fd, known, start, records, size, seen)
         leaves: list[bytes] = []
         fds = []
         try:
@@ -454,17 +381,26 @@ class FileStore(TlogMethods):
                     results[i] = outcome  # nothing to write (no events)
                 else:
                     written.append((i, fd, *outcome))
-            for i, fd, known, start, records, size in written:
+            for i, fd, known, start, records, size, seen in written:
+                game = requests[i][0]
                 try:
                     os.fsync(fd)
+                    after = _identity(os.fstat(fd))  # the file as this write left it
                 except Exception as exc:  # not durable: not acknowledged
                     results[i] = exc
                     with self._lock:
-                        self._known.pop(requests[i][0], None)
+                        self._known.pop(game, None)
                     continue
                 with self._appended:
-                    if not known.extend(records, start + size, start):
-                        self._known.pop(requests[i][0], None)  # a reader raced us: read afresh
+                    if known.extend(records, start + size, start):
+                        # the next read of this file, as this write left it, is one stat; if
+                        # nothing was set aside when it was locked, nothing is now
+                        if after[2] == start + size:
+                            if seen is not None and self._no_aside.get(game) == seen:
+                                self._no_aside[game] = after
+                            known.seen = after
+                    else:
+                        self._known.pop(game, None)  # a reader raced us: read afresh
                     self._appended.notify_all()
                 results[i] = records
                 leaves.append(leaf_entry(requests[i][0], records[-1].seq, records[-1].link))
@@ -480,7 +416,8 @@ class FileStore(TlogMethods):
     def _write_locked(self, game: str, expected: int, actor: int, cmd: str | None,
                       events: list[dict], ts: int | None = None):
         """Open ``game``'s log, lock it, check and write one command (not fsynced): ``(fd,
-        (known, start, records, size))``, or ``(fd, [])`` when there is nothing to write.
+        (known, start, records, size, seen))`` (``seen``: the file's identity when locked, if
+        it ended at ``start``, else None), or ``(fd, [])`` when there is nothing to write.
         The caller fsyncs and closes ``fd`` (which releases the lock)."""
         path = self.path(game)
         try:
@@ -490,6 +427,7 @@ class FileStore(TlogMethods):
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             known = self._refresh(game, fd, locked=True)
+            seen = known.seen  # the file's identity now, if it had nothing after known.end
             head = known.head
             check_append(game, head.seq, expected, cmd, cmd in known.commands)
             if not events:
@@ -501,7 +439,7 @@ class FileStore(TlogMethods):
             data = b"".join(chunk for _, chunk in encoded)
             start = known.end
             _write_all(fd, data)
-            return fd, (known, start, records, len(data))
+            return fd, (known, start, records, len(data), seen)
         except BaseException:
             os.close(fd)
             raise

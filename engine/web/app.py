@@ -50,7 +50,8 @@ from .autopass import hold_ms as autopass_hold, routes as autopass_routes
 from .cosigning import Collector
 from .tlog import tlog_routes
 from .errors import HANDLERS, ApiError
-from .games import routes as game_routes
+from .games import hot_routes as game_hot, routes as game_routes
+from .hot import HotRoutes
 from .moves import routes as moves_routes
 from .pages.routes import routes as page_routes
 from .pages.table import routes as table_routes
@@ -273,12 +274,17 @@ class Api:
                 if len(body) > self.max_body:
                     raise ApiError(413, f"the request body is larger than {self.max_body} bytes")
 
-        try:
-            async with asyncio.timeout(self.body_timeout):  # no task per body, as wait_for made
-                await receive()
-        except TimeoutError:
-            raise ApiError(408, f"the request body did not arrive within {self.body_timeout:g} s "
-                                "(is it shorter than its Content-Length?)") from None
+        received = getattr(request, "_body", None)  # read whole already (uvicorn had it all)
+        if received is not None:
+            body.extend(received)
+        else:
+            try:
+                async with asyncio.timeout(self.body_timeout):  # no task per body
+                    await receive()
+            except TimeoutError:
+                raise ApiError(408, f"the request body did not arrive within "
+                                    f"{self.body_timeout:g} s (is it shorter than its "
+                                    "Content-Length?)") from None
         if not body.strip():
             raise ApiError(400, "the request body is empty: send a JSON object")
         try:  # the same rules as every JSON devil reads (engine.jsonsafe)
@@ -344,10 +350,11 @@ class Api:
             left = deadline - loop.time()
             if left <= 0 or changed.is_set():
                 return
-            try:
-                await asyncio.wait_for(changed.wait(), timeout=min(left, self.poll_interval))
+            try:  # a timeout scope, not wait_for's task per wait
+                async with asyncio.timeout(min(left, self.poll_interval)):
+                    await changed.wait()
                 return
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             if await self.off_loop(self.head, game) != head:
                 return
@@ -357,13 +364,14 @@ class Api:
 def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
                max_body: int = MAX_BODY, poll_interval: float = POLL_INTERVAL,
                texts=None, window_hold: float | None = None,
-               witnesses: "tuple[str, ...] | list[str]" = ()) -> Starlette:
+               witnesses: "tuple[str, ...] | list[str]" = (), hot: bool = True) -> Starlette:
     """The ASGI app serving every game in ``store`` (an EventStore, or a folder path for a
     FileStore).  ``texts``: the kinds' words for the replay page (engine.web.pages; the CLI passes
     client.page.texts).  ``window_hold``: the seat's page's window hold in seconds (PAGE-22,
     engine.web.autopass; None: 3 s; ValueError outside 0.5 to 30).  ``witnesses``: URLs of C2SP
     tlog-witnesses the log's checkpoints are sent to in the background
-    (engine/web/cosigning.py, ``devil serve --witness``)."""
+    (engine/web/cosigning.py, ``devil serve --witness``).  ``hot``: answer a game's commands,
+    view, events and stream past Starlette's layers (engine.web.hot; the same bytes)."""
     hold = autopass_hold(window_hold)  # PAGE-22: a bad hold is refused before the store opens
     api = Api(store, organiser_key, max_body, poll_interval)
     api.texts = texts  # the replay page's words, for the public spectator pages too
@@ -399,7 +407,25 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
     from .csp import PageHeaders
 
     # every answer: no Referer, no sniffing; an HTML one without its own policy runs no script
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS,
-                    middleware=[Middleware(PageHeaders)])
+    app = DevilApp(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS,
+                   middleware=[Middleware(PageHeaders)])
     app.state.api = api
+    if hot:  # a move's routes past Starlette's layers, with the same answers (engine.web.hot)
+        app.hot = HotRoutes(game_hot(api), HANDLERS)
     return app
+
+
+class DevilApp(Starlette):
+    """The service's Starlette app, answering :attr:`hot` routes itself (engine.web.hot)."""
+
+    #: the hot routes (None: every request through Starlette's layers)
+    hot: "HotRoutes | None" = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        hot = self.hot
+        if hot is not None and scope["type"] == "http":
+            found = hot.match(scope)
+            if found is not None:
+                await hot.serve(self, found[0], found[1], scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)

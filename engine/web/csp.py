@@ -64,11 +64,33 @@ def page_headers(scripts: Iterable[str] = (), connect: bool = False) -> dict[str
             "X-Content-Type-Options": "nosniff"}
 
 
+#: :data:`ALWAYS` as ASGI header pairs
+_ALWAYS_RAW = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in ALWAYS.items()]
+_HTML_RAW = [(b"content-security-policy", policy().encode("latin-1")),
+             (b"x-frame-options", b"DENY")]
+
+
+def finish_headers(headers: list) -> list:
+    """An answer's ASGI ``headers`` (``[(name, value)]``, bytes) with :data:`ALWAYS` added where
+    it has not set them, and for an HTML answer without a Content-Security-Policy the
+    strictest :func:`policy` and ``X-Frame-Options: DENY``: a new list, the added headers
+    last, in that order (what :class:`PageHeaders` sends; engine.web.hot sends the same)."""
+    have = set()
+    kind = None
+    for name, value in headers:
+        lowered = name.lower()
+        have.add(lowered)
+        if kind is None and lowered == b"content-type":
+            kind = value  # the first one, as a browser reads it
+    extra = _ALWAYS_RAW + (_HTML_RAW if kind and kind.startswith(b"text/html") else [])
+    return list(headers) + [(name, value) for name, value in extra if name not in have]
+
+
 class PageHeaders:
     """ASGI middleware: every answer gets :data:`ALWAYS` where it has not set them, and every
     HTML answer without a Content-Security-Policy gets :func:`policy` (no script at all) and
     ``X-Frame-Options: DENY``, so a page that forgot its policy runs no script rather than
-    any."""
+    any (:func:`finish_headers`)."""
 
     def __init__(self, app):
         self.app = app
@@ -80,17 +102,7 @@ class PageHeaders:
 
         async def sending(message):
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                have = {name.decode("latin-1").lower() for name, _ in headers}
-                kind = next((value.decode("latin-1") for name, value in headers
-                             if name.decode("latin-1").lower() == "content-type"), "")
-                extra = dict(ALWAYS)
-                if kind.startswith("text/html"):
-                    extra["content-security-policy"] = policy()
-                    extra["x-frame-options"] = "DENY"
-                headers += [(name.encode("latin-1"), value.encode("latin-1"))
-                            for name, value in extra.items() if name not in have]
-                message = dict(message, headers=headers)
+                message = dict(message, headers=finish_headers(message.get("headers", [])))
             await send(message)
 
         await self.app(scope, receive, sending)

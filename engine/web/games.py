@@ -80,9 +80,11 @@ class GameApi:
         return summary_row(game, loaded.header.kind, loaded.header.created, loaded.rules,
                            state, loaded.version, loaded.desk)
 
-    def _events(self, game: str, viewer, after: int) -> tuple[list[dict], int, bool]:
-        """``(entries, version, over)`` from one read: the entries of ``viewer``'s stream after
-        ``after`` (engine.answers) and the version they run to."""
+    def _events(self, game: str, viewer, after: int) -> tuple[list[dict], int, bool, Any]:
+        """``(entries, version, over, head)`` from one read: the entries of ``viewer``'s stream
+        after ``after`` (engine.answers), the version they run to, and the log's head as that
+        read found it (a watcher waits for the head to move from there: nothing appended
+        after this read is skipped)."""
         from ..answers import events_answer
 
         service = self.api.service
@@ -90,7 +92,7 @@ class GameApi:
             loaded = service.load(game)
             pairs = service.stream_of(loaded, viewer, after)
             return (events_answer(loaded, pairs, viewer, loaded.desk), loaded.version,
-                    bool(loaded.rules.is_over(loaded.state)))
+                    bool(loaded.rules.is_over(loaded.state)), loaded.head)
 
     def _submit(self, game: str, body: dict, role: Role, as_name: str | None, key: str,
                 with_legal: bool = False):
@@ -271,9 +273,9 @@ class GameApi:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
         while True:
-            changed = self.api.hub.changed(game)
-            head = await self.api.off_loop(self.api.head, game)
-            out, version, over = await self.api.now(game, self._events, game, viewer, after)
+            changed = self.api.hub.changed(game)  # before the read: an append after it sets it
+            out, version, over, head = await self.api.now(game, self._events, game, viewer,
+                                                          after)
             if out or over or loop.time() >= deadline:
                 return JSONResponse({"game": game, "events": out,
                                      "version": max(version, after), "over": over})
@@ -304,21 +306,22 @@ class GameApi:
             deadline = loop.time() + limit
             yield "retry: 1000\n: devil event stream\n\n"
             while loop.time() < deadline:
-                changed = self.api.hub.changed(game)
-                head = await self.api.off_loop(self.api.head, game)
-                out, version, over = await self.api.now(game, self._events, game, viewer, after)
-                for entry in out:
-                    yield f"id: {entry['seq']}\nevent: event\ndata: {json.dumps(entry)}\n\n"
+                changed = self.api.hub.changed(game)  # before the read
+                out, version, over, head = await self.api.now(game, self._events, game,
+                                                              viewer, after)
+                if out:  # one chunk for every entry of this read
+                    yield "".join(f"id: {entry['seq']}\nevent: event\ndata: {json.dumps(entry)}"
+                                  "\n\n" for entry in out)
                 after = max(after, version)
                 if over:
                     yield f"event: over\ndata: {json.dumps({'version': after})}\n\n"
                     return
-                if not out:
-                    await self.api.wait_change(game, head, changed,
-                                               min(deadline, loop.time() + 15))
-                    if (not changed.is_set()
-                            and await self.api.off_loop(self.api.head, game) == head):
-                        yield ": keep-alive\n\n"
+                # wait for a change since this read (an append here after it has set
+                # ``changed``; one by another process moves the head): no entry skipped
+                await self.api.wait_change(game, head, changed, min(deadline, loop.time() + 15))
+                if (not changed.is_set()
+                        and await self.api.off_loop(self.api.head, game) == head):
+                    yield ": keep-alive\n\n"
 
         return StreamingResponse(frames(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
@@ -448,3 +451,11 @@ def routes(api) -> list[Route]:
         Route("/openapi.json", g.openapi, methods=["GET"]),
         Route("/health", g.health, methods=["GET"]),
     ]
+
+
+def hot_routes(api) -> dict:
+    """``{(method, last path part): endpoint}`` of the routes ``/games/{game}/...`` that
+    engine.web.hot answers past Starlette's layers: a move's command and its watchers' reads."""
+    g = GameApi(api)
+    return {("POST", "commands"): g.post_command, ("GET", "view"): g.get_view,
+            ("GET", "events"): g.get_events, ("GET", "stream"): g.get_stream}

@@ -140,3 +140,28 @@ def test_verify_warns_about_a_store_others_may_read(tmp_path):
                                 catch_exceptions=False)
     assert result.exit_code == 0
     assert "warning: the store folder" in result.stderr and "chmod 700" in result.stderr
+
+
+def test_a_reader_that_found_nothing_set_aside_sees_what_another_writer_sets_aside(tmp_path):
+    """issue 21: damage() skips reading the absent set-aside document while the log is as it
+    was when nothing was found; another store (another process) setting bytes aside always
+    shortens the log, so the next damage() of the first store reports them."""
+    store, service, game = _game(tmp_path)
+    watcher = FileStore(store.root)
+    assert watcher.damage(game) == [] and watcher.damage(game) == []  # the second: no read
+    path = store.path(game)
+    with open(path, "ab") as handle:  # a torn write: half a record
+        handle.write(b"\x92\x01")
+    torn = watcher.damage(game)
+    assert [(r["file"], r["size"]) for r in torn] == [(None, 2)]  # still in the log
+    other = FileStore(store.root)  # the next writer sets the two bytes aside
+    GameService(other).submit(game, {"type": "bet", "player": "Ben", "amount": 0})
+    asides = [n for n in os.listdir(store.root) if n.endswith(".aside")]
+    assert len(asides) == 1
+    assert [(r["file"], r["size"]) for r in watcher.damage(game)] == [(asides[0], 2)]
+    other.acknowledge_aside(game, asides[0], "referee Rita")
+    # acknowledged by another process: the log did not change, so the watcher may still show
+    # it (never less than there is); its own store sees the acknowledgement at once
+    assert other.damage(game) == []
+    watcher.acknowledge_aside(game, asides[0], "referee Rita")
+    assert watcher.damage(game) == []
