@@ -274,17 +274,12 @@ class Api:
                 if len(body) > self.max_body:
                     raise ApiError(413, f"the request body is larger than {self.max_body} bytes")
 
-        received = getattr(request, "_body", None)  # read whole already (uvicorn had it all)
-        if received is not None:
-            body.extend(received)
-        else:
-            try:
-                async with asyncio.timeout(self.body_timeout):  # no task per body
-                    await receive()
-            except TimeoutError:
-                raise ApiError(408, f"the request body did not arrive within "
-                                    f"{self.body_timeout:g} s (is it shorter than its "
-                                    "Content-Length?)") from None
+        try:
+            async with asyncio.timeout(self.body_timeout):  # no task per body, as wait_for made
+                await receive()
+        except TimeoutError:
+            raise ApiError(408, f"the request body did not arrive within {self.body_timeout:g} s "
+                                "(is it shorter than its Content-Length?)") from None
         if not body.strip():
             raise ApiError(400, "the request body is empty: send a JSON object")
         try:  # the same rules as every JSON devil reads (engine.jsonsafe)
