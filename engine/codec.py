@@ -189,8 +189,8 @@ class Registry:
         Raises :class:`CodecError` when ``data`` is not a map, has no known ``type``, or its
         fields do not fit that type (the message names the type and the field).
         """
-        # fast path (folds are hot): a map written by ``to_map`` has exactly the fields in
-        # canonical order and plain values of the declared types; anything else takes the
+        # fast path (folds are hot): a map written by ``to_map`` has exactly the fields (in
+        # canonical order; a client's command may have them in another) and plain values of the declared types; anything else takes the
         # full cattrs path below, which accepts and refuses exactly as before
         try:
             obj = self._fast[data["type"]](data)
@@ -319,7 +319,8 @@ def _fast_plan(cls: type):
     """``(decoder, encoder)`` generated for a class whose fields are all ``int``, ``str``,
     ``bool``, lists and string-keyed maps of those, or optional ones (``_value_plan``), without
     converters, validators or post-init: it returns the object for a map with exactly the
-    fields, in canonical order, of exactly those types, and None for anything else.  The encoder
+    fields (in canonical order, or in any other: the same object), of exactly those types, and
+    None for anything else.  The encoder
     gives the field map (what cattrs' unstructure gives: fields in order, lists and maps
     copied) for an object whose values are of exactly those types, and None for anything
     else.  None when the class does not qualify."""
@@ -355,9 +356,13 @@ def _fast_plan(cls: type):
         optional += 1
     env["keys"] = ("type", *names)
     env["accepted"] = {("type", *names[:len(names) - k]) for k in range(optional + 1)}
+    # the same fields in another order (a command map a client wrote, the seat's ``player``
+    # added last) are the same object, as cattrs decodes them: checked second, as sets
+    env["unordered"] = {frozenset(keys) for keys in env["accepted"]}
     for index in range(len(names) - optional, len(names)):
         env[f"d{index}"] = fields[index].default
-    lines = ["def decode(d):", "    if tuple(d) in accepted:"]
+    lines = ["def decode(d):", "    k = tuple(d)",
+             "    if k in accepted or frozenset(k) in unordered:"]
     lines += [f"        v{i} = d[{name!r}]" if i < len(names) - optional
               else f"        v{i} = d.get({name!r}, d{i})" for i, name in enumerate(names)]
     lines.append(f"        if {' and '.join(checks) or 'True'}:")
