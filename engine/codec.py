@@ -190,8 +190,9 @@ class Registry:
         fields do not fit that type (the message names the type and the field).
         """
         # fast path (folds are hot): a map written by ``to_map`` has exactly the fields (in
-        # canonical order; a client's command may have them in another) and plain values of the declared types; anything else takes the
-        # full cattrs path below, which accepts and refuses exactly as before
+        # canonical order; a client's command may have them in another) and plain values of
+        # the declared types; anything else takes the full cattrs path below, which accepts
+        # and refuses exactly as before
         try:
             obj = self._fast[data["type"]](data)
         except KeyError:  # a tag not decoded yet, or a map without a (known) type

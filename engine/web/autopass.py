@@ -29,8 +29,9 @@ from __future__ import annotations
 
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.routing import Route
+
+from .jsonout import JSONResponse
 
 #: the table's window hold by default, ms (PAGE-22): long enough to read the table and answer
 #: by hand, short enough that a fight with every window held stays a fight

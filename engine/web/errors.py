@@ -12,10 +12,11 @@ from typing import Awaitable, Callable
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from ..errors import (CodecError, ConcurrencyConflict, DevilError, IllegalCommand, LogDamaged,
                       NotAllowed, StoreUnavailable, UnknownGame, UsageError)
+from .jsonout import JSONResponse
 
 
 class ApiError(Exception):

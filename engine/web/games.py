@@ -22,13 +22,12 @@ are local (``Api.now``), a command's append goes to the store's group-commit wri
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from ..errors import DevilError, NotAllowed
@@ -37,6 +36,7 @@ from ..service import MAX_COMMAND_ID, actor_code
 from .auth import Role, keys_equal
 from .errors import ApiError
 from .openapi import build as build_openapi
+from .jsonout import JSONResponse, dumps
 
 #: longest long-poll wait (seconds)
 MAX_WAIT = 60.0
@@ -310,11 +310,11 @@ class GameApi:
                 out, version, over, head = await self.api.now(game, self._events, game,
                                                               viewer, after)
                 if out:  # one chunk for every entry of this read
-                    yield "".join(f"id: {entry['seq']}\nevent: event\ndata: {json.dumps(entry)}"
+                    yield "".join(f"id: {entry['seq']}\nevent: event\ndata: {dumps(entry)}"
                                   "\n\n" for entry in out)
                 after = max(after, version)
                 if over:
-                    yield f"event: over\ndata: {json.dumps({'version': after})}\n\n"
+                    yield f"event: over\ndata: {dumps({'version': after})}\n\n"
                     return
                 # wait for a change since this read (an append here after it has set
                 # ``changed``; one by another process moves the head): no entry skipped

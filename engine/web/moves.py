@@ -20,12 +20,13 @@ SEAT-2), never the server.
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+
 from starlette.routing import Route
 
 from ..game import PUBLIC, REFEREE
 from .autopass import WINDOW_SCHEMA, window_of
 from .errors import ApiError
+from .jsonout import JSONResponse
 
 
 def shapes(commands: list[dict]) -> list[dict]:

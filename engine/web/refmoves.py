@@ -23,12 +23,13 @@ token (or the organiser key) may ask (PAGE-15, 403 otherwise): a seat's page has
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+
 from starlette.routing import Route
 
 from ..errors import DevilError
 from .errors import ApiError
 from .moves import shapes
+from .jsonout import JSONResponse
 
 
 def _accepted(rules, state, command) -> bool:

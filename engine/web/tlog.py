@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from ..errors import DevilError
+from .jsonout import JSONResponse
 
 
 def tlog_routes(api) -> list[Route]:

@@ -26,13 +26,14 @@ import binascii
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ..errors import UsageError
 from ..tournament.noshow_ops import FIELDS as NOSHOW_FIELDS
 from .auth import keys_equal
 from .errors import ApiError
+from .jsonout import JSONResponse
 
 #: the fields of each command (besides "type")
 FIELDS = {"add": {"player"}, "drop": {"player", "reason"},

@@ -26,13 +26,14 @@ import asyncio
 import html
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from ..errors import UnknownGame
 from ..game import PUBLIC
 from .csp import page_headers, script_body
 from .errors import ApiError
+from .jsonout import JSONResponse
 
 #: the longest wait of /changes (seconds)
 MAX_WAIT = 30.0

@@ -17,11 +17,12 @@ import sys
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from ..errors import DevilError
 from ..tlog.witness import MAX_BODY, Witness, WitnessState, origin_hash
+from .jsonout import JSONResponse
 
 
 def create_witness_app(state: WitnessState, quiet: bool = False) -> Starlette:

@@ -157,7 +157,7 @@ def test_a_finished_games_stream_is_the_same_bytes(twin):
         raise AssertionError("the game did not end")
     for token in (tokens["Anna"], tokens["spectator"], tokens["referee"]):
         streamed = both(twin, "GET", f"/games/{game}/stream", headers=auth(token))
-        assert streamed.text.rstrip().endswith("event: over\ndata: {\"version\": %d}"
+        assert streamed.text.rstrip().endswith("event: over\ndata: {\"version\":%d}"
                                                % view["version"])
 
 
