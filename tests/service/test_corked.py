@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 
 import pytest
 
@@ -82,3 +83,27 @@ def test_commands_and_their_stream_arrive_whole(real_server):
     frames = [block for block in streamed.text.split("\n\n") if "event: event" in block]
     assert [block.split("\n")[0] for block in frames] == ["id: 1", "id: 2", "id: 3"]
     assert json.loads(frames[2].split("data: ")[1])["event"]["amount"] == 40
+
+
+def test_a_body_that_comes_after_its_headers_is_waited_for_and_read_whole(real_server):
+    """A command's body usually comes in the packet of its headers (read without arming the
+    body timeout, engine.web.app._body_complete); one sent in two parts, the second 0.3 s
+    later, is waited for on the real server and answered as the whole body, not as the part."""
+    http = real_server.http
+    created = http.post("/games", json={"kind": "atkr", "seed": 6,
+                                        "options": {"players": ["Anna", "Ben"]}}).json()
+    game, anna = created["game"], created["tokens"]["Anna"]
+    body = b'{"type": "bet", "amount": 30}'
+    head = (f"POST /games/{game}/commands HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {anna}"
+            f"\r\nIdempotency-Key: split1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode()
+    with socket.create_connection(("127.0.0.1", real_server.port)) as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.sendall(head + body[:12])
+        time.sleep(0.3)
+        sock.sendall(body[12:])
+        ((answer_head, answer),) = answers(sock, 1)
+    assert answer_head.startswith(b"HTTP/1.1 201")
+    assert json.loads(answer)["events"][0]["type"] == "bet_placed"
+    view = http.get(f"/games/{game}/view", headers=auth(anna)).json()
+    assert next(p for p in view["players"] if p["name"] == "Anna")["bet"] == 30
