@@ -321,10 +321,9 @@ def _fast_plan(cls: type):
     ``bool``, lists and string-keyed maps of those, or optional ones (``_value_plan``), without
     converters, validators or post-init: it returns the object for a map with exactly the
     fields (in canonical order, or in any other: the same object), of exactly those types, and
-    None for anything else.  The encoder
-    gives the field map (what cattrs' unstructure gives: fields in order, lists and maps
-    copied) for an object whose values are of exactly those types, and None for anything
-    else.  None when the class does not qualify."""
+    None for anything else.  The encoder gives the field map (what cattrs' unstructure gives:
+    fields in order, lists and maps copied) for an object whose values are of exactly those
+    types, and None for anything else.  None when the class does not qualify."""
     try:
         fields = attrs.fields(cls)
         hints = typing.get_type_hints(cls)

@@ -24,10 +24,6 @@ try:  # pragma: no branch - one or the other on a given machine
 except ImportError:  # pragma: no cover - orjson is a dependency; kept working without it
     _orjson = None  # type: ignore[assignment]  # the fallback below
 
-#: which writer this process uses: "orjson" or "json"
-WRITER = "orjson" if _orjson is not None else "json"
-
-
 def _stdlib(content: Any) -> bytes:
     return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
                       separators=(",", ":")).encode("utf-8")

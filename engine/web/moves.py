@@ -20,7 +20,6 @@ SEAT-2), never the server.
 from __future__ import annotations
 
 from starlette.requests import Request
-
 from starlette.routing import Route
 
 from ..game import PUBLIC, REFEREE

@@ -23,7 +23,6 @@ token (or the organiser key) may ask (PAGE-15, 403 otherwise): a seat's page has
 from __future__ import annotations
 
 from starlette.requests import Request
-
 from starlette.routing import Route
 
 from ..errors import DevilError
