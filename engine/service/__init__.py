@@ -301,7 +301,7 @@ class GameService:
         """:meth:`seal` as a path of steps (engine.service.steps)."""
         self.signer()  # a damaged key refuses before seats_revealed is appended
         with self.cache.lock(game):
-            loaded = self.cache.refresh(game)
+            loaded = yield steps.Refresh(self.cache, game)
             if not loaded.rules.is_over(loaded.state):
                 return None
             # a seated game's values, if a crash left them out

@@ -20,7 +20,8 @@ from ..errors import CodecError, LogDamaged
 from ..fold import Fold, Unfoldable
 from ..game import REFEREE, GameRules, rules_for
 from ..log import Header, Record
-from ..store.protocol import EventStore, Head
+from ..store import loopguard
+from ..store.protocol import Batch, EventStore, Head
 from . import snapshots
 
 
@@ -116,7 +117,22 @@ class GameCache:
         loaded = self._games.get(game)
         if loaded is None:
             return self._cold(game)
-        batch = self.store.read(game, after=loaded.head.seq)
+        if loopguard.fresh(game):  # read already for this request, on the loop
+            return loaded
+        taken = self.take(loaded, self.store.read(game, after=loaded.head.seq))
+        assert taken is not None  # read just now, at the head held
+        return taken
+
+    def take(self, loaded: Loaded, batch: Batch) -> Loaded | None:
+        """``loaded`` advanced by ``batch``, the store's records after ``loaded.head`` (read
+        by the caller, e.g. with the store's ``read_async``; call with the game's lock held).
+        None if the game moved in the cache meanwhile (read again).  A log that is not the
+        one folded (cut, replaced) is loaded again from the store.  Raises UnknownGame,
+        LogDamaged."""
+        game = loaded.game
+        if self._games.get(game) is not loaded or (batch.base is not None
+                                                   and batch.base.seq != loaded.head.seq):
+            return None
         if (batch.base is None or batch.base.link != loaded.head.link
                 or batch.header != loaded.header):
             # the log is not the one folded (cut, replaced): start again from the log

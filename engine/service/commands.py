@@ -93,7 +93,7 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
     cache, store = service.cache, service.store
     with cache.lock(game):
         for _ in range(RETRIES):
-            loaded = cache.refresh(game)
+            loaded = yield steps.Refresh(cache, game)
             command = _decoded(loaded.rules, command, at_desk)
             seated = False
             try:
@@ -101,7 +101,8 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
             except (StoreUnavailable, LogDamaged):
                 raise
             except DevilError:  # refused: unless it is a retry of a command already recorded
-                done = None if command_id is None else store.command(game, command_id)
+                done = None if command_id is None else (
+                    yield steps.Call(store.command, (game, command_id)))
                 if done and command_id is not None:
                     return _repeated(service, loaded, done, command, command_id, actor)
                 raise
@@ -128,7 +129,8 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
                 try:
                     ts = stamp(service, loaded, acting)
                 except DevilError:  # CLOCK-6, CLOCK-7: unless a retry of a recorded command
-                    done = None if command_id is None else store.command(game, command_id)
+                    done = None if command_id is None else (
+                        yield steps.Call(store.command, (game, command_id)))
                     if done and command_id is not None:
                         return _repeated(service, loaded, done, command, command_id, actor)
                     raise
@@ -137,7 +139,8 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
                 records = yield steps.Append(game, loaded.head.seq, actor_code(acting),
                                              command_id, maps, ts)
             except DuplicateCommand:  # a retry: the id is in the log the command was decided on
-                done = None if command_id is None else store.command(game, command_id)
+                done = None if command_id is None else (
+                    yield steps.Call(store.command, (game, command_id)))
                 if not done or command_id is None:  # pragma: no cover - an id it does not hold
                     raise
                 return _repeated(service, loaded, done, command, command_id, actor)

@@ -18,7 +18,7 @@ from ..entropy import SeatEntropy, Seating
 from ..errors import ConcurrencyConflict, DevilError, IllegalCommand, NotAllowed
 from ..game import REFEREE
 from ..log import REFEREE_ACTOR
-from .steps import Append, Steps
+from .steps import Append, Call, Steps
 
 #: ``actor`` for a trusted console (the local CLI): the command acts for the seat it names,
 #: or as the referee where only the referee may give it.
@@ -95,10 +95,7 @@ def open_table(service, loaded, ts: int | None = None) -> Steps:
     first = entropy.opening(loaded.events)
     assert first is not None  # only a seated game's table is opened
     options = json.loads(first.options)
-    try:
-        chance_ = chance(service.store, loaded.game, first.commitment, loaded)
-    except mixing.WaitingForGroup as exc:  # the table opens; its draws wait (TOUR-11.6)
-        chance_ = mixing.Waiting(first.commitment, exc)  # type: ignore[assignment]
+    chance_ = yield Call(_table_chance, (service.store, loaded.game, first.commitment, loaded))
     events = loaded.rules.setup(dict(options), chance_)
     maps = [loaded.rules.events.to_map(e) for e in events]
     try:
@@ -117,11 +114,20 @@ def reveal_seats(service, loaded, ts: int | None = None) -> Steps:
     if opened is None or entropy.revealed_values(loaded.events) is not None:
         return []
     # this table's own values (a grouped game's chance mixes its group's: engine.service.mixing)
-    event = entropy.SeatsRevealed(own_values(service.store, loaded.game, loaded))
+    event = entropy.SeatsRevealed((yield Call(own_values, (service.store, loaded.game, loaded))))
     records = yield Append(loaded.game, loaded.head.seq, REFEREE_ACTOR, None,
                            [loaded.rules.events.to_map(event)], ts)
     service.cache.advance(loaded, records)
     return records
+
+
+def _table_chance(store, game: str, commitment: str, loaded):
+    """The chance a seated table opens with: :func:`chance`, or :class:`engine.service.mixing.
+    Waiting` while its group's values are not all in (TOUR-11.6)."""
+    try:
+        return chance(store, game, commitment, loaded)
+    except mixing.WaitingForGroup as exc:  # the table opens; its draws wait
+        return mixing.Waiting(commitment, exc)
 
 
 def chance(store, game: str, commitment: str | None, loaded=None) -> SeededChance:

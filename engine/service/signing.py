@@ -55,7 +55,7 @@ class Signing:
         """The seal of the finished game ``loaded`` at its head: the kept one if it seals this
         head, else a new one, kept (steps: engine.service.steps)."""
         game, head = loaded.game, loaded.head
-        kept = self.store.private(game, "seal")
+        kept = yield Call(self.store.private, (game, "seal"))  # a read, made as a step
         if kept is not None and kept.get("seq") == head.seq and kept.get("link") == head.link.hex():
             return kept
         last = loaded.records[-1]

@@ -6,7 +6,9 @@ The path is written as a generator that *yields* each blocking step and receives
 
 * :class:`Append`: ``store.append(game, expected, actor, cmd, events)`` (durable when it
   returns: the answer is built only after it);
-* :class:`Call`: any other write that waits for the disk (a private document, a seal).
+* :class:`Call`: any other write that waits for the disk (a private document, a seal), or a
+  read the path needs only now and then (a command id's records, a seat's value);
+* :class:`Refresh`: the game as the cache holds it, advanced by the store's new records.
 
 :func:`run` drives such a generator in the calling thread (the local CLI, tests, the thread
 pool: the store's own calls, exactly as before); :func:`run_async` drives it on an event loop,
@@ -37,6 +39,16 @@ class Append:
 
 
 @attrs.frozen
+class Refresh:
+    """``cache.refresh(game)``: the game advanced by what the store has since the cache's head
+    (engine.service.cache.GameCache; on the loop the read may be the store's asynchronous
+    one).  Not a write: a path is the same whichever way it is read."""
+
+    cache: Any
+    game: str
+
+
+@attrs.frozen
 class Call:
     """``fn(*args)``: a write that waits for the disk (not an append)."""
 
@@ -48,8 +60,9 @@ class Call:
 Steps = Generator[Any, Any, Any]
 
 
-def run(steps: Steps, store) -> Any:
-    """Drive ``steps`` here, each blocking step called in this thread; its return value."""
+def run(steps: Steps, store, refresh: Callable | None = None) -> Any:
+    """Drive ``steps`` here, each blocking step called in this thread (a Refresh as
+    ``refresh(cache, game)`` when given, else ``cache.refresh(game)``); its return value."""
     try:
         step = next(steps)
         while True:
@@ -57,6 +70,9 @@ def run(steps: Steps, store) -> Any:
                 if type(step) is Append:
                     result = store.append(step.game, step.expected, step.actor, step.cmd,
                                           step.events, *(() if step.ts is None else (step.ts,)))
+                elif type(step) is Refresh:
+                    result = step.cache.refresh(step.game) if refresh is None \
+                        else refresh(step.cache, step.game)
                 else:
                     result = step.fn(*step.args)
             except Exception as exc:  # raised inside the path, at its yield
@@ -68,9 +84,13 @@ def run(steps: Steps, store) -> Any:
 
 
 async def run_async(steps: Steps, append: Callable[..., Awaitable],
-                    call: Callable[..., Awaitable]) -> Any:
+                    call: Callable[..., Awaitable],
+                    refresh: Callable[..., Awaitable] | None = None) -> Any:
     """Drive ``steps`` on the running event loop: ``await append(game, expected, actor, cmd,
-    events)`` for an Append, ``await call(fn, *args)`` for a Call; its return value.  If the
+    events)`` for an Append, ``await call(fn, *args)`` for a Call, ``await refresh(cache,
+    game)`` for a Refresh (without ``refresh``: ``cache.refresh(game)`` here, for a store
+    whose reads are local); its return value.  A BaseException that is not an Exception
+    (engine.store.loopguard.NeedsThread) is not given to the path: it ends it.  If the
     caller is cancelled the path is closed (its locks released; an append already handed to
     the writer may still be recorded, unanswered, as a lost answer is: a retry with the same
     command id answers it)."""
@@ -81,6 +101,9 @@ async def run_async(steps: Steps, append: Callable[..., Awaitable],
                 if type(step) is Append:
                     result = await append(step.game, step.expected, step.actor, step.cmd,
                                           step.events, *(() if step.ts is None else (step.ts,)))
+                elif type(step) is Refresh:
+                    result = step.cache.refresh(step.game) if refresh is None \
+                        else await refresh(step.cache, step.game)
                 else:
                     result = await call(step.fn, *step.args)
             except Exception as exc:

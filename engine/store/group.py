@@ -8,8 +8,8 @@ each waiting command with its own records or its own error once they are durable
 group is being fsynced the next one gathers, so under load several games' commands share the
 wait for the disk; alone, a command waits for exactly one append, as before.
 
-A store without ``append_many`` (PostgreSQL: its commits are the database's) has each append
-called in the loop's worker threads instead, as before.
+A store without ``append_many`` has each append made on its own: PostgreSQL (its commits are
+the database's) with its ``append_async`` on the loop, any other in the loop's worker threads.
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ class GroupWriter:
         returning once they are durable."""
         loop = asyncio.get_running_loop()
         if getattr(self.store, "append_many", None) is None:
+            append_async = getattr(self.store, "append_async", None)
+            if append_async is not None:  # PostgreSQL: on the loop, the commit the database's
+                return await append_async(game, expected, actor, cmd, events, ts)
             return await loop.run_in_executor(None, self.store.append, game, expected, actor,
                                               cmd, events, ts)
         future = loop.create_future()

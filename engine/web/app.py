@@ -43,7 +43,9 @@ from ..service import GameService
 from . import clocktick
 from ..service.steps import run as run_steps, run_async as run_steps_async
 from ..store import EventStore, open_store
+from ..store import loopguard
 from ..store.group import GroupWriter
+from ..store.loopguard import NeedsThread
 from ..store.protocol import resolve_id
 from .auth import Role, TokenBook, keys_equal
 from .autopass import hold_ms as autopass_hold, routes as autopass_routes
@@ -74,6 +76,23 @@ def _body_complete(request: Request) -> bool:
     server, a test's own ``receive``): the body is then read under ``body_timeout``."""
     cycle = getattr(request.receive, "__self__", None)
     return getattr(cycle, "more_body", True) is False
+
+
+def _read_once(games: set):
+    """A Refresh for :func:`engine.service.steps.run` that answers the first Refresh of each
+    of ``games`` (read on the loop just now, under the game's lock) with the game as held,
+    without reading the store again; any other, and any later one, is ``cache.refresh``."""
+    left = set(games)
+
+    def refresh(cache, game: str):
+        if game in left:
+            left.discard(game)
+            held = cache.held(game)
+            if held is not None:
+                return held
+        return cache.refresh(game)
+
+    return refresh
 
 
 class Hub:
@@ -126,6 +145,9 @@ class Api:
         self.hub = Hub()
         #: whether the store's reads may run on the event loop (EventStore's ``local``)
         self.local = bool(getattr(self.store, "local", False))
+        #: the store's asynchronous read, when it has one (PostgreSQL): a command or a view of
+        #: a held game is then served on the loop too (engine.store.loopguard)
+        self.read_async = None if self.local else getattr(self.store, "read_async", None)
         #: the store's one writer: group commit of the commands decided on the loop
         self.writer = GroupWriter(self.store)
         #: the default of POST /games's "seat_entropy" for a digital game without a chosen
@@ -157,11 +179,19 @@ class Api:
 
     async def now(self, game: str, fn, *args, **kwargs):
         """``fn(*args)``, in-memory work on a game that reads the store but never writes,
-        holding ``game``'s lock: on the event loop when the store's reads are local, else in
-        the thread pool."""
+        holding ``game``'s lock: on the event loop when the store's reads are local, or when
+        the store reads asynchronously (PostgreSQL) and the game is held (its new records read
+        on the loop first, engine.store.loopguard); else in the thread pool."""
         async with self.hub.lock(game):
             if self.local:
                 return fn(*args, **kwargs)
+            if self.read_async is not None and self.service.cache.held(game) is not None:
+                try:
+                    with loopguard.on_loop():
+                        await self._refresh_on_loop(self.service.cache, game)
+                        return fn(*args, **kwargs)
+                except NeedsThread:
+                    pass  # fn needs a blocking read after all: in a worker thread
             return await run_in_threadpool(fn, *args, **kwargs)
 
     async def off_loop(self, fn, *args):
@@ -176,9 +206,46 @@ class Api:
         ``game``'s lock: on the loop with its appends to the group-commit writer and its other
         writes in the thread pool when the store's reads are local, else all in the pool."""
         async with self.hub.lock(game):
-            if not self.local:
-                return await run_in_threadpool(lambda: run_steps(make(*args), self.store))
-            return await run_steps_async(make(*args), self.writer.append, run_in_threadpool)
+            if self.local:
+                return await run_steps_async(make(*args), self.writer.append, run_in_threadpool)
+            refresh = None
+            if self.read_async is not None:  # PostgreSQL: reads and appends on the loop too
+                try:
+                    with loopguard.on_loop() as guard:
+                        return await run_steps_async(make(*args), self._append_on_loop,
+                                                     self._call_on_loop, self._refresh_on_loop)
+                except NeedsThread:  # a blocking read before anything was written: the path
+                    refresh = _read_once(guard.fresh)  # again in a worker thread
+            return await run_in_threadpool(lambda: run_steps(make(*args), self.store, refresh))
+
+    async def _append_on_loop(self, *args):
+        """An Append step of a path on the loop (engine.store.loopguard: from here the path
+        cannot be started again)."""
+        loopguard.stepped()
+        return await self.writer.append(*args)
+
+    async def _call_on_loop(self, fn, *args):
+        """A Call step of a path on the loop: in a worker thread."""
+        loopguard.stepped()
+        return await run_in_threadpool(fn, *args)
+
+    async def _refresh_on_loop(self, cache, game: str):
+        """A Refresh step on the loop: the held game advanced by the store's asynchronous read
+        of its new records (NeedsThread for a game not held: a cold load reads blocking)."""
+        while True:
+            held = cache.held(game)
+            if held is None:  # a cold load reads blocking: NeedsThread, or past a write here
+                loaded = cache.refresh(game)
+                break
+            read = self.read_async
+            assert read is not None  # only a store that reads asynchronously comes here
+            batch = await read(game, after=held.head.seq)
+            with cache.lock(game):
+                loaded = cache.take(held, batch)
+            if loaded is not None:
+                break
+        loopguard.read(game)
+        return loaded
 
     @staticmethod
     def bearer(request: Request) -> str | None:

@@ -47,15 +47,14 @@ from psycopg import errors as pg_errors
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
-from ...errors import ConcurrencyConflict, StoreUnavailable, UnknownGame, UsageError
-from ...log import (VERSION, Header, Record, encode_command, encode_header, encode_records,
-                    now_ms, scan)
-from ..protocol import Batch, DuplicateCommand, Head, check_append, new_id, resolve_id
-from .connections import Connections, connect, safe_url
+from ...errors import UsageError
+from ...log import VERSION, Header, Record, encode_header, encode_records, now_ms, scan
+from ..protocol import Batch, Head, new_id, resolve_id
+from .connections import AsyncConnections, Connections, connect, safe_url
 from .schema import check_schema
+from .append import _GAME_ID, PostgresAppends
 from .tlog import PostgresTlog
 
-_GAME_ID = re.compile(r"^[a-z]+-[a-z0-9]{4,32}$")
 _PRIVATE = re.compile(r"^[a-z]{1,16}$")
 #: how often a waiter polls while the notification connection is down (s)
 POLL = 0.05
@@ -85,7 +84,7 @@ def _records(chunks: list[bytes]) -> list[Record]:
     return [Record(*obj) for obj in unpacker]
 
 
-class PostgresStore(PostgresTlog):
+class PostgresStore(PostgresAppends, PostgresTlog):
     """The streams in a PostgreSQL database (an :class:`~engine.store.protocol.EventStore`).
 
     ``url`` is a libpq connection string or URL (``postgresql://user:pw@host:5432/devil``);
@@ -109,6 +108,8 @@ class PostgresStore(PostgresTlog):
         self.channel = f"devil_{schema}"
         # autocommit: a read is one round trip; writes open a transaction of their own
         self._pool = Connections(url, pool_size, self._where)
+        #: the same for the event loop (read_async, append_async)
+        self._apool = AsyncConnections(url, pool_size, self._where)
         self._subscribers: list = []
         self._state = threading.Condition()
         self._bumps: dict[str, int] = {}  # game -> appends notified (only grows)
@@ -129,6 +130,7 @@ class PostgresStore(PostgresTlog):
             self._closed = True
             self._state.notify_all()
         self._pool.close()
+        self._apool.close()
         if self._listener is not None:
             self._listener.join(timeout=5)
 
@@ -145,13 +147,6 @@ class PostgresStore(PostgresTlog):
     def location(self, game: str | None = None) -> str:
         """The database's URL without its password (``URL#game`` with ``game``)."""
         return self._where if game is None else f"{self._where}#{game}"
-
-    def _check(self, game: str) -> None:
-        if not isinstance(game, str) or not _GAME_ID.match(game):
-            raise UsageError(f"{game!r} is not a game id (ids look like KIND-k3f9qz)")
-
-    def _unknown(self, game: str) -> UnknownGame:
-        return UnknownGame(f"no game {game!r} in {self._where} (see `devil games`)")
 
     def exists(self, game: str) -> bool:
         if not isinstance(game, str) or not _GAME_ID.match(game):
@@ -242,97 +237,6 @@ class PostgresStore(PostgresTlog):
             conn.execute("SELECT pg_notify(%s, %s)", (self.channel, header.game))
         return result.records
 
-    # -- appending ----------------------------------------------------------------------------
-    #: the append, one statement committed on its own: the head moves only from where the
-    #: records chain from (version, link, the header's time; a concurrent append waits on the
-    #: row's lock, then finds it moved: no row), the records go in only with it, the keys
-    #: (game, seq) and (game, cmd, left) refuse the whole statement, pg_notify at commit
-    _APPEND = ("WITH moved AS (UPDATE games SET head_seq = %(last)s, head_link = %(head)s "
-               "WHERE id = %(game)s AND head_seq = %(expected)s AND head_link = %(base)s "
-               "AND created = %(created)s RETURNING id), "
-               "added AS (INSERT INTO records (game, seq, actor, cmd, ts, \"left\", link, bytes) "
-               "SELECT moved.id, %(first)s + n - 1, %(actor)s, %(cmd)s, %(ts)s, %(count)s - n, "
-               "r.link, r.bytes FROM moved, unnest(%(links)s::bytea[], %(chunks)s::bytea[]) "
-               "WITH ORDINALITY AS r (link, bytes, n)) "
-               "SELECT pg_notify(%(channel)s, %(game)s) FROM moved")
-
-    def append(self, game: str, expected: int, actor: int, cmd: str | None, events: list[dict],
-               ts: int | None = None) -> list[Record]:
-        """Append one command's events in one statement if the stream is at version
-        ``expected``.  Raises ConcurrencyConflict naming both versions, DuplicateCommand
-        (``cmd`` is in the stream), UnknownGame.  The row is read first only when this store
-        has not seen the link at ``expected`` (by a read or an append), and after a refusal."""
-        self._check(game)
-        if not events:
-            return self._check_only(game, expected, cmd)
-        for _ in range(3):
-            hint = self._hints.get(game)
-            if hint is None or hint[1].seq != expected:
-                hint = self._hint(game)
-                check_append(game, hint[1].seq, expected, None, False)
-            created, head = hint
-            stamp = max(0, now_ms() - created) if ts is None else ts
-            written = encode_command(head.link, expected + 1, actor, cmd, stamp, events)
-            records = [record for record, _ in written]
-            if self._insert(game, expected, head.link, created, cmd, stamp, written):
-                self._hints[game] = (created, Head(records[-1].seq, records[-1].link))
-                self._bump(game)
-                return records
-            # the head is not where the hint said (another writer): read it, say so or retry
-            created, head = self._hint(game)
-            check_append(game, head.seq, expected, None, False)
-        raise ConcurrencyConflict(f"{game} kept moving while appending at version {expected}; "
-                                  "read it again")
-
-    def _insert(self, game: str, expected: int, base: bytes, created: int, cmd: str | None,
-                ts: int, written: list) -> bool:
-        """Run :data:`_APPEND`: whether the head moved from ``expected`` and ``base``.
-        DuplicateCommand, ConcurrencyConflict, StoreUnavailable (a doubt once it was sent)."""
-        records = [record for record, _ in written]
-        params = {"game": game, "expected": expected, "base": base, "created": created,
-                  "first": expected + 1, "actor": records[0].actor, "cmd": cmd, "ts": ts,
-                  "count": len(written), "links": [record.link for record in records],
-                  "chunks": [chunk for _, chunk in written], "last": records[-1].seq,
-                  "head": records[-1].link, "channel": self.channel}
-        sent = False
-        try:
-            with self._pool.connection() as conn:
-                sent = True  # from here a broken connection leaves a doubt
-                return conn.execute(self._APPEND, params).fetchone() is not None
-        except StoreUnavailable as exc:
-            if not sent:
-                raise
-            raise StoreUnavailable(
-                exc.message.rpartition(";")[0] + f"; the command {cmd!r} may or may not have "
-                f"been recorded in {game}: resend it with the same command id") from None
-        except pg_errors.UniqueViolation as exc:
-            if exc.diag.constraint_name == "records_command":
-                raise DuplicateCommand(f"command id {cmd!r} is already in {game}") from None
-            raise ConcurrencyConflict(f"{game} moved on while appending at version "
-                                      f"{expected}; read it again") from None
-
-    def _hint(self, game: str) -> tuple[int, Head]:
-        """The game's ``(created, head)`` read from its row (and kept as the hint)."""
-        with self._pool.connection() as conn:
-            row = conn.execute("SELECT created, head_seq, head_link FROM games WHERE id = %s",
-                               (game,)).fetchone()
-        if row is None:
-            raise self._unknown(game)
-        hint = self._hints[game] = (row[0], Head(row[1], row[2]))
-        return hint
-
-    def _check_only(self, game: str, expected: int, cmd: str | None) -> list[Record]:
-        """An append of no events: the checks alone (version, command id), nothing written."""
-        with self._pool.connection() as conn:
-            row = conn.execute(
-                "SELECT head_seq, %(cmd)s::text IS NOT NULL AND EXISTS "
-                "(SELECT 1 FROM records WHERE game = %(game)s AND cmd = %(cmd)s) "
-                "FROM games WHERE id = %(game)s", {"game": game, "cmd": cmd}).fetchone()
-        if row is None:
-            raise self._unknown(game)
-        check_append(game, row[0], expected, cmd, row[1])
-        return []
-
     # -- reading ------------------------------------------------------------------------------
     def _game_row(self, conn: psycopg.Connection, game: str) -> tuple:
         row = conn.execute("SELECT kind, created, header_link, head_seq, head_link FROM games "
@@ -355,13 +259,28 @@ class PostgresStore(PostgresTlog):
         head it names, read in one snapshot."""
         self._check(game)
         with self._pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT g.kind, g.created, g.header_link, g.head_seq, g.head_link, r.seq, "
-                "r.link, CASE WHEN r.seq > %(after)s THEN r.bytes END FROM games g "
-                "LEFT JOIN records r ON r.game = g.id AND r.seq >= %(after)s "
-                "AND r.seq <= g.head_seq AND g.head_seq > %(after)s "
-                "WHERE g.id = %(game)s ORDER BY r.seq",
-                {"game": game, "after": after}).fetchall()
+            rows = conn.execute(self._READ, {"game": game, "after": after}).fetchall()
+        return self._batch(game, after, rows)
+
+    async def read_async(self, game: str, after: int = 0) -> Batch:
+        """:meth:`read` on the running event loop (one of psycopg's asynchronous connections:
+        no thread, the loop not blocked while the database answers)."""
+        self._check(game)
+        async with self._apool.connection() as conn:
+            cursor = await conn.execute(self._READ, {"game": game, "after": after})
+            rows = await cursor.fetchall()
+        return self._batch(game, after, rows)
+
+    #: a read: the game's row and its records from ``after`` up to the head it names, in one
+    #: snapshot
+    _READ = ("SELECT g.kind, g.created, g.header_link, g.head_seq, g.head_link, r.seq, "
+             "r.link, CASE WHEN r.seq > %(after)s THEN r.bytes END FROM games g "
+             "LEFT JOIN records r ON r.game = g.id AND r.seq >= %(after)s "
+             "AND r.seq <= g.head_seq AND g.head_seq > %(after)s "
+             "WHERE g.id = %(game)s ORDER BY r.seq")
+
+    def _batch(self, game: str, after: int, rows: list) -> Batch:
+        """The Batch of a :data:`_READ`'s ``rows`` (UnknownGame for none)."""
         if not rows:
             raise self._unknown(game)
         kind, created, header_link, head_seq, head_link = rows[0][:5]

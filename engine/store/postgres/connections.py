@@ -6,6 +6,7 @@ password, for messages) and :func:`unavailable` (the error for a failed connecti
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import select
@@ -15,6 +16,7 @@ import urllib.parse
 import psycopg
 
 from ...errors import StoreUnavailable, UsageError
+from .. import loopguard
 
 #: how long opening a connection may take before the database counts as unavailable (s)
 CONNECT_TIMEOUT = 5
@@ -77,6 +79,7 @@ class Connections:
 
     @contextlib.contextmanager
     def connection(self):
+        loopguard.check()  # a blocking round trip: not on the event loop (engine.store.loopguard)
         if not self._slots.acquire(timeout=BUSY_TIMEOUT):
             raise StoreUnavailable(f"the database is unavailable ({self.where}: all {self.size} "
                                    f"connections stayed busy for {BUSY_TIMEOUT:g} s); try again")
@@ -122,7 +125,85 @@ class Connections:
             _close(conn)
 
 
-def _alive(conn: psycopg.Connection) -> bool:
+class AsyncConnections:
+    """:class:`Connections` for the event loop: psycopg's asynchronous connections, at most
+    ``size`` at once, opened on demand, an idle one the server closed dropped before use, a
+    failed one closed, every OperationalError a StoreUnavailable.  The connections belong to
+    the loop that opened them: used from another loop (a test's), they are left and new ones
+    opened."""
+
+    def __init__(self, url: str, size: int, where: str):
+        self.url = url
+        self.size = max(1, size)
+        self.where = where
+        self._idle: list[psycopg.AsyncConnection] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._slots: asyncio.Semaphore | None = None
+        self._closed = False
+
+    @contextlib.asynccontextmanager
+    async def connection(self):
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # another loop's connections cannot be awaited here
+            for conn in self._idle:
+                _finish(conn)
+            self._loop, self._idle, self._slots = loop, [], asyncio.Semaphore(self.size)
+        slots = self._slots
+        assert slots is not None  # made just above for this loop
+        try:
+            await asyncio.wait_for(slots.acquire(), BUSY_TIMEOUT)
+        except TimeoutError:
+            raise StoreUnavailable(f"the database is unavailable ({self.where}: all {self.size} "
+                                   f"connections stayed busy for {BUSY_TIMEOUT:g} s); "
+                                   "try again") from None
+        conn = None
+        try:
+            conn = await self._take()
+            yield conn
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            raise unavailable(self.where, exc) from None
+        finally:
+            if conn is not None:
+                self._give(conn)
+            slots.release()
+
+    async def _take(self) -> psycopg.AsyncConnection:
+        while True:
+            if self._closed:
+                raise psycopg.InterfaceError("the store is closed")
+            conn = self._idle.pop() if self._idle else None
+            if conn is None:
+                return await psycopg.AsyncConnection.connect(
+                    self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+            if _alive(conn):
+                return conn
+            _finish(conn)
+
+    def _give(self, conn: psycopg.AsyncConnection) -> None:
+        keep = (not conn.closed and not conn.broken and not self._closed
+                and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE)
+        if keep:
+            self._idle.append(conn)
+        else:
+            _finish(conn)
+
+    def close(self) -> None:
+        """Close the idle connections (from any thread: without a round trip)."""
+        self._closed = True
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            _finish(conn)
+
+
+def _finish(conn) -> None:
+    """Close a connection without awaiting anything (libpq's own close: the socket)."""
+    try:
+        conn.pgconn.finish()
+    except psycopg.Error:  # pragma: no cover
+        pass
+
+
+def _alive(conn) -> bool:
     """Whether an idle connection may still work: not closed, and the server has sent nothing
     (an idle connection reads nothing unless the server closed it or is shutting down)."""
     if conn.closed or conn.broken:
