@@ -65,6 +65,9 @@ from .tournament import routes as tournament_routes
 MAX_BODY = 64 * 1024
 #: how often a waiting reader checks the log for appends by other processes (seconds)
 POLL_INTERVAL = 0.25
+#: how often a waiting reader checks the head while the store tells of every append by any
+#: process (PostgreSQL's notifications, ``store.notifying``): a safety net only (seconds)
+NOTIFIED_POLL = 1.0
 #: the longest a request body may take to arrive once its headers are in (seconds)
 BODY_TIMEOUT = 10.0
 
@@ -153,6 +156,8 @@ class Api:
         #: the default of POST /games's "seat_entropy" for a digital game without a chosen
         #: seed (`devil serve --seat-entropy`)
         self.seat_entropy = False
+        #: whether this node's watchers are woken by the store's notifications (start)
+        self.subscribed = False
         #: the witnesses' cosignatures (engine.web.cosigning.Collector; `devil serve --witness`)
         self.cosigning: Collector | None = None
 
@@ -163,6 +168,7 @@ class Api:
         subscribe = getattr(self.store, "subscribe", None)
         if subscribe is None:
             return
+        self.subscribed = True
 
         def appended(game: str | None) -> None:
             with contextlib.suppress(RuntimeError):  # the loop is closing
@@ -331,6 +337,15 @@ class Api:
         read again)."""
         return self.service.players(game)
 
+    async def players(self, game: str) -> list[str]:
+        """:meth:`names` for a request, holding ``game``'s lock: a game the service holds
+        answers on the loop without reading the store (whatever the store), any other is
+        loaded as :meth:`now` loads it."""
+        async with self.hub.lock(game):
+            if self.local or self.service.cache.held(game) is not None:
+                return self.names(game)
+        return await self.now(game, self.names, game)
+
     async def read_json(self, request: Request) -> dict:
         """The request body as a JSON object (413 over ``max_body``, 408 if it does not arrive
         within ``body_timeout``, 400 if empty or not an object)."""
@@ -424,14 +439,28 @@ class Api:
             left = deadline - loop.time()
             if left <= 0 or changed.is_set():
                 return
+            interval = self.poll_interval
+            if self.subscribed and getattr(self.store, "notifying", False):
+                interval = max(interval, NOTIFIED_POLL)  # every append wakes ``changed``
             try:  # a timeout scope, not wait_for's task per wait
-                async with asyncio.timeout(min(left, self.poll_interval)):
+                async with asyncio.timeout(min(left, interval)):
                     await changed.wait()
                 return
             except TimeoutError:
                 pass
-            if await self.off_loop(self.head, game) != head:
+            if await self.head_now(game) != head:
                 return
+
+    async def head_now(self, game: str):
+        """:meth:`head`, asked of the store without blocking the loop: its asynchronous read
+        (PostgreSQL), here when its reads are local, else in the thread pool."""
+        head_async = getattr(self.store, "head_async", None)
+        if head_async is None or self.local:
+            return await self.off_loop(self.head, game)
+        try:
+            return await head_async(game)
+        except DevilError:
+            return None
 
 
 

@@ -231,7 +231,7 @@ class GameApi:
             return JSONResponse(rows)
         if not await self.api.exists(role.game):
             return JSONResponse([])
-        names = await self.api.now(role.game, self.api.names, role.game)
+        names = await self.api.players(role.game)
         viewer = self.api.viewer_for(role, names, None)
         return JSONResponse([await self.api.now(role.game, self._row, role.game, viewer)])
 
@@ -245,7 +245,7 @@ class GameApi:
         """GET /games/{id}/view[?as=NAME&legal=true]: what the token's viewer sees."""
         role = self.api.authenticate(request)
         game = await self.api.game_for(request, role)
-        names = await self.api.now(game, self.api.names, game)
+        names = await self.api.players(game)
         viewer = self.api.viewer_for(role, names, request.query_params.get("as"))
         with_legal = self.api.query_flag(request, "legal")
         return JSONResponse(await self.api.now(game, self._view, game, viewer, with_legal))
@@ -254,7 +254,7 @@ class GameApi:
         """GET /games/{id}/legal?as=NAME: a seat's legal commands."""
         role = self.api.authenticate(request)
         game = await self.api.game_for(request, role)
-        names = await self.api.now(game, self.api.names, game)
+        names = await self.api.players(game)
         viewer = self.api.viewer_for(role, names, request.query_params.get("as"))
         if viewer is REFEREE or viewer == PUBLIC:
             raise ApiError(400, "legal commands belong to a seat: give ?as=NAME", 2)
@@ -266,7 +266,7 @@ class GameApi:
         seconds (at most MAX_WAIT) for the first new entry."""
         role = self.api.authenticate(request)
         game = await self.api.game_for(request, role)
-        names = await self.api.now(game, self.api.names, game)
+        names = await self.api.players(game)
         viewer = self.api.viewer_for(role, names, request.query_params.get("as"))
         after = self.api.query_int(request, "after", 0)
         wait = self.api.query_float(request, "wait", 0.0, MAX_WAIT)
@@ -288,7 +288,7 @@ class GameApi:
         over)."""
         role = self.api.authenticate(request)
         game = await self.api.game_for(request, role)
-        names = await self.api.now(game, self.api.names, game)
+        names = await self.api.players(game)
         viewer = self.api.viewer_for(role, names, request.query_params.get("as"))
         after = self.api.query_int(request, "after", 0)
         last_id = request.headers.get("last-event-id")
@@ -320,7 +320,7 @@ class GameApi:
                 # ``changed``; one by another process moves the head): no entry skipped
                 await self.api.wait_change(game, head, changed, min(deadline, loop.time() + 15))
                 if (not changed.is_set()
-                        and await self.api.off_loop(self.api.head, game) == head):
+                        and await self.api.head_now(game) == head):
                     yield ": keep-alive\n\n"
 
         return StreamingResponse(frames(), media_type="text/event-stream",

@@ -103,7 +103,7 @@ def routes(api) -> list[Route]:
     async def get_moves(request: Request) -> JSONResponse:
         role = api.authenticate(request)
         game = await api.game_for(request, role)
-        names = await api.now(game, api.names, game)
+        names = await api.players(game)
         viewer = api.viewer_for(role, names, request.query_params.get("as"))
         if viewer is REFEREE or viewer == PUBLIC:
             raise ApiError(400, "legal commands belong to a seat: a spectator has none, and "

@@ -181,3 +181,27 @@ def test_a_seated_game_on_postgresql_reveals_its_values_with_no_blocking_call_on
     assert records[-1].event["type"] == "seats_revealed"
     assert records[-1].event["values"] == [value_for(game, "Anna"), value_for(game, "Ben")]
     assert verify_bytes(data).seed_checked
+
+
+def test_a_view_or_a_read_of_the_events_of_a_held_game_is_one_statement():
+    url = pg.fresh_database()
+    log = pg.StatementLog(url)
+    store = CountingStore(url)
+    try:
+        with node(store) as http:
+            created = http.post("/games", json={"kind": "atkr", "seed": 5, "options": {
+                "players": ["Anna", "Ben"]}}).json()
+            game, headers = created["game"], auth(created["tokens"]["Ben"])
+            for i in range(3):
+                act([http], created, f"key-{i}")  # held, its secret read
+            counts = []
+            for path, params in ((f"/games/{game}/view", {"legal": "true"}),
+                                 (f"/games/{game}/events", {"after": 0}),
+                                 (f"/games/{game}/legal", {})):
+                mark = log.mark()
+                assert http.get(path, params=params, headers=headers).status_code == 200
+                counts.append(len(log.since(mark)))
+    finally:
+        store.close()
+    # the game's new records (none): one read each; the players come from the held game
+    assert counts == [1, 1, 1]
