@@ -121,6 +121,23 @@ def test_a_waiter_on_one_node_wakes_within_200_ms_of_an_append_on_another(url):
         node_a, node_b = node_b, node_a  # and the other way round
 
 
+def test_a_subscriber_hears_of_each_append_once_its_own_stores_at_the_append(url):
+    node_a, node_b = open_pg(url), open_pg(url)
+    _new(node_a)
+    heard: list = []
+    node_a.subscribe(heard.append)  # listening once this returns
+    heard.clear()  # the (re)connection's None
+    node_a.append(GAME, 1, 0, "a1", [{"type": "x"}])
+    assert heard == [GAME]  # told as the append returned, in this thread
+    time.sleep(0.5)  # the database's notification of it comes back: not told again
+    assert heard == [GAME]
+    node_b.append(GAME, 2, 1, "b1", [{"type": "x"}])
+    deadline = time.monotonic() + 5
+    while len(heard) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert heard == [GAME, GAME]  # another store's append: told by its notification
+
+
 def test_a_waiter_still_wakes_when_its_notification_connection_is_cut(url):
     node_a, node_b = open_pg(url), open_pg(url)
     _new(node_a)

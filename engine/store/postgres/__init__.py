@@ -21,11 +21,13 @@ away, reconnects on demand).  The schema (engine/store/migrations/*.sql; docs/po
   finds the head moved; the primary key would refuse it anyway); the unique command id refuses
   a reused one (DuplicateCommand).
 * **Reads** are one statement (the row, its records) and trust rows only chained appends wrote.
-* **Waiting**: every append notifies the channel ``devil_<schema>`` with the game id as payload
-  (delivered at commit, to every node).  A store listens on a dedicated connection from a
-  background thread, started on its first :meth:`~PostgresStore.wait`, and wakes its waiters
-  within milliseconds; if that connection fails they poll every :data:`POLL` seconds until it
-  is back.
+* **Waiting**: every append notifies the channel ``devil_<schema>`` with ``"<game> <origin>"``
+  as payload (delivered at commit, to every node; a creation's payload is the game id alone).
+  A store tells its own subscribers of its own appends when they return, so it passes on
+  only the notifications of other stores' (another ``origin``).  A store listens on a
+  dedicated connection from a background thread, started on its first
+  :meth:`~PostgresStore.wait`, and wakes its waiters within milliseconds; if that
+  connection fails they poll every :data:`POLL` seconds until it is back.
 
 Schema versions (:mod:`engine.store.postgres.schema`): ``init`` and ``upgrade`` apply the
 migrations shipped in the package (idempotent); a store refuses (``SchemaMismatch``) a database
@@ -38,6 +40,7 @@ This module imports psycopg: :func:`engine.store.open_store` imports it only for
 from __future__ import annotations
 
 import re
+import secrets
 import threading
 import time
 
@@ -106,6 +109,9 @@ class PostgresStore(PostgresAppends, PostgresTlog):
             assert row is not None  # a SELECT of one value returns one row
             schema = row[0]
         self.channel = f"devil_{schema}"
+        #: this instance's mark in the notifications of its appends: it told its own
+        #: subscribers at the append, so the echo is not told again
+        self.origin = secrets.token_hex(8)
         # autocommit: a read is one round trip; writes open a transaction of their own
         self._pool = Connections(url, pool_size, self._where)
         #: the same for the event loop (read_async, append_async)
@@ -308,6 +314,24 @@ class PostgresStore(PostgresAppends, PostgresTlog):
             raise self._unknown(game)
         return Head(row[0], row[1])
 
+    async def head_async(self, game: str) -> Head:
+        """:meth:`head` on the running event loop (an asynchronous connection)."""
+        self._check(game)
+        async with self._apool.connection() as conn:
+            cursor = await conn.execute("SELECT head_seq, head_link FROM games WHERE id = %s",
+                                        (game,))
+            row = await cursor.fetchone()
+        if row is None:
+            raise self._unknown(game)
+        return Head(row[0], row[1])
+
+    @property
+    def notifying(self) -> bool:
+        """Whether this store's notification connection listens now: every append through
+        any node is then told to the subscribers within milliseconds (a waiter need look at
+        the head only as a safety net)."""
+        return self._listening
+
     def command(self, game: str, cmd: str) -> list[Record] | None:
         self._check(game)
         with self._pool.connection() as conn:
@@ -398,7 +422,9 @@ class PostgresStore(PostgresAppends, PostgresTlog):
                 self._tell(None)
                 while not self._closed:
                     for note in conn.notifies(timeout=0.5):
-                        self._bump(note.payload)
+                        game, _, origin = note.payload.partition(" ")
+                        if origin != self.origin:  # this store's own: told at its append
+                            self._bump(game)
             except psycopg.Error:
                 pass
             finally:

@@ -28,6 +28,7 @@ class PostgresAppends:
     _where: str  # the database, without its password
     _bump: Any  # the store's: wake this process's waiters of a game
     channel: str
+    origin: str  # this store's own mark in its notifications (its own appends told locally)
 
     def _check(self, game: str) -> None:
         if not isinstance(game, str) or not _GAME_ID.match(game):
@@ -39,7 +40,8 @@ class PostgresAppends:
     #: the append, one statement committed on its own: the head moves only from where the
     #: records chain from (version, link, the header's time; a concurrent append waits on the
     #: row's lock, then finds it moved: no row), the records go in only with it, the keys
-    #: (game, seq) and (game, cmd, left) refuse the whole statement, pg_notify at commit
+    #: (game, seq) and (game, cmd, left) refuse the whole statement, pg_notify at commit (the
+    #: payload: the game id, a space, the appending store's origin)
     _APPEND = ("WITH moved AS (UPDATE games SET head_seq = %(last)s, head_link = %(head)s "
                "WHERE id = %(game)s AND head_seq = %(expected)s AND head_link = %(base)s "
                "AND created = %(created)s RETURNING id), "
@@ -47,7 +49,7 @@ class PostgresAppends:
                "SELECT moved.id, %(first)s + n - 1, %(actor)s, %(cmd)s, %(ts)s, %(count)s - n, "
                "r.link, r.bytes FROM moved, unnest(%(links)s::bytea[], %(chunks)s::bytea[]) "
                "WITH ORDINALITY AS r (link, bytes, n)) "
-               "SELECT pg_notify(%(channel)s, %(game)s) FROM moved")
+               "SELECT pg_notify(%(channel)s, %(note)s) FROM moved")
 
     def append(self, game: str, expected: int, actor: int, cmd: str | None, events: list[dict],
                ts: int | None = None) -> list[Record]:
@@ -129,7 +131,8 @@ class PostgresAppends:
                 "first": expected + 1, "actor": records[0].actor, "cmd": cmd, "ts": ts,
                 "count": len(written), "links": [record.link for record in records],
                 "chunks": [chunk for _, chunk in written], "last": records[-1].seq,
-                "head": records[-1].link, "channel": self.channel}
+                "head": records[-1].link, "channel": self.channel,
+                "note": f"{game} {self.origin}"}
 
     @staticmethod
     def _refusal(exc: Exception, sent: bool, game: str, expected: int, cmd: str | None
