@@ -92,8 +92,11 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
     at_desk = is_desk_command(command)
     cache, store = service.cache, service.store
     with cache.lock(game):
-        for _ in range(RETRIES):
-            loaded = yield steps.Refresh(cache, game)
+        for attempt in range(RETRIES):
+            # the first decision may be made on the game as held, if nobody else appended to
+            # it since it was read (steps.Refresh.trust): the append's version check is the
+            # proof, and a refusal reads the game again before it is given
+            loaded = yield steps.Refresh(cache, game, trust=attempt == 0)
             command = _decoded(loaded.rules, command, at_desk)
             seated = False
             try:
@@ -101,6 +104,8 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
             except (StoreUnavailable, LogDamaged):
                 raise
             except DevilError:  # refused: unless it is a retry of a command already recorded
+                if attempt == 0 and (yield from _moved(cache, game, loaded)):
+                    continue  # decided on a game that had moved on: decide again
                 done = None if command_id is None else (
                     yield steps.Call(store.command, (game, command_id)))
                 if done and command_id is not None:
@@ -129,6 +134,8 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
                 try:
                     ts = stamp(service, loaded, acting)
                 except DevilError:  # CLOCK-6, CLOCK-7: unless a retry of a recorded command
+                    if attempt == 0 and (yield from _moved(cache, game, loaded)):
+                        continue
                     done = None if command_id is None else (
                         yield steps.Call(store.command, (game, command_id)))
                     if done and command_id is not None:
@@ -162,6 +169,13 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
                              loaded=loaded)
         raise ConcurrencyConflict(f"{game} is busy: other writers moved it on {RETRIES} times "
                                   "while this command was decided; try again")
+
+
+def _moved(cache, game: str, loaded) -> steps.Steps:
+    """Whether the store has more of ``game`` than ``loaded`` held (read now, steps)."""
+    head = loaded.head
+    again = yield steps.Refresh(cache, game)
+    return again is not loaded or again.head != head
 
 
 def _decide(service, loaded, command, actor, at_desk: bool) -> tuple:

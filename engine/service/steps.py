@@ -46,6 +46,10 @@ class Refresh:
 
     cache: Any
     game: str
+    #: the driver may answer with the game as held, without reading, when the store tells it
+    #: nobody else has appended to it since it was last read (a command's first decision:
+    #: its append's version check catches a stale one, and a refusal reads again)
+    trust: bool = False
 
 
 @attrs.frozen
@@ -62,7 +66,8 @@ Steps = Generator[Any, Any, Any]
 
 def run(steps: Steps, store, refresh: Callable | None = None) -> Any:
     """Drive ``steps`` here, each blocking step called in this thread (a Refresh as
-    ``refresh(cache, game)`` when given, else ``cache.refresh(game)``); its return value."""
+    ``refresh(cache, game, trust)`` when given, else ``cache.refresh(game)``); its return
+    value."""
     try:
         step = next(steps)
         while True:
@@ -72,7 +77,7 @@ def run(steps: Steps, store, refresh: Callable | None = None) -> Any:
                                           step.events, *(() if step.ts is None else (step.ts,)))
                 elif type(step) is Refresh:
                     result = step.cache.refresh(step.game) if refresh is None \
-                        else refresh(step.cache, step.game)
+                        else refresh(step.cache, step.game, step.trust)
                 else:
                     result = step.fn(*step.args)
             except Exception as exc:  # raised inside the path, at its yield
@@ -88,7 +93,7 @@ async def run_async(steps: Steps, append: Callable[..., Awaitable],
                     refresh: Callable[..., Awaitable] | None = None) -> Any:
     """Drive ``steps`` on the running event loop: ``await append(game, expected, actor, cmd,
     events)`` for an Append, ``await call(fn, *args)`` for a Call, ``await refresh(cache,
-    game)`` for a Refresh (without ``refresh``: ``cache.refresh(game)`` here, for a store
+    game, trust)`` for a Refresh (without ``refresh``: ``cache.refresh(game)`` here, for a store
     whose reads are local); its return value.  A BaseException that is not an Exception
     (engine.store.loopguard.NeedsThread) is not given to the path: it ends it.  If the
     caller is cancelled the path is closed (its locks released; an append already handed to
@@ -103,7 +108,7 @@ async def run_async(steps: Steps, append: Callable[..., Awaitable],
                                           step.events, *(() if step.ts is None else (step.ts,)))
                 elif type(step) is Refresh:
                     result = step.cache.refresh(step.game) if refresh is None \
-                        else await refresh(step.cache, step.game)
+                        else await refresh(step.cache, step.game, step.trust)
                 else:
                     result = await call(step.fn, *step.args)
             except Exception as exc:

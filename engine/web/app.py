@@ -87,7 +87,7 @@ def _read_once(games: set):
     without reading the store again; any other, and any later one, is ``cache.refresh``."""
     left = set(games)
 
-    def refresh(cache, game: str):
+    def refresh(cache, game: str, trust: bool = False):
         if game in left:
             left.discard(game)
             held = cache.held(game)
@@ -156,6 +156,8 @@ class Api:
         #: the default of POST /games's "seat_entropy" for a digital game without a chosen
         #: seed (`devil serve --seat-entropy`)
         self.seat_entropy = False
+        #: game -> the store's ``told(game)`` mark taken before this node's last read of it
+        self._told: dict[str, tuple] = {}
         #: whether this node's watchers are woken by the store's notifications (start)
         self.subscribed = False
         #: the witnesses' cosignatures (engine.web.cosigning.Collector; `devil serve --witness`)
@@ -235,13 +237,21 @@ class Api:
         loopguard.stepped()
         return await run_in_threadpool(fn, *args)
 
-    async def _refresh_on_loop(self, cache, game: str):
+    async def _refresh_on_loop(self, cache, game: str, trust: bool = False):
         """A Refresh step on the loop: the held game advanced by the store's asynchronous read
-        of its new records (NeedsThread for a game not held: a cold load reads blocking)."""
+        of its new records (NeedsThread for a game not held: a cold load reads blocking).
+        ``trust`` (a command's first decision, engine.service.steps.Refresh): the game as
+        held, without a read, when the store's notifications have flowed since its last read
+        here and told of no other store's append to it (``store.told``)."""
+        told = getattr(self.store, "told", None)
         while True:
             held = cache.held(game)
             if held is None:  # a cold load reads blocking: NeedsThread, or past a write here
                 loaded = cache.refresh(game)
+                break
+            mark = None if told is None else told(game)  # before the read: what it covers
+            if trust and mark is not None and self._told.get(game) == mark:
+                loaded = held  # nobody else appended since: the append's check is the proof
                 break
             read = self.read_async
             assert read is not None  # only a store that reads asynchronously comes here
@@ -249,6 +259,8 @@ class Api:
             with cache.lock(game):
                 loaded = cache.take(held, batch)
             if loaded is not None:
+                if mark is not None:
+                    self._told[game] = mark
                 break
         loopguard.read(game)
         return loaded

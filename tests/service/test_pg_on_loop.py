@@ -205,3 +205,85 @@ def test_a_view_or_a_read_of_the_events_of_a_held_game_is_one_statement():
         store.close()
     # the game's new records (none): one read each; the players come from the held game
     assert counts == [1, 1, 1]
+
+
+class DeafStore(CountingStore):
+    """A node whose notifications never tell it of the other node's appends (the worst case
+    of a notification still on its way): it always trusts the game as held for a command's
+    first decision."""
+
+    def told(self, game):
+        return (0, 0)
+
+
+def test_a_command_on_a_listening_node_costs_one_statement_when_nobody_else_appended():
+    url = pg.fresh_database()
+    log = pg.StatementLog(url)
+    store = CountingStore(url)
+    store.subscribe(lambda game: None)  # listening, as `devil serve` does at start-up
+    try:
+        with node(store) as http:
+            created = http.post("/games", json={"kind": "atkr", "seed": 5, "options": {
+                "players": ["Anna", "Ben"]}}).json()
+            counts = []
+            for i in range(12):
+                game = created["game"]
+                for name in created["players"]:
+                    headers = auth(created["tokens"][name])
+                    view = http.get(f"/games/{game}/view", params={"legal": "true"},
+                                    headers=headers).json()
+                    if view["legal"]:
+                        break
+                mark = log.mark()
+                answer = http.post(f"/games/{game}/commands",
+                                   json=atkr_choice(view, name, view["legal"]),
+                                   headers={**headers, "Idempotency-Key": f"key-{i}"})
+                assert answer.status_code == 201, answer.text
+                counts.append(len(log.since(mark)))
+            refused = http.post(f"/games/{game}/commands", json={"type": "bet", "amount": 7},
+                                headers={**headers, "Idempotency-Key": "odd"})
+    finally:
+        store.close()
+    # the first commands read the game (after the views) and its secret; then the append alone
+    assert counts[4:] == [1] * 8, counts
+    assert refused.status_code in (400, 409) and refused.json()["rule"]
+
+
+def test_a_node_deciding_on_a_game_another_node_moved_on_decides_again_and_loses_nothing():
+    url = pg.fresh_database()
+    deaf, other = DeafStore(url), CountingStore(url)
+    keys = []
+    try:
+        with node(deaf) as http_a, node(other) as http_b:
+            created = http_a.post("/games", json={"kind": "atkr", "seed": 3, "options": {
+                "players": ["Anna", "Ben"]}}).json()
+            game = created["game"]
+            for i in range(400):
+                # every view is read on the other node, Anna's commands are sent to the deaf
+                # one: each is decided first on the game as the deaf node last saw it, before
+                # Ben's moves since
+                for name in created["players"]:
+                    headers = auth(created["tokens"][name])
+                    view = http_b.get(f"/games/{game}/view", params={"legal": "true"},
+                                      headers=headers).json()
+                    if view["legal"]:
+                        break
+                else:
+                    break
+                http = http_a if name == "Anna" else http_b
+                answer = http.post(f"/games/{game}/commands",
+                                   json=atkr_choice(view, name, view["legal"]),
+                                   headers={**headers, "Idempotency-Key": f"key-{i}"})
+                assert answer.status_code == 201, answer.text
+                keys.append(f"key-{i}")
+            else:
+                raise AssertionError("the game did not end")
+            assert view["phase"] == "over"
+    finally:
+        deaf.close()
+        other.close()
+    with PostgresStore(url) as fresh:
+        data, records = fresh.log_bytes(game), fresh.read(game).records
+    assert verify_bytes(data).ok
+    recorded = [r.cmd for r in records if r.cmd is not None and r.left == 0]
+    assert recorded == keys  # every acknowledged command once, in the order acknowledged

@@ -119,6 +119,7 @@ class PostgresStore(PostgresAppends, PostgresTlog):
         self._subscribers: list = []
         self._state = threading.Condition()
         self._bumps: dict[str, int] = {}  # game -> appends notified (only grows)
+        self._foreign: dict[str, int] = {}  # game -> other stores' appends notified (grows)
         # game -> (created, head) last seen by this instance: where an append chains from
         # without reading the row first (a hint, checked by the append's own statement)
         self._hints: dict[str, tuple[int, Head]] = {}
@@ -325,6 +326,19 @@ class PostgresStore(PostgresAppends, PostgresTlog):
             raise self._unknown(game)
         return Head(row[0], row[1])
 
+    def told(self, game: str) -> tuple[int, int] | None:
+        """A mark of what this store has been told of ``game`` by other stores (the
+        notification connection's epoch and their appends to it), or None while it does not
+        listen.  The same mark before and after a read of the game, with notifications
+        flowing throughout, means nobody else has appended to it since that read that this
+        store knows of (an append's notification comes within milliseconds of its commit:
+        the HTTP service trusts a game as held only for a command's first decision, whose
+        append checks the version anyway)."""
+        with self._state:
+            if not self._listening:
+                return None
+            return (self._epoch, self._foreign.get(game, 0))
+
     @property
     def notifying(self) -> bool:
         """Whether this store's notification connection listens now: every append through
@@ -424,6 +438,7 @@ class PostgresStore(PostgresAppends, PostgresTlog):
                     for note in conn.notifies(timeout=0.5):
                         game, _, origin = note.payload.partition(" ")
                         if origin != self.origin:  # this store's own: told at its append
+                            self._foreign[game] = self._foreign.get(game, 0) + 1
                             self._bump(game)
             except psycopg.Error:
                 pass
