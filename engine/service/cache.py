@@ -94,6 +94,9 @@ class GameCache:
         self._games: dict[str, Loaded] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._locks_lock = threading.Lock()
+        #: ``defer(game)``: write the game's due snapshot later, off the event loop (set by
+        #: ``devil serve``); None: a due snapshot is written as the fold advances
+        self.defer: Callable[[str], None] | None = None
 
     def lock(self, game: str) -> threading.RLock:
         """The lock of one game: its folds are advanced in place, one thread at a time."""
@@ -222,12 +225,20 @@ class GameCache:
             self._games.pop(loaded.game, None)
             raise LogDamaged(exc.seq, f"{exc.reason}; run `devil verify`",
                              self.store.location(loaded.game)) from None
+        except BaseException:  # stopped half-way (engine.store.loopguard.NeedsThread while
+            # a correction reads the earlier events): the folds are changed in place, so the
+            # game is let go and loaded again by whoever asks next
+            self._games.pop(loaded.game, None)
+            raise
         loaded.held_records.extend(records)
         loaded.held_events.extend(events)
         if records:
             loaded.head = Head(records[-1].seq, records[-1].link)
         if snapshots.due(loaded):
-            self.write_snapshot(loaded)
+            if self.defer is not None and loopguard.active():
+                self.defer(loaded.game)  # not on the event loop: its writes block
+            else:
+                self.write_snapshot(loaded)
 
     def fold_of(self, loaded: Loaded, viewer) -> Fold:
         """``viewer``'s fold at the head, advanced from where it was."""
@@ -242,8 +253,20 @@ class GameCache:
             else:
                 events, offset = loaded.held_events, loaded.base
             start = fold.seq
-            fold.advance(events[start - offset:], lambda: loaded.events[:start])
+            try:
+                fold.advance(events[start - offset:], lambda: loaded.events[:start])
+            except BaseException:  # stopped half-way (as in advance): let the game go
+                self._games.pop(loaded.game, None)
+                raise
         return fold
+
+    def write_due_snapshot(self, game: str) -> None:
+        """Write ``game``'s snapshot if one is due (what :attr:`defer` put off), holding its
+        lock; nothing for a game not held."""
+        with self.lock(game):
+            loaded = self._games.get(game)
+            if loaded is not None and snapshots.due(loaded):
+                self.write_snapshot(loaded)
 
     def write_snapshot(self, loaded: Loaded) -> None:
         """Save every fold of ``loaded`` (referee, each seat, the public) at its head."""

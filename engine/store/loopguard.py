@@ -70,6 +70,11 @@ def _current() -> Guard | None:
     return guard
 
 
+def active() -> bool:
+    """Whether this thread is in an :func:`on_loop` section."""
+    return _current() is not None
+
+
 def check() -> None:
     """Called by a store before a blocking round trip: raises NeedsThread inside an
     :func:`on_loop` section that has not written yet; counts the call in :data:`BLOCKED` in

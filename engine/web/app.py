@@ -158,6 +158,10 @@ class Api:
         self.seat_entropy = False
         #: game -> the store's ``told(game)`` mark taken before this node's last read of it
         self._told: dict[str, tuple] = {}
+        #: a snapshot due while a request is served on the loop is written afterwards, in
+        #: the thread pool under the game's lock (engine.service.cache.GameCache.defer)
+        self.service.cache.defer = self._snapshot_later
+        self._later: set[asyncio.Task] = set()
         #: whether this node's watchers are woken by the store's notifications (start)
         self.subscribed = False
         #: the witnesses' cosignatures (engine.web.cosigning.Collector; `devil serve --witness`)
@@ -225,6 +229,18 @@ class Api:
                 except NeedsThread:  # a blocking read before anything was written: the path
                     refresh = _read_once(guard.fresh)  # again in a worker thread
             return await run_in_threadpool(lambda: run_steps(make(*args), self.store, refresh))
+
+    def _snapshot_later(self, game: str) -> None:
+        """Write ``game``'s due snapshot once the current request lets go of the game (a
+        task on the running loop; a snapshot that cannot be written is only a shortcut not
+        taken)."""
+        async def write() -> None:
+            with contextlib.suppress(DevilError, OSError):
+                await self.call(game, self.service.cache.write_due_snapshot, game)
+
+        task = asyncio.get_running_loop().create_task(write())
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
 
     async def _append_on_loop(self, *args):
         """An Append step of a path on the loop (engine.store.loopguard: from here the path

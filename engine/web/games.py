@@ -33,6 +33,7 @@ from starlette.routing import Route
 from ..errors import DevilError, NotAllowed
 from ..game import PUBLIC, REFEREE, STREAMS
 from ..service import MAX_COMMAND_ID, actor_code
+from ..service.steps import Call
 from .auth import Role, keys_equal
 from .errors import ApiError
 from .openapi import build as build_openapi
@@ -135,8 +136,9 @@ class GameApi:
             from ..tournament.adjudicate import attached_warnings
             from ..tournament.organiser import Organiser
 
-            # a game attached to a tournament: its result is in use there (TOUR-9)
-            warnings = attached_warnings(Organiser(self.api.service), game)
+            # a game attached to a tournament: its result is in use there (TOUR-9); it reads
+            # every tournament's stream, so it is a step of its own (not on the event loop)
+            warnings = yield Call(lambda: attached_warnings(Organiser(self.api.service), game))
             if warnings:
                 answer["warnings"] = warnings
         return answer

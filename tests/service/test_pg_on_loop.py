@@ -11,11 +11,13 @@ blocking reads and appends (the real PostgresStore, each call passed on to it).
 from __future__ import annotations
 
 import contextlib
+import time
 
 import httpx
 
 from client.seating import value_for
 from engine.replay import verify_bytes
+from engine.service import GameService, snapshots
 from engine.store import loopguard
 from engine.store.postgres import PostgresStore
 from engine.web import create_app
@@ -287,3 +289,95 @@ def test_a_node_deciding_on_a_game_another_node_moved_on_decides_again_and_loses
     assert verify_bytes(data).ok
     recorded = [r.cmd for r in records if r.cmd is not None and r.left == 0]
     assert recorded == keys  # every acknowledged command once, in the order acknowledged
+
+
+PHYSICAL = {"players": ["Anna", "Ben"], "first": "Anna", "physical": True}
+
+
+def test_a_correction_read_into_a_game_held_from_its_snapshot_is_folded_once(monkeypatch):
+    """DESK-1's correction refolds from the earlier events; on a game held from its snapshot
+    those are read blocking, in the middle of the fold (NeedsThread on the loop): the game is
+    let go and loaded again in a worker thread, never folded twice (found in review: the desk
+    voided the record twice and the next correction was recorded with a wrong epoch)."""
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", 3)
+    url = pg.fresh_database()
+    creator, other, held = PostgresStore(url), PostgresStore(url), PostgresStore(url)
+    try:
+        with node(creator) as http:
+            created = http.post("/games", json={"kind": "atkr", "options": PHYSICAL}).json()
+        game, referee = created["game"], auth(created["tokens"]["referee"])
+        elsewhere = GameService(other)  # another node, or the CLI
+        elsewhere.submit(game, {"type": "bet", "player": "Anna", "amount": 60})  # snapshot at 3
+        assert other.snapshot(game)
+        with node(held) as http:
+            assert http.get(f"/games/{game}/view", headers=referee).status_code == 200
+            elsewhere.submit(game, {"type": "correct", "to": 2, "reason": "she meant 70"})
+            view = http.get(f"/games/{game}/view", headers=referee).json()
+            bet = http.post(f"/games/{game}/commands",
+                            json={"type": "bet", "player": "Anna", "amount": 70},
+                            headers={**referee, "Idempotency-Key": "k1"})
+            again = http.post(f"/games/{game}/commands",
+                              json={"type": "correct", "to": 4, "reason": "and again"},
+                              headers={**referee, "Idempotency-Key": "k2"})
+    finally:
+        for store in (creator, other, held):
+            store.close()
+    # hand-worked: at head 3 (created, round, Anna's bet) "to 2" voids record 3, by record 4,
+    # the log's first correction (epoch 1, docs/log-format.md): once
+    assert [(v["from"], v["to"], v["by"], v["epoch"]) for v in view["voided"]] == [(3, 3, 4, 1)]
+    assert bet.status_code == 201 and again.status_code == 201
+    with PostgresStore(url) as fresh:
+        result = verify_bytes(fresh.log_bytes(game))
+        epochs = [r.event["epoch"] for r in fresh.read(game).records
+                  if r.event["type"] == "corrected"]
+    assert result.ok, result
+    assert epochs == [1, 2]
+
+
+def test_a_correction_answered_on_the_loop_reads_the_tournaments_in_a_worker_thread():
+    url = pg.fresh_database()
+    store = CountingStore(url)
+    try:
+        with node(store) as http:
+            created = http.post("/games", json={"kind": "atkr", "options": PHYSICAL}).json()
+            game, referee = created["game"], auth(created["tokens"]["referee"])
+            bet = http.post(f"/games/{game}/commands",
+                            json={"type": "bet", "player": "Anna", "amount": 60},
+                            headers={**referee, "Idempotency-Key": "k1"})
+            assert bet.status_code == 201, bet.text
+            blocked = loopguard.BLOCKED
+            fixed = http.post(f"/games/{game}/commands",
+                              json={"type": "correct", "to": 2, "reason": "70"},
+                              headers={**referee, "Idempotency-Key": "k2"})
+            assert fixed.status_code == 201, fixed.text
+            assert "warnings" not in fixed.json()  # in no tournament
+    finally:
+        store.close()
+    assert loopguard.BLOCKED == blocked
+
+
+def test_a_snapshot_due_on_the_loop_is_written_afterwards_in_a_worker_thread(monkeypatch):
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", 4)
+    url = pg.fresh_database()
+    store = CountingStore(url)
+    try:
+        with node(store) as http:
+            created = http.post("/games", json={"kind": "atkr", "options": PHYSICAL}).json()
+            game, referee = created["game"], auth(created["tokens"]["referee"])
+            http.get(f"/games/{game}/view", headers=referee)  # held
+            blocked = loopguard.BLOCKED
+            for i, (who, amount) in enumerate((("Anna", 60), ("Ben", 40))):
+                answer = http.post(f"/games/{game}/commands",
+                                   json={"type": "bet", "player": who, "amount": amount},
+                                   headers={**referee, "Idempotency-Key": f"k{i}"})
+                assert answer.status_code == 201, answer.text
+            deadline = time.monotonic() + 10
+            while store.snapshot(game) is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+            head = store.head(game)
+    finally:
+        store.close()
+    assert loopguard.BLOCKED == blocked  # the bets' answers wrote nothing blocking
+    with PostgresStore(url) as fresh:
+        found = snapshots.read(fresh, fresh.snapshot(game), game)
+    assert found is not None and found[0] >= 4 and found[0] <= head.seq

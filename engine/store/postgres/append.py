@@ -134,14 +134,16 @@ class PostgresAppends:
                 "head": records[-1].link, "channel": self.channel,
                 "note": f"{game} {self.origin}"}
 
-    @staticmethod
-    def _refusal(exc: Exception, sent: bool, game: str, expected: int, cmd: str | None
+    def _refusal(self, exc: Exception, sent: bool, game: str, expected: int, cmd: str | None
                  ) -> Exception:
         """What a failed :data:`_APPEND` raises: StoreUnavailable (with the doubt once it was
         sent), DuplicateCommand for a used command id, else ConcurrencyConflict."""
         if isinstance(exc, StoreUnavailable):
             if not sent:
                 return exc
+            # it may have been recorded: wake this store's waiters (its notification's echo
+            # is not told again), who read and see
+            self._bump(game)
             return StoreUnavailable(
                 exc.message.rpartition(";")[0] + f"; the command {cmd!r} may or may not have "
                 f"been recorded in {game}: resend it with the same command id")
