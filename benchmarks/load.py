@@ -378,12 +378,27 @@ def database_cpu() -> float:
     return total
 
 
+def statements(store: str) -> int | None:
+    """The statements the database of a ``postgresql://`` store has committed so far (each of
+    the store's statements is one autocommit transaction: ``pg_stat_database.xact_commit``),
+    or None for a folder."""
+    if not store.startswith(("postgresql://", "postgres://")):
+        return None
+    import psycopg
+
+    with psycopg.connect(store, autocommit=True) as conn:
+        row = conn.execute("SELECT xact_commit FROM pg_stat_database "
+                           "WHERE datname = current_database()").fetchone()
+    return None if row is None else int(row[0])
+
+
 def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
             seed: int, root: str = ROOT) -> dict:
     """One configuration: ``nodes`` servers on ``store``, the load, the checks; a result row
     (with the servers' CPU time a command and, on the throwaway cluster, the database's)."""
     servers = []
     server_cpu = database_used = 0.0
+    committed: int | None = None
     database_before = database_cpu()
     try:
         ports = []
@@ -392,11 +407,15 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
             servers.append(start_server(store, port, root))
             ports.append(port)
         started = sum(cpu_seconds(server.pid) for server in servers)  # start-up left out
+        committed = statements(store)
         stats, tables = asyncio.run(asyncio.wait_for(
             run([f"http://127.0.0.1:{port}" for port in ports], clients, games, seconds, seed),
             timeout=seconds + 120))
         server_cpu = sum(cpu_seconds(server.pid) for server in servers) - started
         database_used = database_cpu() - database_before
+        if committed is not None:  # the statistics are sent at each transaction's end
+            time.sleep(0.6)
+            committed = (statements(store) or committed) - committed - 1  # less this query
     finally:
         for server in servers:
             server.send_signal(signal.SIGTERM)
@@ -421,6 +440,9 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
         # the stores' creation, a few ms): of all the nodes together, and the database server's
         "server_cpu_ms": round(server_cpu * 1000 / max(1, commands), 3),
         "db_cpu_ms": round(database_used * 1000 / max(1, commands), 3) if POSTMASTER else None,
+        # PostgreSQL: the statements the nodes made a command (every request's, the tables'
+        # creation included)
+        "statements": None if committed is None else round(committed / max(1, commands), 2),
         "errors": stats.errors[:10], "problems": problems,
         "ok": not problems and not stats.errors,
     }
@@ -431,7 +453,9 @@ def report(label: str, row: dict) -> None:
           f"{row['commands']} commands ({row['per_second']}/s), p50 {row['p50_ms']} ms, "
           f"p99 {row['p99_ms']} ms, {row['reads']} reads, games {row['played']} played / "
           f"{row['finished']} finished, retries {row['retries']}, refused {row['refused']}, "
-          f"CPU a command {row['server_cpu_ms']} ms (the nodes), database {row['db_cpu_ms']} ms; "
+          f"CPU a command {row['server_cpu_ms']} ms (the nodes), database {row['db_cpu_ms']} ms"
+          + (f", {row['statements']} statements" if row.get("statements") is not None else "")
+          + "; "
           f"verified: {'OK' if row['ok'] else 'FAILED'}", flush=True)
     for error in row["errors"]:
         print(f"  error: {error}")
@@ -500,12 +524,13 @@ def matrix(args) -> int:
                 rows.append(row)
     print()
     print("| clients | store | tree | commands/s | p50 ms | p99 ms | commands | nodes' CPU ms a "
-          "command | database CPU ms a command | verified |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "command | database CPU ms a command | statements a command | verified |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         print(f"| {row['clients']} | {row['store']} | {row['tree']} | {row['per_second']} | "
               f"{row['p50_ms']} | {row['p99_ms']} | {row['commands']} | {row['server_cpu_ms']} | "
               f"{row['db_cpu_ms'] if row['nodes'] and 'PostgreSQL' in row['store'] else '-'} | "
+              f"{'-' if row['statements'] is None else row['statements']} | "
               f"{'OK' if row['ok'] else 'FAILED'} |")
     print(json.dumps({"benchmark": "load", "games": args.games, "seconds": args.seconds,
                       "rows": [{k: v for k, v in row.items() if k not in ("errors", "problems")}
