@@ -216,7 +216,10 @@ class Api:
     async def steps(self, game: str, make, *args):
         """The path of steps ``make(*args)`` (engine.service.steps: a command, a seal), holding
         ``game``'s lock: on the loop with its appends to the group-commit writer and its other
-        writes in the thread pool when the store's reads are local, else all in the pool."""
+        writes in the thread pool when the store's reads are local; on the loop too with the
+        store's asynchronous read and append when it has them (PostgreSQL; a path that needs a
+        blocking read before it wrote starts again in a worker thread); else all in the
+        pool."""
         async with self.hub.lock(game):
             if self.local:
                 return await run_steps_async(make(*args), self.writer.append, run_in_threadpool)
@@ -531,6 +534,8 @@ def create_app(store: "str | EventStore", organiser_key: str | None = None, *,
             ticking.cancel()
             if cosigning is not None:
                 cosigning.cancel()
+            if api._later:  # snapshots put off by requests on the loop: written first
+                await asyncio.wait(list(api._later), timeout=10)
             await run_in_threadpool(api.writer.close)  # what is queued is written first
 
     from starlette.middleware import Middleware
