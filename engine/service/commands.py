@@ -97,6 +97,9 @@ def submit_steps(service, game: str, command, actor=CONSOLE, command_id: str | N
             # it since it was read (steps.Refresh.trust): the append's version check is the
             # proof, and a refusal reads the game again before it is given
             loaded = yield steps.Refresh(cache, game, trust=attempt == 0)
+            if attempt == 0 and type(loaded.state) is Seating:
+                # never a seat's value on trust: it is kept before its commitment is appended
+                loaded = yield steps.Refresh(cache, game)
             command = _decoded(loaded.rules, command, at_desk)
             seated = False
             try:

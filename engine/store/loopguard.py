@@ -89,12 +89,15 @@ def check() -> None:
     BLOCKED += 1
 
 
-def stepped() -> None:
-    """Mark the current section as having made a durable step (an append, a write): from
-    here it cannot be started again."""
+def stepped(now: bool = True) -> bool:
+    """Mark the current section as having made a durable step (an append, a write: from
+    here it cannot be started again), or, ``now=False``, as not having made one after all (an
+    append refused before anything was written); returns the mark it had."""
     guard = _current()
-    if guard is not None:
-        guard.stepped = True
+    if guard is None:
+        return False
+    before, guard.stepped = guard.stepped, now
+    return before
 
 
 def read(game: str) -> None:

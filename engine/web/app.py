@@ -36,7 +36,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
-from ..errors import DevilError, NotAllowed, UnknownGame, UsageError
+from ..errors import ConcurrencyConflict, DevilError, NotAllowed, UnknownGame, UsageError
 from ..game import PUBLIC, REFEREE
 from ..jsonsafe import loads as json_loads
 from ..service import GameService
@@ -248,8 +248,13 @@ class Api:
     async def _append_on_loop(self, *args):
         """An Append step of a path on the loop (engine.store.loopguard: from here the path
         cannot be started again)."""
-        loopguard.stepped()
-        return await self.writer.append(*args)
+        before = loopguard.stepped()
+        try:
+            return await self.writer.append(*args)
+        except ConcurrencyConflict:  # refused before anything was written: as if not made
+            if not before:
+                loopguard.stepped(False)
+            raise
 
     async def _call_on_loop(self, fn, *args):
         """A Call step of a path on the loop: in a worker thread."""

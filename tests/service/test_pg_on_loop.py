@@ -381,3 +381,78 @@ def test_a_snapshot_due_on_the_loop_is_written_afterwards_in_a_worker_thread(mon
     with PostgresStore(url) as fresh:
         found = snapshots.read(fresh, fresh.snapshot(game), game)
     assert found is not None and found[0] >= 4 and found[0] <= head.seq
+
+
+def test_a_seat_value_is_never_decided_on_trust_so_a_refused_one_keeps_the_first(tmp_path):
+    """SEAT-2: one value per seat.  A seat's value is kept before its commitment is appended,
+    so it is decided only on a fresh read: a second value sent to a node not yet told of the
+    first is refused and the first stays kept (found in review: the second overwrote it and
+    the table could never open)."""
+    from client.seating import value_for
+
+    from engine import entropy
+
+    url = pg.fresh_database()
+    deaf, other = DeafStore(url), CountingStore(url)
+    try:
+        with node(deaf) as http_a, node(other) as http_b:
+            created = http_a.post("/games", json={"kind": "atkr", "seat_entropy": True,
+                                                  "options": {"players": ["Anna", "Ben"]}}).json()
+            game, tokens = created["game"], created["tokens"]
+            anna, ben = auth(tokens["Anna"]), auth(tokens["Ben"])
+            assert http_a.get(f"/games/{game}/view", headers=anna).status_code == 200  # held
+            first_value, second_value = value_for(game, "Anna"), "ab" * 32
+            first = http_b.post(f"/games/{game}/commands",
+                                json={"type": "seat_entropy", "value": first_value},
+                                headers={**anna, "Idempotency-Key": "a1"})
+            assert first.status_code == 201, first.text
+            second = http_a.post(f"/games/{game}/commands",
+                                 json={"type": "seat_entropy", "value": second_value},
+                                 headers={**anna, "Idempotency-Key": "a2"})
+            last = http_b.post(f"/games/{game}/commands",
+                               json={"type": "seat_entropy", "value": value_for(game, "Ben")},
+                               headers={**ben, "Idempotency-Key": "b1"})
+    finally:
+        deaf.close()
+        other.close()
+    assert second.status_code == 409 and second.json()["rule"] == "SEAT-2"
+    assert last.status_code == 201, last.text  # every seat in: the table opens
+    assert last.json()["view"]["phase"] == "bet"
+    with PostgresStore(url) as fresh:
+        assert fresh.private(game, entropy.private_name(0))["value"] == first_value
+
+
+def test_a_decision_refused_by_its_append_can_still_move_to_a_worker_thread(monkeypatch):
+    """An append refused by its version check wrote nothing: the path may still start again
+    in a worker thread when its next read must block (here: a correction appended elsewhere to
+    a game held from its snapshot), rather than block the loop (found in review)."""
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", 3)
+    url = pg.fresh_database()
+    creator, other, held = PostgresStore(url), PostgresStore(url), DeafStore(url)
+    try:
+        with node(creator) as http:
+            created = http.post("/games", json={"kind": "atkr", "options": PHYSICAL}).json()
+        game, referee = created["game"], auth(created["tokens"]["referee"])
+        elsewhere = GameService(other)
+        elsewhere.submit(game, {"type": "bet", "player": "Anna", "amount": 60})  # snapshot at 3
+        app = create_app(held)
+        app.state.api.service.signing.signer()  # the key read before, as at start-up
+        transport = InProcessTransport(app)
+        try:
+            with httpx.Client(base_url="http://devil.test", transport=transport) as http:
+                assert http.get(f"/games/{game}/view", headers=referee).status_code == 200
+                assert http.get(f"/games/{game}/view", headers=referee).status_code == 200
+                elsewhere.submit(game, {"type": "correct", "to": 2, "reason": "she meant 70"})
+                blocked = loopguard.BLOCKED
+                bet = http.post(f"/games/{game}/commands",
+                                json={"type": "bet", "player": "Ben", "amount": 40},
+                                headers={**referee, "Idempotency-Key": "k1"})
+        finally:
+            transport.close()
+    finally:
+        for store in (creator, other, held):
+            store.close()
+    assert bet.status_code == 201, bet.text
+    assert loopguard.BLOCKED == blocked
+    # hand-worked: created 1, round 2, Anna's bet 3 (voided by the correction 4), Ben's bet 5
+    assert bet.json()["receipt"]["seq"] == 5

@@ -426,7 +426,11 @@ class PostgresStore(PostgresAppends, PostgresTlog):
         while not self._closed:
             conn = None
             try:
-                conn = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+                # keep-alives: a connection cut without a word is noticed within ~25 s (over
+                # TCP; libpq ignores them on a Unix socket), and `told` stops vouching
+                conn = psycopg.connect(self.url, autocommit=True, connect_timeout=10,
+                                       keepalives=1, keepalives_idle=10,
+                                       keepalives_interval=5, keepalives_count=3)
                 conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
                 with self._state:
                     self._listening = True
