@@ -294,6 +294,19 @@ def test_a_node_deciding_on_a_game_another_node_moved_on_decides_again_and_loses
 PHYSICAL = {"players": ["Anna", "Ben"], "first": "Anna", "physical": True}
 
 
+def snapshotted(creator: PostgresStore, other: PostgresStore) -> tuple[str, dict, GameService]:
+    """A physical game made through ``creator``'s node, Anna's bet through ``other`` (another
+    node, or the CLI) with SNAPSHOT_EVERY at 3: ``(game, the referee's headers, the service
+    on other)``, its snapshot at record 3."""
+    with node(creator) as http:
+        created = http.post("/games", json={"kind": "atkr", "options": PHYSICAL}).json()
+    game, referee = created["game"], auth(created["tokens"]["referee"])
+    elsewhere = GameService(other)
+    elsewhere.submit(game, {"type": "bet", "player": "Anna", "amount": 60})
+    assert other.snapshot(game)
+    return game, referee, elsewhere
+
+
 def test_a_correction_read_into_a_game_held_from_its_snapshot_is_folded_once(monkeypatch):
     """DESK-1's correction refolds from the earlier events; on a game held from its snapshot
     those are read blocking, in the middle of the fold (NeedsThread on the loop): the game is
@@ -303,12 +316,7 @@ def test_a_correction_read_into_a_game_held_from_its_snapshot_is_folded_once(mon
     url = pg.fresh_database()
     creator, other, held = PostgresStore(url), PostgresStore(url), PostgresStore(url)
     try:
-        with node(creator) as http:
-            created = http.post("/games", json={"kind": "atkr", "options": PHYSICAL}).json()
-        game, referee = created["game"], auth(created["tokens"]["referee"])
-        elsewhere = GameService(other)  # another node, or the CLI
-        elsewhere.submit(game, {"type": "bet", "player": "Anna", "amount": 60})  # snapshot at 3
-        assert other.snapshot(game)
+        game, referee, elsewhere = snapshotted(creator, other)
         with node(held) as http:
             assert http.get(f"/games/{game}/view", headers=referee).status_code == 200
             elsewhere.submit(game, {"type": "correct", "to": 2, "reason": "she meant 70"})
@@ -430,11 +438,7 @@ def test_a_decision_refused_by_its_append_can_still_move_to_a_worker_thread(monk
     url = pg.fresh_database()
     creator, other, held = PostgresStore(url), PostgresStore(url), DeafStore(url)
     try:
-        with node(creator) as http:
-            created = http.post("/games", json={"kind": "atkr", "options": PHYSICAL}).json()
-        game, referee = created["game"], auth(created["tokens"]["referee"])
-        elsewhere = GameService(other)
-        elsewhere.submit(game, {"type": "bet", "player": "Anna", "amount": 60})  # snapshot at 3
+        game, referee, elsewhere = snapshotted(creator, other)
         app = create_app(held)
         app.state.api.service.signing.signer()  # the key read before, as at start-up
         transport = InProcessTransport(app)
