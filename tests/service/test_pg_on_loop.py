@@ -55,6 +55,18 @@ def node(store: PostgresStore):
         transport.close()
 
 
+def acting(http: httpx.Client, created: dict) -> tuple[str, dict, dict] | None:
+    """``(name, headers, view with its legal commands)`` of the first seat that may act, as
+    ``http``'s node sees the game; None when nobody may."""
+    game = created["game"]
+    for name in created["players"]:
+        headers = auth(created["tokens"][name])
+        view = http.get(f"/games/{game}/view", params={"legal": "true"}, headers=headers).json()
+        if view["legal"]:
+            return name, headers, view
+    return None
+
+
 def act(https: list, created: dict, key: str) -> int:
     """One command of whichever seat may act, through ``https[seat % len(https)]``; the
     status of its answer, or 0 if nobody may act."""
@@ -228,14 +240,11 @@ def test_a_command_on_a_listening_node_costs_one_statement_when_nobody_else_appe
             created = http.post("/games", json={"kind": "atkr", "seed": 5, "options": {
                 "players": ["Anna", "Ben"]}}).json()
             counts = []
+            game = created["game"]
             for i in range(12):
-                game = created["game"]
-                for name in created["players"]:
-                    headers = auth(created["tokens"][name])
-                    view = http.get(f"/games/{game}/view", params={"legal": "true"},
-                                    headers=headers).json()
-                    if view["legal"]:
-                        break
+                found = acting(http, created)
+                assert found is not None
+                name, headers, view = found
                 mark = log.mark()
                 answer = http.post(f"/games/{game}/commands",
                                    json=atkr_choice(view, name, view["legal"]),
@@ -264,14 +273,12 @@ def test_a_node_deciding_on_a_game_another_node_moved_on_decides_again_and_loses
                 # every view is read on the other node, Anna's commands are sent to the deaf
                 # one: each is decided first on the game as the deaf node last saw it, before
                 # Ben's moves since
-                for name in created["players"]:
-                    headers = auth(created["tokens"][name])
-                    view = http_b.get(f"/games/{game}/view", params={"legal": "true"},
-                                      headers=headers).json()
-                    if view["legal"]:
-                        break
-                else:
+                found = acting(http_b, created)
+                if found is None:  # nobody may act: the game's view as the referee sees it
+                    view = http_b.get(f"/games/{game}/view",
+                                      headers=auth(created["tokens"]["referee"])).json()
                     break
+                name, headers, view = found
                 http = http_a if name == "Anna" else http_b
                 answer = http.post(f"/games/{game}/commands",
                                    json=atkr_choice(view, name, view["legal"]),
