@@ -138,6 +138,7 @@ const devil = {
     seat.token = made.tokens[seat.table.names[seat.index]];
     seat.k = blank(seat.table.names.length, 200);
     seat.applied = 0;
+    seat.waitFor = 0;
     seat.pending = new Map();
     if (seat.stream) seat.stream.destroy();
     const game = seat.game;
@@ -172,19 +173,34 @@ const devil = {
     let changed = false;
     while (seat.pending.has(seat.applied + 1)) {
       seat.applied += 1;
-      devil.apply(seat.k, seat.pending.get(seat.applied));
+      devil.apply(seat.k, seat.pending.get(seat.applied), seat.index);
       seat.pending.delete(seat.applied);
       changed = true;
     }
     if (changed) seat.client.notify();
   },
-  apply(k, e) {
+  apply(k, e, me) { // the seat's money follows the events, as boardgame.io's pushed state does
     switch (e.type) {
       case 'game_created': k.money = e.start_money; break;
       case 'round_started':
-        Object.assign(k, blank(k.n, k.money)); k.phase = 'bet'; k.start = e.start; break;
-      case 'bet_placed': k.hasBet[e.seat] = true; break;
-      case 'bets_revealed': k.bets = e.bets; k.phase = 'draw'; k.turn = k.start; break;
+        Object.assign(k, blank(k.n, k.money)); k.phase = 'bet'; k.start = e.start;
+        if (k.money === 0) k.hasBet[me] = true; // ATKR-3.3: no money, no bet
+        break;
+      case 'bet_placed':
+        k.hasBet[e.seat] = true;
+        if (e.seat === me && e.amount !== null && e.amount !== undefined) {
+          k.money -= e.amount; k.paid = true;
+        }
+        break;
+      case 'bets_revealed':
+        if (!k.paid) k.money -= e.bets[me] || 0;
+        k.bets = e.bets; k.phase = 'draw'; k.turn = k.start; break;
+      case 'pact_paid':
+        if (e.payer === me) k.money -= e.amount;
+        if (e.to === me) k.money += e.amount;
+        break;
+      case 'bet_won': if (e.seat === me) k.money += e.stake + e.win; break;
+      case 'prize_paid': if (e.seat === me) k.money += e.amount; break;
       case 'coal_drawn':
         k.draws[e.seat] += 1; k.total[e.seat] += e.coal;
         if (e.coal === 0) devil.endTurn(k);
@@ -204,7 +220,10 @@ const devil = {
     if (r.status === 201) {
       for (const { seq, ...event } of r.json.events) devil.feed(seat, seq, event);
       const me = r.json.view.players[seat.index];
-      if (me.money !== null) seat.k.money = me.money;
+      const last = r.json.events.length ? r.json.events[r.json.events.length - 1].seq : 0;
+      // the answer's view is the game after this command: true once every event before it is in
+      if (me.money !== null && seat.applied >= last) seat.k.money = me.money;
+      seat.waitFor = last; // a gap before this answer's events: wait for the stream to fill it
       return true;
     }
     if (r.status === 409 && r.json && r.json.code === 1) return false; // refused by the rules
@@ -293,6 +312,7 @@ async function play(client, deadline) {
         const made = await seat.table.next(seat.game);
         await target.join(seat, made);
       }
+      if (seat.applied < (seat.waitFor || 0)) continue; // (devil) its own move not yet in order
       const command = choose(seat.k, seat.index, seat.zero);
       if (!command) continue;
       const began = process.hrtime.bigint();
