@@ -194,13 +194,28 @@ class Api:
         holding ``game``'s lock: on the event loop when the store's reads are local, or when
         the store reads asynchronously (PostgreSQL) and the game is held (its new records read
         on the loop first, engine.store.loopguard); else in the thread pool."""
+        return await self._now(game, None, fn, args, kwargs)
+
+    async def woken(self, game: str, changed: asyncio.Event, seen: int, fn, *args):
+        """:meth:`now` for a watcher (a stream, a long poll) that waited on ``changed`` (from
+        :meth:`Hub.changed`) having seen the game up to version ``seen``.  When ``changed``
+        woke it, the game is held past ``seen`` and the store's notifications told of no
+        other store's append to it since this node last read it (``store.told``, PostgreSQL),
+        the held game is what this node's own appends made it: ``fn`` runs on it without a
+        read.  Nothing is skipped: the held records are the log's, in order, up to its head;
+        another node's append, committed a few milliseconds before its notification, wakes
+        the watcher again and is read then, as an append that came just after."""
+        return await self._now(game, seen if changed.is_set() else None, fn, args, {})
+
+    async def _now(self, game: str, trust_past: int | None, fn, args, kwargs):
         async with self.hub.lock(game):
             if self.local:
                 return fn(*args, **kwargs)
             if self.read_async is not None and self.service.cache.held(game) is not None:
                 try:
                     with loopguard.on_loop():
-                        await self._refresh_on_loop(self.service.cache, game)
+                        await self._refresh_on_loop(self.service.cache, game,
+                                                    trust_past is not None, trust_past)
                         return fn(*args, **kwargs)
                 except NeedsThread:
                     pass  # fn needs a blocking read after all: in a worker thread
@@ -261,12 +276,14 @@ class Api:
         loopguard.stepped()
         return await run_in_threadpool(fn, *args)
 
-    async def _refresh_on_loop(self, cache, game: str, trust: bool = False):
+    async def _refresh_on_loop(self, cache, game: str, trust: bool = False,
+                               past: int | None = None):
         """A Refresh step on the loop: the held game advanced by the store's asynchronous read
         of its new records (NeedsThread for a game not held: a cold load reads blocking).
-        ``trust`` (a command's first decision, engine.service.steps.Refresh): the game as
-        held, without a read, when the store's notifications have flowed since its last read
-        here and told of no other store's append to it (``store.told``)."""
+        ``trust`` (a command's first decision, engine.service.steps.Refresh; a woken watcher,
+        :meth:`woken`): the game as held, without a read, when the store's notifications have
+        flowed since its last read here and told of no other store's append to it
+        (``store.told``), and (``past``, a watcher's) it is held past version ``past``."""
         told = getattr(self.store, "told", None)
         while True:
             held = cache.held(game)
@@ -274,7 +291,8 @@ class Api:
                 loaded = cache.refresh(game)
                 break
             mark = None if told is None else told(game)  # before the read: what it covers
-            if trust and mark is not None and self._told.get(game) == mark:
+            if (trust and mark is not None and self._told.get(game) == mark
+                    and (past is None or held.head.seq > past)):
                 loaded = held  # nobody else appended since: the append's check is the proof
                 break
             read = self.read_async

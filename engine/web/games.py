@@ -274,15 +274,18 @@ class GameApi:
         wait = self.api.query_float(request, "wait", 0.0, MAX_WAIT)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
+        woken = None  # the event that ended the last wait (none before the first read)
         while True:
             changed = self.api.hub.changed(game)  # before the read: an append after it sets it
-            out, version, over, head = await self.api.now(game, self._events, game, viewer,
-                                                          after)
+            out, version, over, head = await (
+                self.api.now(game, self._events, game, viewer, after) if woken is None
+                else self.api.woken(game, woken, after, self._events, game, viewer, after))
             if out or over or loop.time() >= deadline:
                 return JSONResponse({"game": game, "events": out,
                                      "version": max(version, after), "over": over})
             after = max(after, version)
             await self.api.wait_change(game, head, changed, deadline)
+            woken = changed
 
     async def get_stream(self, request: Request) -> Response:
         """GET /games/{id}/stream: the viewer's stream as server-sent events (from ``after`` or
@@ -307,10 +310,13 @@ class GameApi:
             nonlocal after
             deadline = loop.time() + limit
             yield "retry: 1000\n: devil event stream\n\n"
+            woken = None  # the event that ended the last wait (none before the first read)
             while loop.time() < deadline:
                 changed = self.api.hub.changed(game)  # before the read
-                out, version, over, head = await self.api.now(game, self._events, game,
-                                                              viewer, after)
+                out, version, over, head = await (
+                    self.api.now(game, self._events, game, viewer, after) if woken is None
+                    else self.api.woken(game, woken, after, self._events, game, viewer,
+                                        after))
                 if out:  # one chunk for every entry of this read
                     yield "".join(f"id: {entry['seq']}\nevent: event\ndata: {dumps(entry)}"
                                   "\n\n" for entry in out)
@@ -321,6 +327,7 @@ class GameApi:
                 # wait for a change since this read (an append here after it has set
                 # ``changed``; one by another process moves the head): no entry skipped
                 await self.api.wait_change(game, head, changed, min(deadline, loop.time() + 15))
+                woken = changed
                 if (not changed.is_set()
                         and await self.api.head_now(game) == head):
                     yield ": keep-alive\n\n"

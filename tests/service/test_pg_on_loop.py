@@ -10,7 +10,9 @@ blocking reads and appends (the real PostgresStore, each call passed on to it).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import threading
 import time
 
 import httpx
@@ -44,10 +46,19 @@ class CountingStore(PostgresStore):
         return super().append(*args, **kwargs)
 
 
+async def _running_loop():
+    return asyncio.get_running_loop()
+
+
 @contextlib.contextmanager
-def node(store: PostgresStore):
-    """An HTTP client of the app on ``store`` (a node)."""
-    transport = InProcessTransport(create_app(store))
+def node(store: PostgresStore, woken: bool = False, **options):
+    """An HTTP client of the app on ``store`` (a node; ``options`` for create_app).  With
+    ``woken``, the store's notifications wake the app's watchers, as `devil serve`'s start-up
+    wires them (Api.start)."""
+    app = create_app(store, **options)
+    transport = InProcessTransport(app)
+    if woken:
+        app.state.api.start(transport._portal.call(_running_loop))
     try:
         with httpx.Client(base_url="http://devil.test", transport=transport, timeout=30) as http:
             yield http
@@ -467,3 +478,109 @@ def test_a_decision_refused_by_its_append_can_still_move_to_a_worker_thread(monk
     assert loopguard.BLOCKED == blocked
     # hand-worked: created 1, round 2, Anna's bet 3 (voided by the correction 4), Ben's bet 5
     assert bet.json()["receipt"]["seq"] == 5
+
+
+def long_poll(http: httpx.Client, game: str, headers: dict, after: int, seen: list,
+              wait: float = 5.0) -> threading.Thread:
+    """A watcher's long polls of ``game``'s events from ``after`` until the game is over,
+    each entry appended to ``seen`` (in a thread, started)."""
+    def watch() -> None:
+        version = after
+        while True:
+            answer = http.get(f"/games/{game}/events", params={"after": version, "wait": wait},
+                              headers=headers).json()
+            seen.extend(answer["events"])
+            version = answer["version"]
+            if answer["over"]:
+                return
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_long_poll_woken_by_its_own_nodes_append_reads_nothing():
+    """Issue 21.4: a watcher woken by an append made on its own node, when the notifications
+    tell of nobody else's since the node last read the game, is answered from the game as
+    held: the append is the only statement."""
+    url = pg.fresh_database()
+    log = pg.StatementLog(url)
+    store = CountingStore(url)
+    store.subscribe(lambda game: None)  # listening, as `devil serve` does at start-up
+    try:
+        with node(store, poll_interval=30.0) as http:  # no look at the head meanwhile
+            created = http.post("/games", json={"kind": "atkr", "seed": 5, "options": {
+                "players": ["Anna", "Ben"]}}).json()
+            game, referee = created["game"], auth(created["tokens"]["referee"])
+            for i in range(4):
+                act([http], created, f"key-{i}")  # held, its secret read
+            found = acting(http, created)
+            assert found is not None
+            name, headers, view = found
+            version = view["version"]
+            answers: list = []  # one long poll, in a thread, waiting before the command
+            thread = threading.Thread(target=lambda: answers.append(http.get(
+                f"/games/{game}/events", params={"after": version, "wait": 10},
+                headers=referee).json()), daemon=True)
+            thread.start()
+            time.sleep(0.5)  # the poll has read and waits
+            mark = log.mark()
+            answer = http.post(f"/games/{game}/commands",
+                               json=atkr_choice(view, name, view["legal"]),
+                               headers={**headers, "Idempotency-Key": "the-command"})
+            thread.join(10)
+            statements = log.since(mark)
+            seen = answers[0]["events"]
+    finally:
+        store.close()
+    assert answer.status_code == 201, answer.text
+    # the command's events, every one, and no read for them: the append alone
+    assert [e["seq"] for e in seen] == [e["seq"] for e in answer.json()["events"]]
+    assert seen and seen[0]["seq"] == version + 1
+    assert len(statements) == 1, statements
+
+
+def test_a_watcher_on_a_node_told_nothing_sees_every_event_once_in_order():
+    """Issue 21.1 with the watcher's trust at its worst: node A's ``told`` never tells of node
+    B's appends (DeafStore), though their notifications wake A's watchers, and Anna's and
+    Ben's commands go to different nodes.  The referee's long polls on A see every event
+    exactly once, in order, and at once: woken by B's append, A holds nothing past what the
+    watcher has seen, so it reads (it does not wait for its look at the head, 30 s here)."""
+    url = pg.fresh_database()
+    deaf, other = DeafStore(url), CountingStore(url)
+    seen: list = []
+    began = time.monotonic()
+    try:
+        with node(deaf, woken=True, poll_interval=30.0) as http_a, node(other) as http_b:
+            created = http_a.post("/games", json={"kind": "atkr", "seed": 7, "options": {
+                "players": ["Anna", "Ben"]}}).json()
+            game, referee = created["game"], auth(created["tokens"]["referee"])
+            watcher = long_poll(http_a, game, referee, 0, seen)
+            for i in range(400):
+                found = acting(http_b, created)
+                if found is None:
+                    break
+                name, headers, view = found
+                http = http_a if name == "Anna" else http_b
+                answer = http.post(f"/games/{game}/commands",
+                                   json=atkr_choice(view, name, view["legal"]),
+                                   headers={**headers, "Idempotency-Key": f"key-{i}"})
+                assert answer.status_code == 201, answer.text
+                last = answer.json()["events"][-1]["seq"]
+                until = time.monotonic() + 5  # the watcher on A has it before the next command
+                while (not seen or seen[-1]["seq"] < last) and time.monotonic() < until:
+                    time.sleep(0.002)
+                assert seen and seen[-1]["seq"] >= last, (name, last)
+            else:
+                raise AssertionError("the game did not end")
+            watcher.join(20)
+            assert not watcher.is_alive()
+            took = time.monotonic() - began
+            everything = http_b.get(f"/games/{game}/events", params={"after": 0},
+                                    headers=referee).json()
+    finally:
+        deaf.close()
+        other.close()
+    assert everything["over"] and len(everything["events"]) > 40
+    assert seen == everything["events"]  # each once, in order, as a fresh read has them
+    assert took < 15  # no wake-up waited for the look at the head
