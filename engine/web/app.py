@@ -98,12 +98,27 @@ def _read_once(games: set):
     return refresh
 
 
+def _holds_news(held: int, seen: int, woken_by: int | None) -> bool:
+    """Whether a game held at version ``held`` answers a watcher that has seen ``seen`` and
+    was woken by this node's append up to ``woken_by`` (None: by anything else): it holds
+    records past ``seen``, or the append that woke the watcher (already served)."""
+    return held > seen or (woken_by is not None and held >= woken_by)
+
+
+class Change(asyncio.Event):
+    """A game's change notification (:meth:`Hub.changed`); once set, ``version`` is the
+    version that this node's own append made the game (None: another node's append, or a
+    change this node did not count)."""
+
+    version: int | None = None
+
+
 class Hub:
     """Per-game locks and change notifications (within this process)."""
 
     def __init__(self):
         self._locks: dict[str, asyncio.Lock] = {}
-        self._changed: dict[str, asyncio.Event] = {}
+        self._changed: dict[str, Change] = {}
 
     def lock(self, game: str) -> asyncio.Lock:
         """The lock every access to ``game`` holds (one per game)."""
@@ -112,21 +127,23 @@ class Hub:
             lock = self._locks[game] = asyncio.Lock()
         return lock
 
-    def changed(self, game: str) -> asyncio.Event:
+    def changed(self, game: str) -> Change:
         """An event set at the next append to ``game`` by this process."""
         event = self._changed.get(game)
         if event is None:
-            event = self._changed[game] = asyncio.Event()
+            event = self._changed[game] = Change()
         return event
 
-    def notify(self, game: str | None) -> None:
-        """Wake the waiters of ``game`` (of every game for None)."""
+    def notify(self, game: str | None, version: int | None = None) -> None:
+        """Wake the waiters of ``game`` (of every game for None); ``version``: the game's
+        version after this node's own append that wakes them (Change.version)."""
         if game is None:
             events, self._changed = list(self._changed.values()), {}
         else:
             event = self._changed.pop(game, None)
             events = [] if event is None else [event]
         for event in events:
+            event.version = version
             event.set()
 
 
@@ -176,11 +193,11 @@ class Api:
             return
         self.subscribed = True
 
-        def appended(game: str | None) -> None:
+        def appended(game: str | None, version: int | None) -> None:
             with contextlib.suppress(RuntimeError):  # the loop is closing
-                loop.call_soon_threadsafe(self.hub.notify, game)
+                loop.call_soon_threadsafe(self.hub.notify, game, version)
 
-        subscribe(appended)
+        subscribe(appended, versions=True)
 
     # -- helpers --------------------------------------------------------------------------
     async def call(self, game: str, fn, *args, **kwargs):
@@ -196,18 +213,21 @@ class Api:
         on the loop first, engine.store.loopguard); else in the thread pool."""
         return await self._now(game, None, fn, args, kwargs)
 
-    async def woken(self, game: str, changed: asyncio.Event, seen: int, fn, *args):
+    async def woken(self, game: str, changed: Change, seen: int, fn, *args):
         """:meth:`now` for a watcher (a stream, a long poll) that waited on ``changed`` (from
         :meth:`Hub.changed`) having seen the game up to version ``seen``.  When ``changed``
-        woke it, the game is held past ``seen`` and the store's notifications told of no
-        other store's append to it since this node last read it (``store.told``, PostgreSQL),
-        the held game is what this node's own appends made it: ``fn`` runs on it without a
-        read.  Nothing is skipped: the held records are the log's, in order, up to its head;
-        another node's append, committed a few milliseconds before its notification, wakes
-        the watcher again and is read then, as an append that came just after."""
-        return await self._now(game, seen if changed.is_set() else None, fn, args, {})
+        woke it, the store's notifications told of no other store's append to the game since
+        this node last read it (``store.told``, PostgreSQL), and the game is held past
+        ``seen`` or at least at the version of this node's append that woke it
+        (``changed.version``: a second wake-up for records already served), the held game is
+        what this node's own appends made it: ``fn`` runs on it without a read.  Nothing is
+        skipped: the held records are the log's, in order, up to its head; another node's
+        append, committed a few milliseconds before its notification, wakes the watcher
+        again and is read then, as an append that came just after."""
+        trust = (seen, changed.version) if changed.is_set() else None
+        return await self._now(game, trust, fn, args, {})
 
-    async def _now(self, game: str, trust_past: int | None, fn, args, kwargs):
+    async def _now(self, game: str, trust: tuple | None, fn, args, kwargs):
         async with self.hub.lock(game):
             if self.local:
                 return fn(*args, **kwargs)
@@ -215,7 +235,7 @@ class Api:
                 try:
                     with loopguard.on_loop():
                         await self._refresh_on_loop(self.service.cache, game,
-                                                    trust_past is not None, trust_past)
+                                                    trust is not None, trust)
                         return fn(*args, **kwargs)
                 except NeedsThread:
                     pass  # fn needs a blocking read after all: in a worker thread
@@ -277,13 +297,14 @@ class Api:
         return await run_in_threadpool(fn, *args)
 
     async def _refresh_on_loop(self, cache, game: str, trust: bool = False,
-                               past: int | None = None):
+                               watcher: tuple | None = None):
         """A Refresh step on the loop: the held game advanced by the store's asynchronous read
         of its new records (NeedsThread for a game not held: a cold load reads blocking).
         ``trust`` (a command's first decision, engine.service.steps.Refresh; a woken watcher,
         :meth:`woken`): the game as held, without a read, when the store's notifications have
         flowed since its last read here and told of no other store's append to it
-        (``store.told``), and (``past``, a watcher's) it is held past version ``past``."""
+        (``store.told``), and for a ``watcher`` (``(seen, woken by version)``) it is held past
+        ``seen`` or at least at the version whose append woke it."""
         told = getattr(self.store, "told", None)
         while True:
             held = cache.held(game)
@@ -292,7 +313,7 @@ class Api:
                 break
             mark = None if told is None else told(game)  # before the read: what it covers
             if (trust and mark is not None and self._told.get(game) == mark
-                    and (past is None or held.head.seq > past)):
+                    and (watcher is None or _holds_news(held.head.seq, *watcher))):
                 loaded = held  # nobody else appended since: the append's check is the proof
                 break
             read = self.read_async

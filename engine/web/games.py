@@ -358,7 +358,8 @@ class GameApi:
             # the watchers are woken once this answer is written: scheduled now, before the
             # answer's write (engine.web.corked), their wake-ups come after it, so the seat
             # that moved is not kept waiting while every stream of the game is served
-            asyncio.get_running_loop().call_soon(self.api.hub.notify, game)
+            asyncio.get_running_loop().call_soon(self.api.hub.notify, game,
+                                                 result["view"]["version"])
         return JSONResponse(result, status_code=200 if result["repeated"] else 201)
 
     def _add_referee(self, game: str, name: str) -> dict:

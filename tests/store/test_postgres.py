@@ -138,6 +138,24 @@ def test_a_subscriber_hears_of_each_append_once_its_own_stores_at_the_append(url
     assert heard == [GAME, GAME]  # another store's append: told by its notification
 
 
+def test_a_subscriber_with_versions_hears_its_own_stores_appends_with_their_version(url):
+    """The HTTP service's subscriber (Api.start): its own store's append is told with the
+    game's version after it (a watcher already served that far reads nothing more), another
+    store's with None (the watcher reads)."""
+    node_a, node_b = open_pg(url), open_pg(url)
+    _new(node_a)
+    heard: list = []
+    node_a.subscribe(lambda game, version: heard.append((game, version)), versions=True)
+    heard.clear()  # the (re)connection's (None, None)
+    node_a.append(GAME, 1, 0, "a1", [{"type": "x"}, {"type": "y"}])
+    assert heard == [(GAME, 3)]  # records 2 and 3: the game is at version 3
+    node_b.append(GAME, 3, 1, "b1", [{"type": "x"}])
+    deadline = time.monotonic() + 5
+    while len(heard) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert heard == [(GAME, 3), (GAME, None)]
+
+
 def test_a_waiter_still_wakes_when_its_notification_connection_is_cut(url):
     node_a, node_b = open_pg(url), open_pg(url)
     _new(node_a)

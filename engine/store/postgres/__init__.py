@@ -390,26 +390,34 @@ class PostgresStore(PostgresAppends, PostgresTlog):
                 if self._closed:
                     return head
 
-    def _bump(self, game: str) -> None:
+    def _bump(self, game: str, version: int | None = None) -> None:
+        """Wake this store's waiters and tell its subscribers of an append to ``game``
+        (``version``: the game's version after this store's own append; None for another's,
+        or when it is not known)."""
         with self._state:
             self._bumps[game] = self._bumps.get(game, 0) + 1
             self._state.notify_all()
-        self._tell(game)
+        self._tell(game, version)
 
-    def _tell(self, game: str | None) -> None:
-        for callback in list(self._subscribers):
+    def _tell(self, game: str | None, version: int | None = None) -> None:
+        for callback, versions in list(self._subscribers):
             try:
-                callback(game)
+                if versions:
+                    callback(game, version)
+                else:
+                    callback(game)
             except Exception:  # pragma: no cover - a subscriber's bug must not stop listening
                 pass
 
-    def subscribe(self, callback) -> None:
+    def subscribe(self, callback, versions: bool = False) -> None:
         """Call ``callback(game)`` (from a background thread) at every append to ``game``
         through any node, within milliseconds of its commit, and ``callback(None)`` whenever
         the notification connection (re)connects (anything may have happened meanwhile).  The
         HTTP service wakes its watchers with it.  Not called while notifications are down:
-        a subscriber keeps polling as a safety net."""
-        self._subscribers.append(callback)
+        a subscriber keeps polling as a safety net.  With ``versions``, ``callback(game,
+        version)``: ``version`` is the game's version after this store's own append (from
+        the thread that appended), None for another store's append or a reconnection."""
+        self._subscribers.append((callback, versions))
         self._start_listening()
 
     def _start_listening(self) -> None:

@@ -71,7 +71,7 @@ class PostgresAppends:
             records = [record for record, _ in written]
             if self._insert(game, expected, head.link, created, cmd, stamp, written):
                 self._hints[game] = (created, Head(records[-1].seq, records[-1].link))
-                self._bump(game)
+                self._bump(game, records[-1].seq)
                 return records
             # the head is not where the hint said (another writer): read it, say so or retry
             created, head = self._hint(game)
@@ -106,7 +106,7 @@ class PostgresAppends:
                 raise self._refusal(exc, sent, game, expected, cmd) from None
             if moved:
                 self._hints[game] = (created, Head(records[-1].seq, records[-1].link))
-                self._bump(game)
+                self._bump(game, records[-1].seq)
                 return records
             created, head = await self._hint_async(game)
             check_append(game, head.seq, expected, None, False)
