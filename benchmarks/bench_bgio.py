@@ -1,18 +1,20 @@
 """devil's HTTP service against boardgame.io 0.50's server, side by side, loopback only.
 
     python -m benchmarks.bench_bgio [--seconds 15] [--clients 1,10,50] [--tables 20]
-                                    [--rounds 12] [--seed 1]
+                                    [--rounds 12] [--seed 1] [--with-queue] [--postgres]
 
 For each client count, in one paired run, back to back, each on a fresh store and a fresh
 server process: `devil serve` on a store folder (every command fsync'd), boardgame.io's own
 server with its FlatFile storage (node-persist JSON files, never fsync'd), and boardgame.io's
-server in memory.  One node driver (benchmarks/bgio/driver.cjs) plays all of them with the same
-shape: N closed-loop clients over T tables, one message a move, every seat with its own push
-channel (devil: its server-sent event stream; boardgame.io: its socket.io connection).  The
-boardgame.io game (benchmarks/bgio/game.cjs) has the move shape of Auf Teufel komm raus as the
-driver plays it (bet, draw, stop), not the rules in full.  Prints a table of moves/s, the ratios
-devil/FlatFile and devil/in-memory, each server's CPU ms per move (utime + stime of the server
-process from /proc/PID/stat, over the timed window) and the driver's, then one JSON line.
+server in memory (with --postgres, then devil on PostgreSQL too: one node on a throwaway
+cluster with durable commits, the same driver, and its ratio to devil on files). One node
+driver (benchmarks/bgio/driver.cjs) plays all of them with the same shape: N closed-loop
+clients over T tables, one message a move, every seat with its own push channel (devil: its
+server-sent event stream; boardgame.io: its socket.io connection). The boardgame.io game
+(benchmarks/bgio/game.cjs) has the move shape of Auf Teufel komm raus as the driver plays it
+(bet, draw, stop), not the rules in full. Prints a table of moves/s, the ratios devil/FlatFile
+and devil/in-memory, each server's CPU ms per move (utime + stime of the server process from
+/proc/PID/stat, over the timed window) and the driver's, then one JSON line.
 
 boardgame.io 0.50 and node-persist 3 (FlatFile's storage, a dev dependency of boardgame.io)
 come from the npm registry at run time, into $DEVIL_BENCH_DIR/bgio-0.50 (default
@@ -44,7 +46,9 @@ TARGETS = [("devil", "devil, files (fsync'd)"), ("flatfile", "boardgame.io FlatF
            ("memory", "boardgame.io in memory")]
 #: with --with-queue: FlatFile on node-persist's default write queue (a file at most once a second)
 QUEUED = ("queued", "boardgame.io FlatFile, write queue")
-LABELS = dict(TARGETS + [QUEUED])
+#: with --postgres: devil on PostgreSQL (one node, a throwaway cluster with durable commits)
+POSTGRES = ("devil-pg", "devil, PostgreSQL (one node)")
+LABELS = dict(TARGETS + [QUEUED, POSTGRES])
 
 
 def install_dir() -> str:
@@ -139,15 +143,25 @@ def devil_logs(store: str) -> tuple[int, list[str]]:
 
 
 def measure(modules: str, target: str, clients: int, args) -> dict:
+    from benchmarks import load
+
     port = free_port()
     folder = tempfile.mkdtemp(prefix=f"devil-bgio-{target}-", dir=args.work)
-    proc = (start_server(folder, port) if target == "devil"
+    store = args.database() if target == "devil-pg" else folder
+    proc = (start_server(store, port) if target.startswith("devil")
             else start_bgio(modules, port, None if target == "memory" else folder,
                             queue=target == "queued"))
+    database = load.database_cpu()
+    statements = load.statements(store)
     try:
         row = drive(modules, target, port, proc.pid, args, clients)
     finally:
         stop(proc)
+    if target == "devil-pg":  # the database's CPU and statements over the drive (with its set-up)
+        row["db_cpu_ms_per_move"] = round((load.database_cpu() - database) * 1000
+                                          / max(1, row["moves"]), 3)
+        row["statements_per_move"] = round(((load.statements(store) or 0) - (statements or 0))
+                                           / max(1, row["moves"]), 2)
     row["store"] = target
     row["per_second"] = round(row["moves"] / row["seconds"], 1)
     row["server_cpu_ms_per_move"] = (round(row["server_cpu_ms"] / row["moves"], 3)
@@ -155,8 +169,8 @@ def measure(modules: str, target: str, clients: int, args) -> dict:
     row["driver_cpu_ms_per_move"] = (round(row["driver_cpu_ms"] / row["moves"], 3)
                                      if row["moves"] else None)
     row["problems"] = []
-    if target == "devil":
-        recorded, row["problems"] = devil_logs(folder)
+    if target.startswith("devil"):
+        recorded, row["problems"] = devil_logs(store)
         if recorded != row["moves"]:
             row["problems"].append(f"{row['moves']} moves acknowledged, {recorded} commands "
                                    "in the logs")
@@ -166,7 +180,10 @@ def measure(modules: str, target: str, clients: int, args) -> dict:
           f"{row['seconds']:.1f} s = {row['per_second']}/s, server {row['server_cpu_ms_per_move']}"
           f" ms CPU a move, driver {row['driver_cpu_ms_per_move']} ms, p50 {row['p50_ms']} ms, "
           f"refused {row['refused']}, games {row['games_created']} / {row['games_finished']} "
-          f"finished{'' if row['ok'] else '; FAILED'}", flush=True)
+          f"finished" + (f", database {row['db_cpu_ms_per_move']} ms CPU and "
+                         f"{row['statements_per_move']} statements a move"
+                         if "db_cpu_ms_per_move" in row else "")
+          + ("" if row["ok"] else "; FAILED"), flush=True)
     for line in row["errors"] + row["problems"]:
         print(f"    {line}")
     return row
@@ -184,6 +201,10 @@ def main(argv=None) -> int:
     parser.add_argument("--with-queue", action="store_true",
                         help="also FlatFile with node-persist's default write queue (FlatFile's "
                              "default: each file written at most once a second)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="also devil on PostgreSQL, one node (a throwaway cluster, fsync "
+                             "and synchronous_commit on: needs PostgreSQL's server binaries); "
+                             "prints PostgreSQL / files too")
     args = parser.parse_args(argv)
     if not 1 <= args.seconds <= 600:
         parser.error("--seconds must be between 1 and 600")
@@ -201,11 +222,16 @@ def main(argv=None) -> int:
         http = "httptools"
     except ImportError:
         http = "h11"
+    extra = ([QUEUED] if args.with_queue else []) + ([POSTGRES] if args.postgres else [])
+    if args.postgres:
+        from benchmarks import load
+
+        args.database = load.throwaway_database()
     load_before = os.getloadavg()
     began = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     rows = []
     for clients in [int(n) for n in args.clients.split(",")]:
-        for target, _label in TARGETS + ([QUEUED] if args.with_queue else []):
+        for target, _label in TARGETS + extra:
             rows.append(measure(modules, target, clients, args))
     load_after = os.getloadavg()
     print()
@@ -221,15 +247,20 @@ def main(argv=None) -> int:
               f"{row['server_cpu_ms_per_move']} | {row['driver_cpu_ms_per_move']} | "
               f"{row['p50_ms']} | {row['p99_ms']} | {row['moves']} |")
     print()
-    print("| clients | devil / FlatFile | devil / in memory |")
-    print("|---|---|---|")
+    print("| clients | devil / FlatFile | devil / in memory |"
+          + (" devil PostgreSQL / files |" if args.postgres else ""))
+    print("|---|---|---|" + ("---|" if args.postgres else ""))
     ratios = []
     for clients in sorted({r["clients"] for r in rows}):
         d, f, m = (by[(clients, t)]["per_second"] for t, _ in TARGETS)
         ratio = {"clients": clients, "devil_flatfile": round(d / f, 3) if f else None,
                  "devil_memory": round(d / m, 3) if m else None}
+        if args.postgres:
+            p = by[(clients, POSTGRES[0])]["per_second"]
+            ratio["postgres_files"] = round(p / d, 3) if d else None
         ratios.append(ratio)
-        print(f"| {clients} | {ratio['devil_flatfile']}x | {ratio['devil_memory']}x |")
+        print(f"| {clients} | {ratio['devil_flatfile']}x | {ratio['devil_memory']}x |"
+              + (f" {ratio['postgres_files']}x |" if args.postgres else ""))
     print(json.dumps({"benchmark": "bgio", "date": began, "boardgame.io": version, "node": node,
                       "http": http, "tables": args.tables, "seconds": args.seconds,
                       "load": [round(load_before[0], 2), round(load_after[0], 2)],

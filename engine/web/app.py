@@ -9,7 +9,7 @@ the game's head (last sequence number and link) in the store.
 
 The app (:func:`create_app`) is the core every route shares, :class:`Api` (the service, the
 token book, the game a path names, the viewer a request reads as, bodies and query parameters,
-:class:`Hub`'s per-game locks and change notifications), with the routes of
+:class:`engine.web.hub.Hub`'s per-game locks and change notifications), with the routes of
 :mod:`engine.web.games` (who may do what), :mod:`engine.web.tournament` and
 :mod:`engine.web.pages`.
 
@@ -54,6 +54,7 @@ from .tlog import tlog_routes
 from .errors import HANDLERS, ApiError
 from .games import hot_routes as game_hot, routes as game_routes
 from .hot import HotRoutes
+from .hub import Change, Hub, holds_news
 from .moves import routes as moves_routes
 from .pages.routes import routes as page_routes
 from .pages.table import routes as table_routes
@@ -96,55 +97,6 @@ def _read_once(games: set):
         return cache.refresh(game)
 
     return refresh
-
-
-def _holds_news(held: int, seen: int, woken_by: int | None) -> bool:
-    """Whether a game held at version ``held`` answers a watcher that has seen ``seen`` and
-    was woken by this node's append up to ``woken_by`` (None: by anything else): it holds
-    records past ``seen``, or the append that woke the watcher (already served)."""
-    return held > seen or (woken_by is not None and held >= woken_by)
-
-
-class Change(asyncio.Event):
-    """A game's change notification (:meth:`Hub.changed`); once set, ``version`` is the
-    version that this node's own append made the game (None: another node's append, or a
-    change this node did not count)."""
-
-    version: int | None = None
-
-
-class Hub:
-    """Per-game locks and change notifications (within this process)."""
-
-    def __init__(self):
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._changed: dict[str, Change] = {}
-
-    def lock(self, game: str) -> asyncio.Lock:
-        """The lock every access to ``game`` holds (one per game)."""
-        lock = self._locks.get(game)
-        if lock is None:
-            lock = self._locks[game] = asyncio.Lock()
-        return lock
-
-    def changed(self, game: str) -> Change:
-        """An event set at the next append to ``game`` by this process."""
-        event = self._changed.get(game)
-        if event is None:
-            event = self._changed[game] = Change()
-        return event
-
-    def notify(self, game: str | None, version: int | None = None) -> None:
-        """Wake the waiters of ``game`` (of every game for None); ``version``: the game's
-        version after this node's own append that wakes them (Change.version)."""
-        if game is None:
-            events, self._changed = list(self._changed.values()), {}
-        else:
-            event = self._changed.pop(game, None)
-            events = [] if event is None else [event]
-        for event in events:
-            event.version = version
-            event.set()
 
 
 class Api:
@@ -313,7 +265,7 @@ class Api:
                 break
             mark = None if told is None else told(game)  # before the read: what it covers
             if (trust and mark is not None and self._told.get(game) == mark
-                    and (watcher is None or _holds_news(held.head.seq, *watcher))):
+                    and (watcher is None or holds_news(held.head.seq, *watcher))):
                 loaded = held  # nobody else appended since: the append's check is the proof
                 break
             read = self.read_async

@@ -23,7 +23,7 @@ from engine.service import GameService, snapshots
 from engine.store import loopguard
 from engine.store.postgres import PostgresStore
 from engine.web import create_app
-from engine.web.app import _holds_news
+from engine.web.hub import holds_news
 from tests import pg
 
 from .conftest import InProcessTransport, auth
@@ -587,11 +587,11 @@ def test_a_watcher_on_a_node_told_nothing_sees_every_event_once_in_order():
     assert took < 15  # no wake-up waited for the look at the head
 
 
-def test_a_woken_watcher_trusts_the_held_game_only_when_it_holds_news():
+def test_a_woken_watcher_trusts_the_held_game_only_when_itholds_news():
     """The decision of Api.woken, by hand: ``(held, seen, woken by)``."""
-    assert _holds_news(7, 5, None)  # records 6 and 7 held: served without a read
-    assert _holds_news(7, 5, 7)
-    assert _holds_news(7, 7, 7)  # woken again by an append already served: nothing to read
-    assert _holds_news(8, 7, 7)
-    assert not _holds_news(7, 7, None)  # woken by another node's append: read it
-    assert not _holds_news(6, 6, 7)  # this node's append not held (yet): read
+    assert holds_news(7, 5, None)  # records 6 and 7 held: served without a read
+    assert holds_news(7, 5, 7)
+    assert holds_news(7, 7, 7)  # woken again by an append already served: nothing to read
+    assert holds_news(8, 7, 7)
+    assert not holds_news(7, 7, None)  # woken by another node's append: read it
+    assert not holds_news(6, 6, 7)  # this node's append not held (yet): read
