@@ -379,9 +379,13 @@ def database_cpu() -> float:
 
 
 def statements(store: str) -> int | None:
-    """The statements the database of a ``postgresql://`` store has committed so far (each of
-    the store's statements is one autocommit transaction: ``pg_stat_database.xact_commit``),
-    or None for a folder."""
+    """The transactions the database of a ``postgresql://`` store has committed so far
+    (``pg_stat_database.xact_commit``), or None for a folder.  Each of the store's statements
+    is one autocommit transaction, and so is each read of the notification queue by a
+    listening node's connection (PostgreSQL reads it in a transaction: up to one a
+    notification, fewer when several are read together); the statements alone are counted by
+    the server's log in ``benchmarks.bench_statements`` and ``benchmarks.bench_bgio
+    --statement-log``."""
     if not store.startswith(("postgresql://", "postgres://")):
         return None
     import psycopg
@@ -440,9 +444,9 @@ def measure(store: str, nodes: int, clients: int, games: int, seconds: float,
         # the stores' creation, a few ms): of all the nodes together, and the database server's
         "server_cpu_ms": round(server_cpu * 1000 / max(1, commands), 3),
         "db_cpu_ms": round(database_used * 1000 / max(1, commands), 3) if POSTMASTER else None,
-        # PostgreSQL: the statements the nodes made a command (every request's, the tables'
-        # creation included)
-        "statements": None if committed is None else round(committed / max(1, commands), 2),
+        # PostgreSQL: the database's transactions a command (the nodes' statements, every
+        # request's and the tables' creation, and the listeners' reads of the notifications)
+        "transactions": None if committed is None else round(committed / max(1, commands), 2),
         "errors": stats.errors[:10], "problems": problems,
         "ok": not problems and not stats.errors,
     }
@@ -454,7 +458,8 @@ def report(label: str, row: dict) -> None:
           f"p99 {row['p99_ms']} ms, {row['reads']} reads, games {row['played']} played / "
           f"{row['finished']} finished, retries {row['retries']}, refused {row['refused']}, "
           f"CPU a command {row['server_cpu_ms']} ms (the nodes), database {row['db_cpu_ms']} ms"
-          + (f", {row['statements']} statements" if row.get("statements") is not None else "")
+          + (f", {row['transactions']} database transactions"
+             if row.get("transactions") is not None else "")
           + "; "
           f"verified: {'OK' if row['ok'] else 'FAILED'}", flush=True)
     for error in row["errors"]:
@@ -524,13 +529,13 @@ def matrix(args) -> int:
                 rows.append(row)
     print()
     print("| clients | store | tree | commands/s | p50 ms | p99 ms | commands | nodes' CPU ms a "
-          "command | database CPU ms a command | statements a command | verified |")
+          "command | database CPU ms a command | database transactions a command | verified |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         print(f"| {row['clients']} | {row['store']} | {row['tree']} | {row['per_second']} | "
               f"{row['p50_ms']} | {row['p99_ms']} | {row['commands']} | {row['server_cpu_ms']} | "
               f"{row['db_cpu_ms'] if row['nodes'] and 'PostgreSQL' in row['store'] else '-'} | "
-              f"{'-' if row['statements'] is None else row['statements']} | "
+              f"{'-' if row['transactions'] is None else row['transactions']} | "
               f"{'OK' if row['ok'] else 'FAILED'} |")
     print(json.dumps({"benchmark": "load", "games": args.games, "seconds": args.seconds,
                       "rows": [{k: v for k, v in row.items() if k not in ("errors", "problems")}
