@@ -179,6 +179,14 @@ class Api:
         trust = (seen, changed.version) if changed.is_set() else None
         return await self._now(game, trust, fn, args, {})
 
+    async def waiting(self, game: str, seen: int, fn, *args):
+        """:meth:`now` for a long poll's first look (``GET /events?wait=S``, S > 0), having
+        seen the game up to version ``seen``: on the same terms as :meth:`woken`, but the held
+        game answers even with nothing past ``seen`` (the poll then waits for a wake-up, as
+        after a read that found nothing: an append by another node whose notification is on
+        its way wakes it when it comes)."""
+        return await self._now(game, (seen, 0), fn, args, {})
+
     async def _now(self, game: str, trust: tuple | None, fn, args, kwargs):
         async with self.hub.lock(game):
             if self.local:

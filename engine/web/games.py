@@ -277,9 +277,13 @@ class GameApi:
         woken = None  # the event that ended the last wait (none before the first read)
         while True:
             changed = self.api.hub.changed(game)  # before the read: an append after it sets it
-            out, version, over, head = await (
-                self.api.now(game, self._events, game, viewer, after) if woken is None
-                else self.api.woken(game, woken, after, self._events, game, viewer, after))
+            if woken is not None:
+                look = self.api.woken(game, woken, after, self._events, game, viewer, after)
+            elif wait > 0:  # the first look of a poll that waits for news
+                look = self.api.waiting(game, after, self._events, game, viewer, after)
+            else:
+                look = self.api.now(game, self._events, game, viewer, after)
+            out, version, over, head = await look
             if out or over or loop.time() >= deadline:
                 return JSONResponse({"game": game, "events": out,
                                      "version": max(version, after), "over": over})

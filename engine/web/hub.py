@@ -15,8 +15,9 @@ import asyncio
 
 def holds_news(held: int, seen: int, woken_by: int | None) -> bool:
     """Whether a game held at version ``held`` answers a watcher that has seen ``seen`` and
-    was woken by this node's append up to ``woken_by`` (None: by anything else): it holds
-    records past ``seen``, or the append that woke the watcher (already served)."""
+    was woken by this node's append up to ``woken_by`` (None: by anything else; 0: a long
+    poll's first look, which waits if nothing is new): it holds records past ``seen``, or the
+    append that woke the watcher (already served)."""
     return held > seen or (woken_by is not None and held >= woken_by)
 
 

@@ -501,9 +501,9 @@ def long_poll(http: httpx.Client, game: str, headers: dict, after: int, seen: li
 
 
 def test_a_long_poll_woken_by_its_own_nodes_append_reads_nothing():
-    """Issue 21.4: a watcher woken by an append made on its own node, when the notifications
-    tell of nobody else's since the node last read the game, is answered from the game as
-    held: the append is the only statement."""
+    """Issue 21.4: a long poll's first look, and its wake-up by an append made on its own
+    node, when the notifications tell of nobody else's since the node last read the game, are
+    answered from the game as held: the append is the only statement."""
     url = pg.fresh_database()
     log = pg.StatementLog(url)
     store = CountingStore(url)
@@ -519,13 +519,13 @@ def test_a_long_poll_woken_by_its_own_nodes_append_reads_nothing():
             assert found is not None
             name, headers, view = found
             version = view["version"]
+            mark = log.mark()
             answers: list = []  # one long poll, in a thread, waiting before the command
             thread = threading.Thread(target=lambda: answers.append(http.get(
                 f"/games/{game}/events", params={"after": version, "wait": 10},
                 headers=referee).json()), daemon=True)
             thread.start()
-            time.sleep(0.5)  # the poll has read and waits
-            mark = log.mark()
+            time.sleep(0.5)  # the poll has looked and waits
             answer = http.post(f"/games/{game}/commands",
                                json=atkr_choice(view, name, view["legal"]),
                                headers={**headers, "Idempotency-Key": "the-command"})
